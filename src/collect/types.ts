@@ -1,0 +1,25 @@
+/**
+ * The collector contract: one function per storage shape family, text in, pins
+ * and problems out. Collectors are pure (no fs): scan reads files, collectors read text.
+ */
+import type { Pin, Problem } from '../model/index.js';
+
+export interface CollectContext {
+  /** Repo-relative path with forward slashes; copied into every pin and problem. */
+  file: string;
+  /** Whether a repository (`domain/path`) is first-party. */
+  isFirstParty(repository: string): boolean;
+}
+
+export interface CollectResult {
+  pins: Pin[];
+  /** Parse failures (with the scrape used instead), refs that did not parse, … */
+  problems: Problem[];
+  /** Set when the structured parse failed and the pins come from a textual scrape. */
+  scrapedBecause?: string;
+}
+
+/** How scan asks a file to be read. */
+export type FileKind = 'yaml' | 'tag' | 'text' | 'dockerfile';
+
+export type Collector = (text: string, ctx: CollectContext) => CollectResult;

@@ -1,0 +1,28 @@
+/**
+ * Findings: what lint, stale and check report. Formatters read only this shape,
+ * never the command that produced it.
+ */
+import type { Pin } from './pin.js';
+
+export type Severity = 'error' | 'warning' | 'note';
+
+export interface Finding {
+  /** Rule slug: `floating-tag`, `stale-image`, … */
+  rule: string;
+  severity: Severity;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** One sentence on how to fix it. */
+  hint?: string;
+  pin?: Pin;
+  /** Rule-specific detail for JSON consumers. */
+  evidence?: unknown;
+  /** Stable identity across runs (baseline, SARIF partialFingerprints). */
+  fingerprint?: string;
+  /** Set when a suppression or the baseline covers the finding. */
+  suppressed?: { kind: 'inline' | 'baseline'; reason?: string };
+}
+
+export const SEVERITY_RANK: Record<Severity, number> = { note: 0, warning: 1, error: 2 };

@@ -1,0 +1,2 @@
+export * from './pin.js';
+export * from './finding.js';

@@ -1,0 +1,73 @@
+/**
+ * The one model every command shares: a Pin is one place in the tree that stores
+ * an image reference. Collectors make pins; lint, stale, overlay and repin read them.
+ */
+import type { ImageRef } from '../reference/index.js';
+
+export type Form = 'tag+digest' | 'digest' | 'tag' | 'latest' | 'none';
+
+/** Which collector found a pin, i.e. how the ref is stored. */
+export type Shape =
+  | 'yaml-string' // image: reg/repo:tag@sha256:… under any key
+  | 'yaml-arg' // --x-image=reg/repo:tag inside a string (arg lists)
+  | 'yaml-split' // {registry?, repository|image|name, tag?, digest?} (digest may sit inside tag)
+  | 'yaml-global' // global.registry.address / global.imageRegistry + global.images.<n>
+  | 'yaml-oci' // {…Url: oci://repo, …Ref: digest=sha256:…}
+  | 'kustomize' // kustomization images: [{name, newName, newTag, digest}]
+  | 'tag-file' // images/<name>.tag: one ref in a plain file
+  | 'text' // a ref scraped from a line of text (declared extra files, unparsable YAML)
+  | 'dockerfile'; // FROM lines
+
+export type SpanField = 'ref' | 'registry' | 'repository' | 'tag' | 'digest';
+
+/** Offsets into the file's decoded text (UTF-16 code units; equal to bytes for ASCII). */
+export interface Span {
+  field: SpanField;
+  start: number;
+  end: number;
+}
+
+export interface Pin {
+  /** Repo-relative path with forward slashes. */
+  file: string;
+  /** 1-based line and column of the first span. */
+  line: number;
+  column: number;
+  /** YAML key path, dot-joined with [i] for sequence items: `billing.image`, `spec.containers[0].image`. */
+  keyPath?: string;
+  shape: Shape;
+  /** Where each stored field is; overlay masks them, repin rewrites them. */
+  spans: Span[];
+  /** The stored text as a human reads it (the scalar, or the parts joined). */
+  raw: string;
+  ref: ImageRef;
+  form: Form;
+  firstParty: boolean;
+  /** Set when the pin came from a textual scrape of a file that did not parse. */
+  scraped?: boolean;
+  /** YAML document index within a multi-document file (0-based). */
+  document?: number;
+}
+
+/** A file, or a part of one, that could not be fully read; never dropped silently. */
+export interface Problem {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Stable machine code: `yaml-parse-error`, `binary-file`, `invalid-ref`, … */
+  code: string;
+  reason: string;
+}
+
+export function formOf(ref: Pick<ImageRef, 'tag' | 'digest'>): Form {
+  if (ref.tag === 'latest') return 'latest';
+  if (ref.tag !== undefined && ref.digest !== undefined) return 'tag+digest';
+  if (ref.digest !== undefined) return 'digest';
+  if (ref.tag !== undefined) return 'tag';
+  return 'none';
+}
+
+/** True when `repository` (domain/path) sits under one of the prefixes. */
+export function isFirstParty(repository: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => repository === p.replace(/\/$/, '') || repository.startsWith(p.endsWith('/') ? p : `${p}/`));
+}

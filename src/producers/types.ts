@@ -1,0 +1,64 @@
+/**
+ * Producers and build recipes discovered from build files (Makefiles) or declared
+ * in config. A producer stamps pins; a build recipe builds an image. Often one
+ * Makefile target is both.
+ */
+
+/** One place a recipe writes a ref to. */
+export interface PinWrite {
+  /** Repo-relative file the recipe writes. */
+  file: string;
+  /** Dot path without the leading dot (`objectstorage.controller.image`); absent for whole-file writes (`.tag`). */
+  keyPath?: string;
+  /** How it writes: `yq -i`, `sed -i`, shell redirect (`> x.tag`), or declared in config. */
+  via: 'yq' | 'sed' | 'redirect' | 'declared';
+  /** Writes in one recipe that share this id receive the same ref (lockstep). */
+  refId: string;
+  /** Where the write is spelled, for reports. */
+  source: { file: string; line: number };
+}
+
+export interface Producer {
+  /** `packages/core/platform/Makefile:image` */
+  id: string;
+  makefile: string;
+  target: string;
+  line: number;
+  writes: PinWrite[];
+  /** Reachable from the build entry point? */
+  built: boolean;
+  /** How it is reached: `Makefile:build → make -C packages/x image → image-controller`. */
+  builtVia?: string[];
+}
+
+export interface BuildRecipe {
+  makefile: string;
+  target: string;
+  line: number;
+  /** Repo-relative Dockerfile (default `<context>/Dockerfile`). */
+  dockerfile: string;
+  /** Repo-relative build context directory. */
+  context: string;
+  /** `--target` stage, if any. */
+  stage?: string;
+  /** Repositories the recipe tags (expanded, without tag), e.g. `ghcr.io/acme/billing`. */
+  repositories: string[];
+  /** Pins this recipe stamps with the image it builds. */
+  stamps: PinWrite[];
+  /** The expanded command line, for `explain`. */
+  command: string;
+}
+
+export interface BuildProblem {
+  file: string;
+  line?: number;
+  code: string;
+  reason: string;
+}
+
+export interface BuildModel {
+  entry: string;
+  producers: Producer[];
+  recipes: BuildRecipe[];
+  problems: BuildProblem[];
+}

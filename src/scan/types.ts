@@ -1,0 +1,32 @@
+/** What a scan of a tree returns; `pinwatch scan --format json` is this, documented in schemas/. */
+import type { Config } from '../config/types.js';
+import type { Pin, Problem } from '../model/index.js';
+
+export interface SkippedFile {
+  file: string;
+  /** Stable code: `binary-file`, `not-utf8`, `symlink-outside-repo`, `unreadable`, `yaml-parse-error` (scraped), … */
+  code: string;
+  reason: string;
+  line?: number;
+  /** True when the file was still read by the text scrape (its pins are in `pins`, flagged `scraped`). */
+  scraped?: boolean;
+}
+
+/** A count of what a default or the config left out, so an empty result explains itself. */
+export interface ExclusionCount {
+  reason: string;
+  count: number;
+  examples: string[];
+}
+
+export interface ScanResult {
+  root: string;
+  config: Config;
+  /** Files read (after include/exclude). */
+  filesScanned: number;
+  pins: Pin[];
+  skipped: SkippedFile[];
+  /** Problems inside files that were read (an invalid ref on one line, …). */
+  problems: Problem[];
+  excluded: ExclusionCount[];
+}
