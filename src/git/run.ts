@@ -39,6 +39,8 @@ export function runGit(cwd: string, args: string[], options: GitOptions = {}): P
     child.on('close', (code) => {
       resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 });
     });
+    // git may exit before reading its stdin (EPIPE); its exit code tells what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -21,8 +21,18 @@ export interface Finding {
   evidence?: unknown;
   /** Stable identity across runs (baseline, SARIF partialFingerprints). */
   fingerprint?: string;
+  /** Other places that belong to the same finding (the other digest, the second producer). */
+  related?: RelatedLocation[];
   /** Set when a suppression or the baseline covers the finding. */
   suppressed?: { kind: 'inline' | 'baseline'; reason?: string };
+}
+
+/** A secondary location of a finding (SARIF relatedLocations). */
+export interface RelatedLocation {
+  file: string;
+  line?: number;
+  column?: number;
+  message?: string;
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { note: 0, warning: 1, error: 2 };

@@ -47,6 +47,14 @@ export interface Pin {
   scraped?: boolean;
   /** YAML document index within a multi-document file (0-based). */
   document?: number;
+  /** Key paths of YAML aliases (`*name`) that reuse this pin's anchored value; not separate places. */
+  aliases?: string[];
+  /**
+   * Set when the stored fields do not name the repository (a split map with only
+   * `tag`/`digest`; the chart supplies its default repository). `ref.domain`,
+   * `ref.path` and `ref.name` are '' then; tag, digest and form are real.
+   */
+  incomplete?: string;
 }
 
 /** A file, or a part of one, that could not be fully read; never dropped silently. */

@@ -21,6 +21,9 @@ const referenceRegexp = new RegExp(`^(${namePattern})(?::(${tagPattern}))?(?:@($
 const anchoredTag = new RegExp(`^${tagPattern}$`);
 const anchoredDigest = new RegExp(`^${digestPattern}$`);
 const anchoredDomain = new RegExp(`^${domainAndPort}$`);
+const anchoredName = new RegExp(`^${namePattern}$`);
+/** A bare 64-hex string is an image ID, never a repository name (normalize.go). */
+const anchoredIdentifier = /^[a-f0-9]{64}$/;
 
 export const DEFAULT_DOMAIN = 'docker.io';
 const LEGACY_DEFAULT_DOMAIN = 'index.docker.io';
@@ -112,6 +115,9 @@ function splitDomain(name: string): { domain: string; path: string; explicitDoma
  */
 export function parseReference(input: string): ImageRef {
   if (input.length === 0) throw new ReferenceError('ref-empty', input, EXPECTED);
+  if (anchoredIdentifier.test(input)) {
+    throw new ReferenceError('ref-invalid-format', input, 'a 64-character hex string is an image ID, not a repository name');
+  }
   const m = referenceRegexp.exec(input);
   if (!m) {
     const lower = input.toLowerCase();
@@ -125,7 +131,7 @@ export function parseReference(input: string): ImageRef {
     }
     const colon = input.lastIndexOf(':');
     const slash = input.lastIndexOf('/');
-    if (colon > slash && at === -1) {
+    if (colon > slash && at === -1 && anchoredName.test(input.slice(0, colon))) {
       const tag = input.slice(colon + 1);
       if (!isValidTag(tag)) {
         throw new ReferenceError('ref-invalid-tag', input, 'a tag must be 1-128 characters of [A-Za-z0-9_.-], not starting with . or -');

@@ -1,14 +1,56 @@
-/** `pinwatch lint`: placeholder until its issue lands. */
+/**
+ * `pinwatch lint`: the invariants. Thin: flags → lintRepo → formatter → exit code.
+ * `--write-baseline [FILE]` records today's findings so only new ones fail.
+ */
+import { Option } from 'commander';
 import type { CommandRegistrar } from '../main.js';
-import { PinwatchError } from '../../errors.js';
+import { pickFormat, type CommandContext } from '../context.js';
+import { loadConfig } from '../../config/index.js';
+import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
+import { FINDINGS_FORMATS } from '../../report/findings-format.js';
+
+interface LintFlags {
+  writeBaseline?: string | boolean;
+  baseline?: string | false;
+}
+
+function notes(result: LintRepoResult): string[] {
+  const out: string[] = [];
+  const b = result.baseline;
+  if (b && result.baselineFile) {
+    out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);
+    if (b.unused.length) out.push(`${b.unused.length} baseline entries match nothing any more (fixed or moved); refresh with \`pinwatch lint --write-baseline ${result.baselineFile}\``);
+  }
+  return out;
+}
+
+async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
+  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const root = ctx.global.repo;
+  const config = loadConfig(root, { configPath: ctx.global.config, firstParty: ctx.global.firstParty });
+  if (flags.writeBaseline) {
+    const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
+    const result = await lintRepo(root, config, { baseline: false });
+    const n = writeBaselineFile(root, file, result.findings);
+    ctx.io.err(`pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
+    return 0;
+  }
+  const result = await lintRepo(root, config, { baseline: flags.baseline });
+  emitFindingsReport(ctx, format, result.findings, {
+    title: 'pinwatch lint',
+    root,
+    notes: notes(result),
+    jsonExtra: { baseline: result.baseline ? { file: result.baselineFile, ...result.baseline } : null },
+  });
+  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+}
 
 export const registerLint: CommandRegistrar = (program, run) => {
   program
     .command('lint')
-    .description('(not yet implemented)')
-    .action(
-      run(async () => {
-        throw new PinwatchError('not-implemented', 'lint is not implemented yet');
-      }),
-    );
+    .description('check the pin invariants: tag+digest, no latest, one digest per repository, one built producer per key, lockstep keys')
+    .addOption(new Option('--write-baseline [file]', `record the current findings in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
+    .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
+    .option('--no-baseline', 'ignore any baseline: report every finding')
+    .action(run(async (ctx, flags: LintFlags) => runLint(ctx, flags)));
 };

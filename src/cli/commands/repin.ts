@@ -1,14 +1,70 @@
-/** `pinwatch repin`: placeholder until its issue lands. */
+/** `pinwatch repin IMAGE --to REF | --to-tag TAG`: move every pin of a repository, byte-minimal, then rescan. */
+import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
-import { PinwatchError } from '../../errors.js';
+import { emit, pickFormat, type CommandContext } from '../context.js';
+import { loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/types.js';
+import { loadBuildModel } from '../../producers/index.js';
+import type { BuildModel } from '../../producers/types.js';
+import { registryOptionsFromFlags, type RegistryFlags } from '../../registry/options.js';
+import { repin, repinExitCode } from '../../repin/index.js';
+import type { RepinProblem } from '../../repin/types.js';
+import { formatRepinJson } from '../../report/repin-json.js';
+import { formatRepinText } from '../../report/repin-text.js';
+
+const FORMATS = ['text', 'json'] as const;
+
+interface RepinFlags extends RegistryFlags {
+  to?: string;
+  toTag?: string;
+  dryRun?: boolean;
+  onlyForward?: boolean;
+}
+
+/** The build model for lockstep keys; when it cannot be read, the reason is reported (never a silent skip). */
+async function buildModelOrReason(root: string, config: Config): Promise<BuildModel | string> {
+  try {
+    return await loadBuildModel(root, config);
+  } catch (e) {
+    return `the build model could not be read: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+  }
+}
+
+async function runRepin(ctx: CommandContext, image: string, flags: RepinFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const { repo, config: configPath, firstParty } = ctx.global;
+  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const model = await buildModelOrReason(repo, config);
+  const result = await repin({
+    root: repo,
+    config,
+    image,
+    to: flags.to,
+    toTag: flags.toTag,
+    dryRun: flags.dryRun === true,
+    onlyForward: flags.onlyForward === true,
+    buildModel: typeof model === 'string' ? undefined : model,
+    registry: registryOptionsFromFlags(ctx.io.env, flags, config.insecureRegistries),
+  });
+  if (typeof model === 'string') {
+    const note: RepinProblem = { code: 'producers-unavailable', reason: `lockstep keys of other repositories were not looked for: ${model}`, blocking: false };
+    result.problems.push(note);
+  }
+  emit(ctx, format === 'json' ? formatRepinJson(result) : formatRepinText(result, { diff: result.dryRun }));
+  return repinExitCode(result);
+}
 
 export const registerRepin: CommandRegistrar = (program, run) => {
   program
     .command('repin')
-    .description('(not yet implemented)')
-    .action(
-      run(async () => {
-        throw new PinwatchError('not-implemented', 'repin is not implemented yet');
-      }),
-    );
+    .description('rewrite every pin of IMAGE (all shapes, lockstep keys included) to a new ref with byte-minimal edits, then rescan')
+    .argument('<image>', 'repository (ghcr.io/acme/app) or a configured image name')
+    .option('--to <ref>', 'the new ref: REPO:TAG@DIGEST (a missing digest is resolved through the registry)')
+    .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
+    .option('--dry-run', 'print the unified diff and write nothing')
+    .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's")
+    .option('--insecure-registry <host>', 'allow plain HTTP to HOST (repeatable; loopback always allowed)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--timeout <ms>', 'per-request registry timeout in milliseconds', '30000')
+    .option('--no-cache', 'do not read or write the on-disk digest cache')
+    .action(run(async (ctx: CommandContext, image: string, flags: RepinFlags) => runRepin(ctx, image, flags)));
 };

@@ -1,14 +1,44 @@
-/** `pinwatch stale`: placeholder until its issue lands. */
+/** `pinwatch stale`: per first-party image, the build commit, the method, and the merged commits it does not ship. */
+import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
-import { PinwatchError } from '../../errors.js';
+import { emit, pickFormat, type CommandContext } from '../context.js';
+import { loadConfig } from '../../config/load.js';
+import { staleReport } from '../../stale/report.js';
+import { parseFailOnStale, parseMaxAge, staleExitCode, type StalePolicy } from '../../stale/policy.js';
+import { STALE_RULES, staleFindings } from '../../stale/findings.js';
+import { formatStaleJson } from '../../report/stale-json.js';
+import { formatStaleText } from '../../report/stale-text.js';
+import { formatStaleMarkdown } from '../../report/stale-markdown.js';
+import { formatFindings } from '../../report/findings-format.js';
+
+const FORMATS = ['text', 'json', 'markdown', 'github', 'sarif'] as const;
+
+interface StaleFlags {
+  failOnStale?: string;
+  maxAge?: string;
+  registry?: boolean;
+}
+
+async function runStale(ctx: CommandContext, images: string[], flags: StaleFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
+  const { repo, config: configPath, firstParty } = ctx.global;
+  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: {} } : {}) });
+  if (format === 'json') emit(ctx, formatStaleJson(report));
+  else if (format === 'text') emit(ctx, formatStaleText(report));
+  else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
+  else emit(ctx, formatFindings(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
+  return staleExitCode(report, policy);
+}
 
 export const registerStale: CommandRegistrar = (program, run) => {
   program
     .command('stale')
-    .description('(not yet implemented)')
-    .action(
-      run(async () => {
-        throw new PinwatchError('not-implemented', 'stale is not implemented yet');
-      }),
-    );
+    .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
+    .argument('[images...]', 'only these images (short name or repository)')
+    .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
+    .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
+    .option('--registry', 'ask the registry for the image revision label first (network)')
+    .action(run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => runStale(ctx, images, flags)));
 };

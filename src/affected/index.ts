@@ -1,0 +1,2 @@
+export * from './affected.js';
+export * from './report.js';

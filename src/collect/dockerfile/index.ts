@@ -1,0 +1,1 @@
+export { collectDockerfile } from './collect.js';

@@ -1,0 +1,1 @@
+export { collectTagFile } from './collect.js';

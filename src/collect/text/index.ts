@@ -1,0 +1,1 @@
+export { scrapeText } from './scrape.js';

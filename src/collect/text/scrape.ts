@@ -1,0 +1,117 @@
+/**
+ * The text scrape: finds refs in any text, line by line, without parsing it.
+ * A ref is the value after an image key (`image:`, `sidecarImage:`) or any token
+ * that parses as a registry-qualified ref with a tag or digest (also inside Helm
+ * conditionals and `--x-image=` arguments). Used for declared extra files and as
+ * the fallback when YAML does not parse.
+ */
+import type { Pin, Problem } from '../../model/index.js';
+import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
+import { buildPin, LineIndex, messageOf, problemAt } from '../common/pin.js';
+import type { CollectContext, CollectResult } from '../types.js';
+
+/** Characters a ref can contain (IPv6 brackets included). */
+const TOKEN = /[A-Za-z0-9._\-:/@[\]]+/g;
+/**
+ * `<something>image:` in key position (line start, after `- `, or after `{`/`,`
+ * in a flow map or JSON) followed by its value; prose like "the image: foo" is not a key.
+ */
+const IMAGE_KEY = /(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)["']?([A-Za-z0-9_-]*image)["']?[ \t]*:[ \t]*/gi;
+
+interface Found {
+  start: number;
+  end: number;
+}
+
+/** Scrape `text`; `scraped` marks the pins as coming from a fallback. */
+export function scrapeText(text: string, ctx: CollectContext, options: { scraped?: boolean } = {}): CollectResult {
+  const lines = new LineIndex(text);
+  const pins: Pin[] = [];
+  const problems: Problem[] = [];
+  let lineStart = 0;
+  for (const lineText of text.split('\n')) {
+    scrapeLine(lineText, lineStart, { text, ctx, lines, pins, problems, scraped: options.scraped === true });
+    lineStart += lineText.length + 1;
+  }
+  return { pins, problems };
+}
+
+interface LineState {
+  text: string;
+  ctx: CollectContext;
+  lines: LineIndex;
+  pins: Pin[];
+  problems: Problem[];
+  scraped: boolean;
+}
+
+function scrapeLine(line: string, base: number, s: LineState): void {
+  const taken: Found[] = [];
+  const pinsBefore = s.pins.length;
+  const templated: Problem[] = [];
+  for (const m of line.matchAll(IMAGE_KEY)) {
+    const valueStart = (m.index ?? 0) + m[0].length;
+    const value = readValue(line, valueStart);
+    if (!value) continue;
+    taken.push(value);
+    const raw = line.slice(value.start, value.end);
+    const templatedValue = raw.includes('{{') || raw.startsWith('$');
+    if (templatedValue || raw === '|' || raw === '>' || raw.startsWith('*') || raw.startsWith('&')) {
+      if (templatedValue) {
+        templated.push(problemAt(s.ctx, s.lines, base + value.start, 'templated-ref', `the value of "${m[1]}" is a template, not a ref; saw ${JSON.stringify(raw)}`));
+      }
+      continue;
+    }
+    try {
+      const ref = parseReference(raw);
+      addPin(s, base + value.start, base + value.end, raw, ref);
+    } catch (e) {
+      s.problems.push(problemAt(s.ctx, s.lines, base + value.start, 'invalid-ref', messageOf(e)));
+    }
+  }
+  for (const m of line.matchAll(TOKEN)) {
+    const start = m.index ?? 0;
+    let raw = m[0];
+    if (taken.some((t) => start < t.end && start + raw.length > t.start)) continue;
+    raw = trimToRef(raw);
+    if (!raw) continue;
+    const ref = tryParseReference(raw);
+    if (!ref || (ref.tag === undefined && ref.digest === undefined)) continue;
+    addPin(s, base + start, base + start + raw.length, raw, ref);
+  }
+  // A template whose branches hold a literal ref (`{{ if … }}ref{{ end }}`) was read; otherwise say so.
+  if (s.pins.length === pinsBefore) s.problems.push(...templated);
+}
+
+/** The token as a registry-qualified ref, trimming trailing punctuation; '' when none. */
+function trimToRef(token: string): string {
+  let t = token;
+  while (t.length > 0) {
+    if (hasExplicitDomain(t) && tryParseReference(t)) return t;
+    if (!/[.:,\-]$/.test(t)) return '';
+    t = t.slice(0, -1);
+  }
+  return '';
+}
+
+/** The value starting at `i`: a quoted string's content, or a token up to whitespace/#. */
+function readValue(line: string, i: number): Found | undefined {
+  const q = line[i];
+  if (q === '"' || q === "'") {
+    const close = line.indexOf(q, i + 1);
+    if (close === -1) return undefined;
+    return close > i + 1 ? { start: i + 1, end: close } : undefined;
+  }
+  if (line.startsWith('{{', i)) {
+    const close = line.indexOf('}}', i);
+    return { start: i, end: close === -1 ? line.length : close + 2 };
+  }
+  let end = i;
+  while (end < line.length && !/[\s#,}\]]/.test(line[end] as string)) end++;
+  if (line[end - 1] === '\r') end--;
+  return end > i ? { start: i, end } : undefined;
+}
+
+function addPin(s: LineState, start: number, end: number, raw: string, ref: ReturnType<typeof parseReference>): void {
+  s.pins.push(buildPin({ shape: 'text', spans: [{ field: 'ref', start, end }], raw, ref, scraped: s.scraped }, s.lines, s.ctx));
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { spanMismatches } from '../common/span-check.js';
+import { acmeContext, fixtureText, spanTexts, summary } from '../test-support.js';
+import { scrapeText } from './index.js';
+
+const D = 'sha256:0a92e861ead179dd6b46f475fd8878d44b3cfa40ce4d7a8ff92f790d54250d25';
+
+describe('text scrape', () => {
+  const text = fixtureText(import.meta.url, 'daemonset.yml');
+  const result = scrapeText(text, acmeContext('daemonset.yml'));
+  it('finds refs after image:, in args and inside Helm conditionals', () => {
+    expect(result.pins.map(summary)).toEqual([
+      `- text tag+digest ghcr.io/acme/multus-cni:v1.6.0@${D} @7`,
+      '- text tag ghcr.io/acme/migrate:v2 @9',
+      `- text tag+digest ghcr.io/acme/installer:v3@${D} @13`,
+      '- text tag busybox:1.36 @15',
+    ]);
+    expect(result.pins.every((p) => p.scraped === undefined)).toBe(true);
+  });
+  it('spans are exact', () => {
+    expect(spanMismatches(text, result.pins)).toEqual([]);
+    expect(spanTexts(text, result.pins[2]!)).toEqual([`ref=ghcr.io/acme/installer:v3@${D}`]);
+    expect(result.pins[0]!.column).toBe(18);
+  });
+  it('reports templated and invalid image values instead of dropping them', () => {
+    expect(result.problems.map((p) => `${p.code}:${p.line}`)).toEqual(['templated-ref:17', 'invalid-ref:19']);
+    expect(result.problems[1]!.reason).toMatch(/found 65/);
+  });
+  it('does not scrape URLs, label keys, CIDRs or bare repositories', () => {
+    expect(result.pins.filter((p) => p.line >= 21)).toEqual([]);
+  });
+  it('CRLF keeps spans exact and the carriage return out of the ref', () => {
+    const crlf = 'a:\r\n  image: ghcr.io/acme/x:v1\r\n  b: "ghcr.io/acme/y:v2"\r\n';
+    const r = scrapeText(crlf, acmeContext('c.yml'), { scraped: true });
+    expect(r.pins.map((p) => `${p.raw}@${p.line}:${p.column}:${p.scraped}`)).toEqual(['ghcr.io/acme/x:v1@2:10:true', 'ghcr.io/acme/y:v2@3:7:true']);
+    expect(spanMismatches(crlf, r.pins)).toEqual([]);
+  });
+  it('finds IPv6 and port registries as tokens', () => {
+    const r = scrapeText('x [::1]:5000/acme/x:v1 and reg.acme.test:5000/p/b@' + D + '\n', acmeContext('t'));
+    expect(r.pins.map((p) => p.ref.name)).toEqual(['[::1]:5000/acme/x', 'reg.acme.test:5000/p/b']);
+  });
+});
+
+describe('text scrape key positions', () => {
+  it.each([
+    ['  image: ghcr.io/acme/x:v1', ['ghcr.io/acme/x:v1'], []],
+    ['  - image: busybox:1.36', ['busybox:1.36'], []],
+    ['{"name": "a", "image": "nginx:1.25"}', ['nginx:1.25'], []],
+    ['# the Talos image: KubeVirt rejects it', [], []],
+    ['  image: ghcr.io/acme/kubelet:{{ .Values.version }}', [], ['templated-ref']],
+    ['  image: "{{ .Values.registry }}/acme/x:v1"', [], ['templated-ref']],
+  ])('%s', (line, refs, codes) => {
+    const r = scrapeText(`${line}\n`, acmeContext('t'));
+    expect(r.pins.map((p) => p.raw)).toEqual(refs);
+    expect(r.problems.map((p) => p.code)).toEqual(codes);
+  });
+});

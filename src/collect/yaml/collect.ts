@@ -1,0 +1,72 @@
+/**
+ * The YAML collector: every YAML file (values, Kubernetes manifests,
+ * kustomizations), multi-document, CRLF and BOM safe. Offsets come from the
+ * yaml node ranges. A file that does not parse, or that leaks Helm template
+ * syntax, is scraped as text instead and the result says why.
+ */
+import { isCollection, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
+import type { Problem } from '../../model/index.js';
+import { LineIndex, messageOf } from '../common/pin.js';
+import { scrapeText } from '../text/index.js';
+import type { CollectContext, CollectResult } from '../types.js';
+import { walkDocument } from './walk.js';
+
+export function collectYaml(text: string, ctx: CollectContext): CollectResult {
+  const lines = new LineIndex(text);
+  let docs: Document.Parsed[];
+  try {
+    docs = parseAllDocuments(text, { lineCounter: new LineCounter(), keepSourceTokens: true, uniqueKeys: false }) as Document.Parsed[];
+  } catch (e) {
+    return fallback(text, ctx, { line: 1, reason: `YAML could not be parsed: ${messageOf(e)}` });
+  }
+  for (const doc of docs) {
+    const error = doc.errors[0];
+    if (error) {
+      const line = error.linePos?.[0].line ?? lines.position(error.pos[0]).line;
+      return fallback(text, ctx, { line, reason: `YAML parse error at line ${line}: ${firstLine(error.message)}` });
+    }
+    const leak = templateLeak(text, doc);
+    if (leak !== undefined) {
+      const line = lines.position(leak).line;
+      return fallback(text, ctx, { line, reason: `Helm template syntax ({{ … }}) at line ${line} is not YAML` });
+    }
+  }
+  const result: CollectResult = { pins: [], problems: [] };
+  docs.forEach((doc, document) => {
+    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, document, doc, pinsByNode: new Map(), consumed: new Set() });
+  });
+  return result;
+}
+
+/** Offset of a `{{ … }}` that the parser read as a flow map key, if any. */
+function templateLeak(text: string, doc: Document): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key as Node | null;
+      if (isCollection(key) && key.range && text.startsWith('{{', key.range[0] - 1)) {
+        found = key.range[0] - 1;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    Map(_, map) {
+      if (map.flow && map.range && text.startsWith('{{', map.range[0])) {
+        found = map.range[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function fallback(text: string, ctx: CollectContext, why: { line: number; reason: string }): CollectResult {
+  const scraped = scrapeText(text, ctx, { scraped: true });
+  const problem: Problem = { file: ctx.file, line: why.line, code: 'yaml-parse-error', reason: `${why.reason}; refs were scraped from the text instead` };
+  return { pins: scraped.pins, problems: [problem, ...scraped.problems], scrapedBecause: why.reason };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

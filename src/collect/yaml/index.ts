@@ -1,0 +1,1 @@
+export { collectYaml } from './collect.js';

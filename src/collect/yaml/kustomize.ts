@@ -1,0 +1,69 @@
+/**
+ * Kustomization `images: [{name, newName?, newTag?, digest?}]`: each entry
+ * rewrites image `name` to `newName:newTag@digest`; the pin is the result.
+ */
+import { isMap, isSeq, type YAMLMap } from 'yaml';
+import type { Span } from '../../model/index.js';
+import { parseReference } from '../../reference/index.js';
+import { messageOf } from '../common/pin.js';
+import { pairsByKey, readField, textOf } from './fields.js';
+import { addPin, addProblem, joinPath, type YamlState } from './state.js';
+
+/** True for a kustomization document (kind, apiVersion, or resources + images). */
+export function isKustomization(root: YAMLMap): boolean {
+  const kind = root.get('kind');
+  const apiVersion = root.get('apiVersion');
+  if (kind === 'Kustomization' || kind === 'Component') return true;
+  if (typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io')) return true;
+  return root.has('resources') && isSeq(root.get('images', true));
+}
+
+export function collectKustomize(state: YamlState, root: YAMLMap): void {
+  if (!isKustomization(root)) return;
+  const images = root.get('images', true);
+  if (!isSeq(images)) return;
+  images.items.forEach((item, i) => {
+    if (!isMap(item)) return;
+    state.consumed.add(item);
+    readEntry(state, item, ['images', i]);
+  });
+}
+
+function readEntry(state: YamlState, entry: YAMLMap, path: (string | number)[]): void {
+  const keyPath = joinPath(path);
+  const pairs = pairsByKey(entry);
+  const name = textOf(readField(state, pairs, 'name'));
+  const newName = textOf(readField(state, pairs, 'newName'));
+  const newTag = textOf(readField(state, pairs, 'newTag'));
+  const digest = textOf(readField(state, pairs, 'digest'));
+  const repo = newName ?? name;
+  if (!repo) {
+    addProblem(state, entry, 'incomplete-ref', `${keyPath} has no name; a kustomize image entry needs name (and newName/newTag/digest)`);
+    return;
+  }
+  const spans: Span[] = [{ field: 'repository', start: repo.start, end: repo.end }];
+  let ref = repo.value;
+  if (newTag) {
+    const at = newTag.value.indexOf('@');
+    const tag = at === -1 ? newTag.value : newTag.value.slice(0, at);
+    if (tag) {
+      ref += `:${tag}`;
+      spans.push({ field: 'tag', start: newTag.start, end: newTag.start + tag.length });
+    }
+    if (at !== -1 && !digest) {
+      ref += `@${newTag.value.slice(at + 1)}`;
+      spans.push({ field: 'digest', start: newTag.start + at + 1, end: newTag.end });
+    }
+  }
+  if (digest) {
+    ref += `@${digest.value}`;
+    spans.push({ field: 'digest', start: digest.start, end: digest.end });
+  }
+  try {
+    addPin(state, { shape: 'kustomize', spans, raw: ref, ref: parseReference(ref), keyPath }, entry);
+  } catch (e) {
+    addProblem(state, repo.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+  }
+}
+
+

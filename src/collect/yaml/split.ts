@@ -1,0 +1,197 @@
+/**
+ * Split maps: one image stored as several keys of a map —
+ * `{registry?, repository|image|name, tag?, digest?}`, the digest possibly inside
+ * `tag: v1@sha256:…`, and the `{repository: prefix, image: name, version}` form.
+ * Spans point at each field (and inside `tag` at the tag and digest parts).
+ */
+import type { YAMLMap } from 'yaml';
+import type { Span } from '../../model/index.js';
+import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
+import { messageOf } from '../common/pin.js';
+import { pairsByKey, readField, type FieldRead } from './fields.js';
+import { addPin, addProblem, isImageKey, joinPath, type Located, type YamlState } from './state.js';
+
+interface SplitPlan {
+  registry: FieldRead;
+  prefix: FieldRead;
+  repository: FieldRead;
+  repositoryKey: string;
+  tag: FieldRead;
+  digest: FieldRead;
+}
+
+const present = (f: FieldRead): boolean => f.kind !== 'absent';
+const scalarish = (f: FieldRead): boolean => f.kind === 'text' || f.kind === 'empty' || f.kind === 'unlocatable';
+const valueOf = (f: FieldRead): string | undefined => (f.kind === 'text' ? f.at.value : f.kind === 'unlocatable' ? f.value : undefined);
+
+/** Recognise and read a split map; true when the map was one (a pin or a problem was made). */
+export function trySplitMap(state: YamlState, map: YAMLMap, path: readonly (string | number)[]): boolean {
+  const plan = planSplit(state, map, path);
+  if (!plan) return false;
+  for (const f of [plan.registry, plan.prefix, plan.repository, plan.tag, plan.digest]) {
+    if (f.kind !== 'absent') state.consumed.add(f.pair);
+  }
+  readSplit(state, map, path, plan);
+  return true;
+}
+
+function planSplit(state: YamlState, map: YAMLMap, path: readonly (string | number)[]): SplitPlan | undefined {
+  const pairs = pairsByKey(map);
+  const registry = readField(state, pairs, 'registry');
+  const repository = readField(state, pairs, 'repository');
+  const image = readField(state, pairs, 'image');
+  const name = readField(state, pairs, 'name');
+  const tag = readField(state, pairs, 'tag');
+  const digest = readField(state, pairs, 'digest');
+  const absent: FieldRead = { kind: 'absent' };
+  const underImageKey = isImageKey(path[path.length - 1]);
+  const qualifier = present(registry) || present(tag) || present(digest);
+  if (scalarish(repository) && scalarish(image)) {
+    // {repository: nvcr.io/nvidia, image: gpu-operator, version: v1}: repository is a prefix.
+    const version = present(tag) ? tag : readField(state, pairs, 'version');
+    return { registry, prefix: repository, repository: image, repositoryKey: 'image', tag: version, digest };
+  }
+  if (scalarish(repository) && (underImageKey || qualifier || plausibleName(valueOf(repository)))) {
+    return { registry, prefix: absent, repository, repositoryKey: 'repository', tag, digest };
+  }
+  if (scalarish(image) && (present(registry) || ((present(tag) || present(digest)) && !isPlainWordTag(tag)))) {
+    return { registry, prefix: absent, repository: image, repositoryKey: 'image', tag, digest };
+  }
+  const nameValue = valueOf(name);
+  if (nameValue !== undefined && (present(registry) || ((present(tag) || present(digest)) && plausibleName(nameValue)))) {
+    return { registry, prefix: absent, repository: name, repositoryKey: 'name', tag, digest };
+  }
+  if (underImageKey && (present(tag) || present(digest))) {
+    return { registry, prefix: absent, repository: absent, repositoryKey: 'repository', tag, digest };
+  }
+  return undefined;
+}
+
+/** A repository that names its registry (and is not a URL). */
+function plausibleName(value: string | undefined): boolean {
+  return value !== undefined && !value.includes('://') && hasExplicitDomain(value);
+}
+
+/** `{image: x, tag: {…}}` is not a split map; a scalar tag is. */
+function isPlainWordTag(tag: FieldRead): boolean {
+  return tag.kind === 'collection';
+}
+
+function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | number)[], plan: SplitPlan): void {
+  const keyPath = joinPath(path);
+  for (const [field, read] of Object.entries({ registry: plan.registry, repository: plan.repository, tag: plan.tag, digest: plan.digest })) {
+    if (read.kind === 'unlocatable') {
+      addProblem(state, read.pair.value, 'unlocatable-ref', `${keyPath}.${field}: the value ${JSON.stringify(read.value)} is written with escapes, so its position in the file is unknown; write it as plain text`);
+      return;
+    }
+    if (read.kind === 'collection') {
+      addProblem(state, read.pair.value, 'invalid-ref', `${keyPath}.${field} must be a string, not a map or list`);
+      return;
+    }
+  }
+  const repository = plan.repository.kind === 'text' ? plan.repository.at : undefined;
+  if (plan.repository.kind === 'absent') {
+    buildRepositorylessPin(state, map, keyPath, plan);
+    return;
+  }
+  if (!repository || plan.prefix.kind === 'empty') {
+    const tag = valueOf(plan.tag);
+    addProblem(
+      state,
+      map,
+      'incomplete-ref',
+      `${keyPath} stores an image as separate keys but its ${plan.prefix.kind === 'empty' ? 'repository' : plan.repositoryKey} is empty${tag ? ` (tag ${JSON.stringify(tag)})` : ''}; the reference is incomplete and cannot be pulled as written`,
+    );
+    return;
+  }
+  buildSplitPin(state, map, keyPath, plan, repository);
+}
+
+function buildSplitPin(state: YamlState, map: YAMLMap, keyPath: string, plan: SplitPlan, repository: Located): void {
+  const spans: Span[] = [];
+  const parts: string[] = [];
+  for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
+    if (read.kind !== 'text') continue;
+    const value = read.at.value.replace(/\/+$/, '');
+    parts.push(value);
+    spans.push({ field, start: read.at.start, end: read.at.start + value.length });
+  }
+  parts.push(repository.value);
+  spans.push({ field: 'repository', start: repository.start, end: repository.end });
+  let ref = parts.join('/');
+  const tagAt = plan.tag.kind === 'text' ? plan.tag.at : undefined;
+  let digestInTag: string | undefined;
+  if (tagAt) {
+    const at = tagAt.value.indexOf('@');
+    const tag = at === -1 ? tagAt.value : tagAt.value.slice(0, at);
+    if (tag !== '') {
+      ref += `:${tag}`;
+      spans.push({ field: 'tag', start: tagAt.start, end: tagAt.start + tag.length });
+    }
+    if (at !== -1) {
+      digestInTag = tagAt.value.slice(at + 1);
+      spans.push({ field: 'digest', start: tagAt.start + at + 1, end: tagAt.end });
+    }
+  }
+  const digestAt = plan.digest.kind === 'text' ? plan.digest.at : undefined;
+  if (digestAt && digestInTag !== undefined && digestAt.value !== digestInTag) {
+    addProblem(state, digestAt.node, 'conflicting-digest', `${keyPath} has a digest inside tag (${digestInTag}) and a different digest key (${digestAt.value}); keep one`);
+    return;
+  }
+  if (digestAt && digestInTag === undefined) spans.push({ field: 'digest', start: digestAt.start, end: digestAt.end });
+  const digest = digestInTag ?? digestAt?.value;
+  if (digest !== undefined) ref += `@${digest}`;
+  try {
+    const parsed = parseReference(ref);
+    addPin(state, { shape: 'yaml-split', spans, raw: ref, ref: parsed, keyPath }, map);
+  } catch (e) {
+    addProblem(state, repository.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+  }
+}
+
+
+
+/**
+ * `image: {tag: v1@sha256:…}` with no repository key: the chart supplies its
+ * default repository. The tag and digest are real, so this is a pin whose
+ * repository is unknown (`incomplete` says so), not a dropped value.
+ */
+function buildRepositorylessPin(state: YamlState, map: YAMLMap, keyPath: string, plan: SplitPlan): void {
+  const spans: Span[] = [];
+  let tag: string | undefined;
+  let digest: string | undefined;
+  if (plan.tag.kind === 'text') {
+    const at = plan.tag.at.value.indexOf('@');
+    tag = at === -1 ? plan.tag.at.value : plan.tag.at.value.slice(0, at);
+    spans.push({ field: 'tag', start: plan.tag.at.start, end: plan.tag.at.start + tag.length });
+    if (at !== -1) {
+      digest = plan.tag.at.value.slice(at + 1);
+      spans.push({ field: 'digest', start: plan.tag.at.start + at + 1, end: plan.tag.at.end });
+    }
+  }
+  if (plan.digest.kind === 'text' && digest === undefined) {
+    digest = plan.digest.at.value;
+    spans.push({ field: 'digest', start: plan.digest.at.start, end: plan.digest.at.end });
+  }
+  const node = plan.tag.kind === 'text' ? plan.tag.at.node : map;
+  if (tag !== undefined && !isValidTag(tag)) {
+    addProblem(state, node, 'invalid-ref', `${keyPath}.tag: a tag must be 1-128 characters of [A-Za-z0-9_.-], not starting with . or -; saw ${JSON.stringify(tag)}`);
+    return;
+  }
+  try {
+    if (digest !== undefined) validateDigest(digest);
+  } catch (e) {
+    addProblem(state, node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+    return;
+  }
+  if (tag === undefined && digest === undefined) {
+    addProblem(state, map, 'incomplete-ref', `${keyPath} has neither repository nor a tag or digest`);
+    return;
+  }
+  const ref: ImageRef = { domain: '', path: '', name: '' };
+  if (tag !== undefined && tag !== '') ref.tag = tag;
+  if (digest !== undefined) ref.digest = digest;
+  const raw = `${ref.tag !== undefined ? `:${ref.tag}` : ''}${digest !== undefined ? `@${digest}` : ''}`;
+  const pin = addPin(state, { shape: 'yaml-split', spans, raw, ref, keyPath }, map);
+  pin.incomplete = `${keyPath} has no repository key; the chart's default repository is used, so only the tag and digest are known`;
+}

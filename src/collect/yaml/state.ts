@@ -1,0 +1,105 @@
+/**
+ * The per-file state the YAML collector threads through its recognisers, and the
+ * helpers that turn a yaml `Scalar` node into located text (exact offsets).
+ */
+import { isAlias, isScalar, type Document, type Node, type Scalar } from 'yaml';
+import type { Pin, Problem, Span } from '../../model/index.js';
+import type { ImageRef } from '../../reference/index.js';
+import { buildPin, LineIndex, problemAt } from '../common/pin.js';
+import type { CollectContext } from '../types.js';
+
+export interface YamlState {
+  text: string;
+  ctx: CollectContext;
+  lines: LineIndex;
+  pins: Pin[];
+  problems: Problem[];
+  document: number;
+  doc: Document;
+  /** Pins made from a node, so an alias of that node can be recorded on them. */
+  pinsByNode: Map<Node, Pin[]>;
+  /** Nodes already read by a recogniser (a split map's fields, an OCI pair). */
+  consumed: Set<unknown>;
+}
+
+/** A scalar's value as text and where that text sits in the file. */
+export interface Located {
+  node: Scalar;
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** The scalar (following an alias to its anchor) or undefined for collections. */
+export function scalarOf(state: YamlState, node: unknown): Scalar | undefined {
+  if (isAlias(node)) {
+    const target = node.resolve(state.doc);
+    return isScalar(target) ? target : undefined;
+  }
+  return isScalar(node) ? node : undefined;
+}
+
+/** The scalar's value as the text a human typed (numbers keep their source form). */
+export function scalarText(s: Scalar): string | undefined {
+  if (typeof s.value === 'string') return s.value;
+  if (s.value === null || s.value === undefined) return undefined;
+  return typeof s.source === 'string' ? s.source : String(s.value);
+}
+
+/** Offset of `sub` inside the scalar's source text, or -1 (escapes, folding). */
+export function locateIn(state: YamlState, s: Scalar, sub: string, from = 0): number {
+  const range = s.range;
+  if (!range || sub.length === 0) return -1;
+  const at = state.text.slice(range[0], range[1]).indexOf(sub, from);
+  return at === -1 ? -1 : range[0] + at;
+}
+
+/** Locate the whole value of a scalar; undefined when it is empty, null or cannot be found. */
+export function locateScalar(state: YamlState, s: Scalar): Located | undefined {
+  const value = scalarText(s);
+  if (value === undefined || value === '') return undefined;
+  const start = locateIn(state, s, value);
+  return start === -1 ? undefined : { node: s, value, start, end: start + value.length };
+}
+
+/** Offset where a node starts (for problems). */
+export function nodeStart(node: unknown): number {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range ? range[0] : 0;
+}
+
+export function addPin(
+  state: YamlState,
+  parts: { shape: Pin['shape']; spans: Span[]; raw: string; ref: ImageRef; keyPath: string },
+  from: Node,
+  options: { keepSpanOrder?: boolean } = {},
+): Pin {
+  // Spans are in file order, so the pin's line is its first stored field; a
+  // recogniser may keep its own order (yaml-global puts the shared registry last).
+  const spans = options.keepSpanOrder ? [...parts.spans] : [...parts.spans].sort((a, b) => a.start - b.start);
+  const pin = buildPin({ ...parts, spans, document: state.document }, state.lines, state.ctx);
+  state.pins.push(pin);
+  const list = state.pinsByNode.get(from) ?? [];
+  list.push(pin);
+  state.pinsByNode.set(from, list);
+  return pin;
+}
+
+export function addProblem(state: YamlState, node: unknown, code: string, reason: string): void {
+  state.problems.push(problemAt(state.ctx, state.lines, nodeStart(node), code, reason));
+}
+
+/** `a.b[0].c` from a key path. */
+export function joinPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+/** A key names an image: `image`, `sidecarImage`, `redisBackupClientImage`, `kubectl_image`. */
+export function isImageKey(key: string | number | undefined): boolean {
+  return typeof key === 'string' && /image$/i.test(key);
+}

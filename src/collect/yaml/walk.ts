@@ -1,0 +1,133 @@
+/**
+ * The document walk: visits every map, sequence and scalar once, runs the shape
+ * recognisers on maps (OCI pairs, split maps) and classifies single strings
+ * (image keys, `--x-image=` arguments, registry-qualified refs under any key).
+ * Aliases are not second places: they are recorded on the anchor's pins.
+ */
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Scalar } from 'yaml';
+import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
+import { messageOf } from '../common/pin.js';
+import { collectGlobal } from './global.js';
+import { collectKustomize } from './kustomize.js';
+import { collectOciPairs } from './oci.js';
+import { trySplitMap } from './split.js';
+import { addPin, addProblem, isImageKey, joinPath, locateIn, locateScalar, scalarText, type YamlState } from './state.js';
+
+type Path = readonly (string | number)[];
+
+/** `--migrate-image=ref`, `-image=ref`, `--sidecar_image=ref` inside a string. */
+const ARG_IMAGE = /(?:^|\s)--?[A-Za-z0-9_.-]*image=["']?([^\s"',]+)/gi;
+const EXPECTED = 'expected an image reference like registry/path:tag@sha256:<64 hex>';
+
+export function walkDocument(state: YamlState): void {
+  const root = state.doc.contents;
+  if (isMap(root)) {
+    collectKustomize(state, root);
+    collectGlobal(state, root);
+  }
+  walkNode(state, root, []);
+}
+
+function walkNode(state: YamlState, node: unknown, path: Path): void {
+  if (state.consumed.has(node)) return;
+  if (isMap(node)) {
+    collectOciPairs(state, node, path);
+    trySplitMap(state, node, path);
+    for (const pair of node.items) {
+      if (state.consumed.has(pair)) continue;
+      const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : '?';
+      visitValue(state, key, pair.value, [...path, key], pair.key);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => visitValue(state, undefined, item, [...path, i], item));
+  }
+}
+
+function visitValue(state: YamlState, key: string | undefined, value: unknown, path: Path, locator: unknown): void {
+  if (isAlias(value)) recordAlias(state, key, value, path);
+  else if (isScalar(value)) visitScalar(state, key, value, path);
+  else if (value === null || value === undefined) {
+    if (isImageKey(key)) addProblem(state, locator, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
+  } else walkNode(state, value, path);
+}
+
+function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path: Path): void {
+  const keyPath = joinPath(path);
+  const text = scalarText(s);
+  if (text === undefined || text === '') {
+    if (isImageKey(key)) addProblem(state, s, 'invalid-ref', `${keyPath} is empty; ${EXPECTED}`);
+    return;
+  }
+  if (typeof s.value === 'string' && collectArgs(state, s, text, keyPath)) return;
+  if (isImageKey(key)) {
+    singleString(state, s, keyPath, true);
+    return;
+  }
+  if (typeof s.value !== 'string' || text.includes('://') || !hasExplicitDomain(text)) return;
+  const ref = tryParseReference(text);
+  if (ref && (ref.tag !== undefined || ref.digest !== undefined)) singleString(state, s, keyPath, false);
+}
+
+/** A whole scalar holding one ref; `strict` turns a parse failure into a Problem. */
+function singleString(state: YamlState, s: Scalar, keyPath: string, strict: boolean): void {
+  const text = scalarText(s) ?? '';
+  let ref;
+  try {
+    ref = parseReference(text);
+  } catch (e) {
+    if (strict) addProblem(state, s, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+    return;
+  }
+  const at = locateScalar(state, s);
+  if (!at) {
+    addProblem(state, s, 'unlocatable-ref', `${keyPath}: ${JSON.stringify(text)} is written with escapes or folding, so its position is unknown; write it as plain text`);
+    return;
+  }
+  addPin(state, { shape: 'yaml-string', spans: [{ field: 'ref', start: at.start, end: at.end }], raw: text, ref, keyPath }, s);
+}
+
+/** `--x-image=ref` arguments inside a string; true when any was found. */
+function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string): boolean {
+  let found = false;
+  let from = 0;
+  for (const m of text.matchAll(ARG_IMAGE)) {
+    found = true;
+    const refText = m[1] as string;
+    try {
+      const ref = parseReference(refText);
+      const start = locateIn(state, s, refText, from);
+      if (start === -1) {
+        addProblem(state, s, 'unlocatable-ref', `${keyPath}: ${JSON.stringify(refText)} could not be located in the source`);
+        continue;
+      }
+      from = start - (s.range?.[0] ?? 0) + refText.length;
+      addPin(state, { shape: 'yaml-arg', spans: [{ field: 'ref', start, end: start + refText.length }], raw: refText, ref, keyPath }, s);
+    } catch (e) {
+      addProblem(state, s, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+    }
+  }
+  return found;
+}
+
+/** An alias is not a second stored place: note its key path on the anchor's pins. */
+function recordAlias(state: YamlState, key: string | undefined, alias: Alias, path: Path): void {
+  const target = alias.resolve(state.doc);
+  if (!target) return;
+  const pins = pinsUnder(state, target);
+  if (pins.length > 0) {
+    for (const pin of pins) (pin.aliases ??= []).push(joinPath(path));
+    return;
+  }
+  // The anchor was not classified as a ref on its own, but the alias key says it is an image.
+  if (isScalar(target) && isImageKey(key)) visitScalar(state, key, target, path);
+}
+
+function pinsUnder(state: YamlState, node: Node): NonNullable<ReturnType<YamlState['pinsByNode']['get']>> {
+  const own = state.pinsByNode.get(node) ?? [];
+  if (!isCollection(node)) return own;
+  const nested = node.items.flatMap((item) => {
+    const child = isMap(node) ? (item as { value?: unknown }).value : item;
+    return child && typeof child === 'object' && !isAlias(child) ? pinsUnder(state, child as Node) : [];
+  });
+  return [...own, ...nested];
+}

@@ -1,0 +1,53 @@
+/**
+ * What pinwatch assumes when pinwatch.yaml says nothing: the default include and
+ * exclude sets and the default values of every key. Documented in docs/config.md.
+ */
+import type { Config } from './types.js';
+
+/** Ref-bearing files by default: Helm values, images/*.tag, kustomizations, Dockerfiles. */
+export const DEFAULT_INCLUDE: readonly string[] = [
+  '**/values.yaml',
+  '**/values.yml',
+  '**/values-*.yaml',
+  '**/values-*.yml',
+  '**/values.*.yaml',
+  '**/images/*.tag',
+  '**/kustomization.yaml',
+  '**/kustomization.yml',
+  '**/Dockerfile',
+  '**/Dockerfile.*',
+  '**/*.Dockerfile',
+  '**/Containerfile',
+];
+
+/** Directory names never walked (pruned wherever they appear, counted per directory). */
+export const DEFAULT_PRUNED_DIRS: readonly string[] = ['.git', 'node_modules'];
+
+/**
+ * Helm chart `templates/` (beside a Chart.yaml) hold Go templates, not YAML:
+ * left out by default. Declared extraFiles are read even there.
+ */
+export const CHART_TEMPLATES_DIR = 'templates';
+/** A chart's vendored dependency charts: `<chart>/charts/` beside its Chart.yaml. */
+export const CHART_DEPENDENCIES_DIR = 'charts';
+export const CHART_FILE = 'Chart.yaml';
+
+export const DEFAULT_BUILD_ENTRY = 'Makefile:build';
+
+/** A config with every default filled in; `origin` says nothing was read. */
+export function defaultConfig(): Config {
+  return {
+    firstParty: [],
+    include: [...DEFAULT_INCLUDE],
+    exclude: [],
+    extraFiles: [],
+    skipVendoredCharts: true,
+    images: {},
+    producers: [],
+    buildEntry: DEFAULT_BUILD_ENTRY,
+    provenance: { methods: ['digest-history', 'git-tag'], buildCommit: 'parent' },
+    rules: {},
+    insecureRegistries: [],
+    origin: { assumed: [] },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The one description of `pinwatch.yaml`: every key, its type, its default and a
+ * sentence for editors. The validator (validate.ts) walks it, and
+ * schemas/pinwatch-config.schema.json is generated from it (json-schema.ts), so
+ * the loader and the schema cannot disagree on which keys are valid.
+ */
+import { firstPartyPrefixProblem } from './first-party.js';
+
+export type FieldSpec =
+  | {
+      kind: 'string';
+      description: string;
+      pattern?: RegExp;
+      patternHint?: string;
+      glob?: boolean;
+      /** Extra check: returns why the value is wrong, or undefined. */
+      check?: (value: string) => string | undefined;
+    }
+  | { kind: 'boolean'; description: string }
+  | { kind: 'enum'; description: string; values: readonly string[] }
+  | { kind: 'list'; description: string; item: FieldSpec }
+  | { kind: 'object'; description: string; fields: Record<string, FieldSpec>; required?: string[] }
+  | { kind: 'map'; description: string; keyPattern?: RegExp; keyHint?: string; value: FieldSpec };
+
+/** A glob: checked with picomatch (strict brackets), repo-relative, forward slashes. */
+const glob = (description: string): FieldSpec => ({ kind: 'string', description, glob: true });
+const globs = (description: string): FieldSpec => ({ kind: 'list', description, item: glob('a repo-relative glob') });
+
+export const RULE_LEVELS = ['error', 'warning', 'note', 'off'] as const;
+export const PROVENANCE_METHODS = ['registry', 'digest-history', 'git-tag'] as const;
+export const BUILD_COMMITS = ['parent', 'self'] as const;
+
+const imageSpec: FieldSpec = {
+  kind: 'object',
+  description: 'What pinwatch should know about one first-party image; the key is a short name.',
+  fields: {
+    repository: { kind: 'string', description: 'Repository the image is pushed to, with its registry host: ghcr.io/acme/billing.' },
+    dockerfile: { kind: 'string', description: 'Dockerfile path, repo-relative.' },
+    context: { kind: 'string', description: 'Build context directory, repo-relative.' },
+    target: { kind: 'string', description: 'Build target stage, when the Dockerfile has several.' },
+    inputs: globs('Extra input globs whose change changes the image (replace the derivation when derive is false).'),
+    ignore: globs('Globs inside the inputs that do not affect the image (docs, tests).'),
+    derive: { kind: 'boolean', description: 'Also derive inputs from the Dockerfile and Go imports (default true).' },
+  },
+};
+
+const producerSpec: FieldSpec = {
+  kind: 'object',
+  description: 'A build recipe that stamps pins, declared by hand (for repos that stamp with scripts).',
+  required: ['name', 'writes'],
+  fields: {
+    name: { kind: 'string', description: 'Human name, e.g. packages/core/platform/Makefile:image.' },
+    writes: {
+      kind: 'list',
+      description: 'Files and YAML key paths it stamps: values.yaml#.a.b.image, or a plain file for .tag.',
+      item: { kind: 'string', description: 'file or file#.key.path' },
+    },
+    built: { kind: 'boolean', description: 'Whether the build entry point runs it (default true).' },
+  },
+};
+
+/** Top-level keys of pinwatch.yaml. */
+export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
+  kind: 'object',
+  description: 'pinwatch configuration (pinwatch.yaml at the repository root).',
+  fields: {
+    firstParty: {
+      kind: 'list',
+      description: 'Repository prefixes this repo builds, with the registry host: ghcr.io/acme/. A pin under one of them is first-party.',
+      item: { kind: 'string', description: 'a repository prefix like ghcr.io/acme/', check: firstPartyPrefixProblem },
+    },
+    include: globs('Globs of ref-bearing files. Replaces the defaults (values files, images/*.tag, kustomization.yaml, Dockerfiles).'),
+    exclude: globs('Globs left out, on top of the defaults (.git/, node_modules/, Helm chart templates/). A glob ending in / or /** prunes a directory.'),
+    extraFiles: globs('Files scraped textually for refs (Helm-templated manifests no YAML parser accepts); read even inside excluded chart templates/.'),
+    skipVendoredCharts: { kind: 'boolean', description: 'Leave out Helm vendored dependency charts (<chart>/charts/ beside a Chart.yaml). Default true.' },
+    images: { kind: 'map', description: 'Per-image build knowledge, keyed by a short name.', value: imageSpec },
+    producers: { kind: 'list', description: 'Producers declared by hand.', item: producerSpec },
+    buildEntry: {
+      kind: 'string',
+      description: 'Build entry point as file:target. Default Makefile:build.',
+      pattern: /^[^:\s]+:[^:\s]+$/,
+      patternHint: 'file:target, like Makefile:build',
+    },
+    provenance: {
+      kind: 'object',
+      description: 'How pinwatch finds the commit an image was built from.',
+      fields: {
+        methods: {
+          kind: 'list',
+          description: 'Methods to try, strongest first. Default [digest-history, git-tag].',
+          item: { kind: 'enum', description: 'a provenance method', values: PROVENANCE_METHODS },
+        },
+        buildCommit: {
+          kind: 'enum',
+          description: 'Which commit an image was built from, given the commit that introduced its digest: its first parent (default) or itself.',
+          values: BUILD_COMMITS,
+        },
+      },
+    },
+    rules: {
+      kind: 'map',
+      description: 'Rule id → level override (error, warning, note, off).',
+      keyPattern: /^[a-z0-9][a-z0-9-]*$/,
+      keyHint: 'a rule id like floating-tag',
+      value: { kind: 'enum', description: 'rule level', values: RULE_LEVELS },
+    },
+    baseline: { kind: 'string', description: 'Baseline file for lint, repo-relative.' },
+    insecureRegistries: {
+      kind: 'list',
+      description: 'Registry hosts (host[:port]) where plain HTTP is allowed besides loopback.',
+      item: { kind: 'string', description: 'host[:port]', pattern: /^[A-Za-z0-9.-]+(:[0-9]+)?$/, patternHint: 'host[:port], like reg.acme.test:5000' },
+    },
+  },
+};
+
+/** Every key path in the spec (`provenance.methods`, `images.*.inputs`), for the schema agreement test. */
+export function specKeyPaths(spec: FieldSpec = CONFIG_SPEC, prefix = ''): string[] {
+  switch (spec.kind) {
+    case 'object':
+      return Object.entries(spec.fields).flatMap(([k, f]) => [prefix + k, ...specKeyPaths(f, `${prefix}${k}.`)]);
+    case 'map':
+      return specKeyPaths(spec.value, `${prefix}*.`);
+    case 'list':
+      return specKeyPaths(spec.item, `${prefix}[].`);
+    default:
+      return [];
+  }
+}

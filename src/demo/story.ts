@@ -1,0 +1,263 @@
+/**
+ * The demo monorepo's history: a small platform repo that reproduces the seeds'
+ * situations with real commits and fixed dates. Each step is a commit.
+ *
+ * - billing-controller: pinned by tag+digest at "Prepare release v1.0.0"; a fix
+ *   (#42) merged three days later touches its Go sources → stale, fix unshipped.
+ * - gateway: split-map pin, nothing changed since the release → current.
+ * - backup-strategy: a bare-tag pin under a suffixed key (`redisBackupClientImage`)
+ *   and a `:latest` pin (`migrationController.image`).
+ * - objectstorage-sidecar: pinned at two digests (values.yaml vs images/*.tag),
+ *   and its Makefile is not called from the root `build:` target.
+ * - multus: a Helm-templated manifest no YAML parser accepts, declared in extraFiles.
+ */
+import { demoDigest } from './digest.js';
+
+export interface DemoCommit {
+  date: string;
+  message: string;
+  files: Record<string, string>;
+  tag?: string;
+}
+
+const REG = 'ghcr.io/acme/platform';
+const d = (label: string) => demoDigest(label);
+
+export const DEMO_IMAGES = {
+  billingV09: `${REG}/billing-controller:v0.9.0@${d('billing-controller v0.9.0')}`,
+  billingV10: `${REG}/billing-controller:v1.0.0@${d('billing-controller v1.0.0')}`,
+  gatewayV10: d('gateway v1.0.0'),
+  gatewayV09: d('gateway v0.9.0'),
+  backupV10: `${REG}/backup-strategy-controller:v1.0.0@${d('backup-strategy-controller v1.0.0')}`,
+  sidecarA: `${REG}/objectstorage-sidecar:v1.0.0@${d('objectstorage-sidecar build A')}`,
+  sidecarB: `${REG}/objectstorage-sidecar:v1.0.0@${d('objectstorage-sidecar build B')}`,
+  multus: `${REG}/multus-cni:v4.1.0@${d('multus v4.1.0')}`,
+  redis: `docker.io/library/redis:7.2.5@${d('redis 7.2.5')}`,
+};
+
+const goMod = 'module github.com/acme/platform\n\ngo 1.22\n';
+
+const rootMakefile = `# Root build: every package whose images ship must be listed here.
+REGISTRY ?= ${REG}
+
+build:
+\tmake -C packages/system/billing image
+\tmake -C packages/system/gateway image
+\tmake -C packages/system/backup-strategy image
+`;
+
+const commonEnvs = `REGISTRY ?= ${REG}
+TAG ?= dev
+`;
+
+function goImageMakefile(name: string, valuesKey: string): string {
+  return `NAME=${name}
+include ../../../hack/common-envs.mk
+
+image:
+\tdocker buildx build -f images/${name}/Dockerfile ../../.. \\
+\t\t--tag $(REGISTRY)/${name}:$(TAG) \\
+\t\t--metadata-file images/${name}.json
+\tIMAGE="$(REGISTRY)/${name}:$(TAG)@$$(yq e '."containerimage.digest"' images/${name}.json -r)" \\
+\t\tyq -i '${valuesKey} = strenv(IMAGE)' values.yaml
+\trm -f images/${name}.json
+`;
+}
+
+function goDockerfile(cmd: string): string {
+  return `FROM golang:1.22 AS builder
+WORKDIR /src
+COPY go.mod go.sum ./
+COPY cmd cmd
+COPY internal internal
+RUN CGO_ENABLED=0 go build -o /out/${cmd} ./cmd/${cmd}
+
+FROM gcr.io/distroless/static:nonroot
+COPY --from=builder /out/${cmd} /${cmd}
+ENTRYPOINT ["/${cmd}"]
+`;
+}
+
+const billingReconcileV1 = `package billing
+
+// Reconcile brings a BillingClaim to Ready once its ledger exists.
+func Reconcile(claim string) (ready bool) {
+\treturn ledgerExists(claim)
+}
+
+func ledgerExists(claim string) bool { return claim != "" }
+`;
+
+const billingReconcileFixed = `package billing
+
+import "time"
+
+// Reconcile brings a BillingClaim to Ready once its ledger exists, and requeues
+// until it does: the ledger may turn ready after the last reconcile (#42).
+func Reconcile(claim string) (ready bool, requeueAfter time.Duration) {
+\tif !ledgerExists(claim) {
+\t\treturn false, 5 * time.Second
+\t}
+\treturn true, 0
+}
+
+func ledgerExists(claim string) bool { return claim != "" }
+`;
+
+function billingValues(ref: string): string {
+  return `# billing-controller: reconciles BillingClaims.
+# DO NOT hand-edit billingController.image: packages/system/billing/Makefile stamps it.
+billingController:
+  image: "${ref}"
+  replicas: 2
+  resources:
+    limits:
+      memory: 256Mi
+`;
+}
+
+function gatewayValues(tag: string, digest: string): string {
+  return `gateway:
+  image:
+    registry: ghcr.io
+    repository: acme/platform/gateway
+    tag: ${tag}
+    digest: "${digest}"
+  service:
+    type: ClusterIP
+    port: 8080
+cache:
+  image: "${DEMO_IMAGES.redis}"
+`;
+}
+
+const backupValues = `backupStrategyController:
+  image: "${DEMO_IMAGES.backupV10}"
+  # The restore jobs run this client; pinned by tag only (no digest).
+  redisBackupClientImage: "${REG}/redis-backup:v1.0.0"
+migrationController:
+  image: "${REG}/migration-controller:latest"
+`;
+
+function storageValues(ref: string): string {
+  return `storage:
+  sidecar:
+    image: "${ref}"
+  buckets:
+    - name: default
+      size: 10Gi
+`;
+}
+
+const storageMakefile = `include ../../../hack/common-envs.mk
+
+# Stamps the sidecar ref, but the root build: target never calls this package.
+image:
+\tdocker buildx build images/objectstorage --target sidecar \\
+\t\t--tag $(REGISTRY)/objectstorage-sidecar:$(TAG) --metadata-file images/sidecar.json
+\tIMAGE="$(REGISTRY)/objectstorage-sidecar:$(TAG)@$$(yq e '."containerimage.digest"' images/sidecar.json -r)" \\
+\t\tyq -i '.storage.sidecar.image = strenv(IMAGE)' values.yaml
+\tyq .storage.sidecar.image values.yaml > images/objectstorage-sidecar.tag
+`;
+
+const sidecarDockerfile = `FROM golang:1.22 AS sidecar-build
+WORKDIR /src
+COPY . .
+RUN go build -o /sidecar ./
+
+FROM gcr.io/distroless/static:nonroot AS sidecar
+COPY --from=sidecar-build /sidecar /sidecar
+`;
+
+const multusManifest = `# Vendored from upstream multus-cni; the image lines are templated by Helm.
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: kube-multus-ds
+spec:
+  template:
+    spec:
+      initContainers:
+        - name: install-multus-binary
+          {{- if .Values.multus.image }}
+          image: {{ .Values.multus.image }}
+          {{- else }}
+          image: ${DEMO_IMAGES.multus}
+          {{- end }}
+      containers:
+        - name: kube-multus
+          image: ${DEMO_IMAGES.multus}
+          {{- with .Values.multus.resources }}
+          resources: {{ toYaml . | nindent 12 }}
+          {{- end }}
+        - name: kube-multus-gc
+          image: ${DEMO_IMAGES.multus}
+`;
+
+const pinwatchYaml = `# pinwatch configuration for the demo platform repo.
+firstParty:
+  - ghcr.io/acme/platform/
+include:
+  - "packages/*/*/values.yaml"
+  - "packages/*/*/images/*.tag"
+extraFiles:
+  - packages/system/multus/templates/multus-daemonset-thick.yml
+`;
+
+export function demoStory(): DemoCommit[] {
+  return [
+    {
+      date: '2026-06-01T09:00:00Z',
+      message: 'feat: platform skeleton with billing, gateway, backups and storage',
+      files: {
+        'pinwatch.yaml': pinwatchYaml,
+        'go.mod': goMod,
+        'go.sum': '',
+        Makefile: rootMakefile,
+        'hack/common-envs.mk': commonEnvs,
+        'cmd/billing-controller/main.go': 'package main\n\nimport "github.com/acme/platform/internal/billing"\n\nfunc main() { billing.Reconcile("demo") }\n',
+        'internal/billing/reconcile.go': billingReconcileV1,
+        'cmd/gateway/main.go': 'package main\n\nimport "github.com/acme/platform/internal/gateway"\n\nfunc main() { gateway.Serve() }\n',
+        'internal/gateway/serve.go': 'package gateway\n\n// Serve answers requests.\nfunc Serve() {}\n',
+        'packages/system/billing/Makefile': goImageMakefile('billing-controller', '.billingController.image'),
+        'packages/system/billing/images/billing-controller/Dockerfile': goDockerfile('billing-controller'),
+        'packages/system/billing/values.yaml': billingValues(DEMO_IMAGES.billingV09),
+        'packages/system/gateway/Makefile': goImageMakefile('gateway', '.gateway.image.digest'),
+        'packages/system/gateway/images/gateway/Dockerfile': goDockerfile('gateway'),
+        'packages/system/gateway/values.yaml': gatewayValues('v0.9.0', DEMO_IMAGES.gatewayV09),
+        'packages/system/backup-strategy/values.yaml': backupValues,
+        'packages/extra/storage/Makefile': storageMakefile,
+        'packages/extra/storage/images/objectstorage/Dockerfile': sidecarDockerfile,
+        'packages/extra/storage/images/objectstorage/main.go': 'package main\n\nfunc main() {}\n',
+        'packages/extra/storage/values.yaml': storageValues(DEMO_IMAGES.sidecarA),
+        'packages/extra/storage/images/objectstorage-sidecar.tag': `${DEMO_IMAGES.sidecarA}\n`,
+        'packages/system/multus/templates/multus-daemonset-thick.yml': multusManifest,
+      },
+    },
+    {
+      date: '2026-06-18T10:00:00Z',
+      message: 'feat(billing-controller): report ledger lag as a metric (#37)',
+      files: { 'internal/billing/metrics.go': 'package billing\n\n// LedgerLag is exported as a metric.\nvar LedgerLag float64\n' },
+    },
+    {
+      date: '2026-06-22T12:00:00Z',
+      message: 'Prepare release v1.0.0',
+      tag: 'v1.0.0',
+      files: {
+        'packages/system/billing/values.yaml': billingValues(DEMO_IMAGES.billingV10),
+        'packages/system/gateway/values.yaml': gatewayValues('v1.0.0', DEMO_IMAGES.gatewayV10),
+        'packages/extra/storage/images/objectstorage-sidecar.tag': `${DEMO_IMAGES.sidecarB}\n`,
+      },
+    },
+    {
+      date: '2026-06-25T15:30:00Z',
+      message: 'fix(billing-controller): requeue BillingClaim until the ledger is ready (#42)',
+      files: { 'internal/billing/reconcile.go': billingReconcileFixed },
+    },
+    {
+      date: '2026-06-29T08:00:00Z',
+      message: 'docs: explain the release flow (#44)',
+      files: { 'docs/release.md': '# Releases\n\nRelease-prep rebuilds every image and stamps its digest.\n' },
+    },
+  ];
+}

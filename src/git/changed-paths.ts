@@ -1,0 +1,23 @@
+/**
+ * Paths each commit changes (against its first parent), for an exact list of
+ * commits, in one `git log --no-walk --stdin --name-only` process. Merges list
+ * no paths (git shows no diff for them without -m), which is what stale wants.
+ */
+import { git } from './run.js';
+import { bodyLines, headerLine, records, RS } from './log-parse.js';
+
+export async function readChangedPaths(repo: string, commits: string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>();
+  if (commits.length === 0) return result;
+  const out = await git(repo, ['log', '--no-walk=unsorted', '--stdin', '--name-only', '--no-renames', `--format=${RS}%H`], {
+    input: `${commits.join('\n')}\n`,
+  });
+  for (const r of records(out)) result.set(headerLine(r).trim(), bodyLines(r));
+  return result;
+}
+
+/** `git diff --name-only base...head`: paths changed on head's side since the merge base. */
+export async function diffNamesSinceMergeBase(repo: string, base: string, head: string): Promise<string[]> {
+  const out = await git(repo, ['diff', '--name-only', '--no-renames', `${base}...${head}`]);
+  return out.split('\n').filter(Boolean);
+}

@@ -1,0 +1,162 @@
+/**
+ * Digest archaeology: for each digest, the oldest commit whose patch adds a line
+ * containing it. One `git log -p -G` pass over the pin files' history; then, for
+ * digests whose introducing commit also removed them from a file outside those
+ * paths (a move), one more pass per round over the old files (bounded rounds, not
+ * one process per image).
+ */
+import { git } from './run.js';
+import { headerLine, records, RS, US } from './log-parse.js';
+
+export interface DigestIntroduction {
+  digest: string;
+  commit: string;
+  /** Parents as git printed them; empty for a root commit or a shallow boundary. */
+  parentShas: string[];
+  date: string;
+  subject: string;
+  /** File the digest was added to in that commit. */
+  file: string;
+  /** Commits that moved the digest here from another file, newest first (seen through). */
+  movedBy: { commit: string; from: string[] }[];
+}
+
+export interface DigestHistoryResult {
+  found: Map<string, DigestIntroduction>;
+  /** Git processes rounds used (1 + move rounds), for explain. */
+  rounds: number;
+  /** Digests whose move chain was longer than the round limit. */
+  truncated: string[];
+}
+
+const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
+/** Works as a basic or extended regex, whichever git compiles it as. */
+const PICKAXE = 'sha[0-9]*:[0-9a-f]';
+const MAX_MOVE_ROUNDS = 4;
+
+interface PatchOccurrence {
+  commit: string;
+  parentShas: string[];
+  date: string;
+  subject: string;
+  added: Map<string, string>; // digest → file
+  removed: Map<string, string[]>; // digest → files
+}
+
+/** Parse `git log -p --unified=0` output (records prefixed by RS + header). */
+export function parsePatchLog(stdout: string): PatchOccurrence[] {
+  const result: PatchOccurrence[] = [];
+  for (const r of records(stdout)) {
+    const [commit = '', parents = '', date = '', subject = ''] = headerLine(r).split(US);
+    const occ: PatchOccurrence = { commit, parentShas: parents ? parents.split(' ') : [], date, subject, added: new Map(), removed: new Map() };
+    let file = '';
+    let oldFile = '';
+    let inHunk = false;
+    for (const line of r.split('\n').slice(1)) {
+      if (line.startsWith('diff --git ')) {
+        inHunk = false;
+        continue;
+      }
+      if (!inHunk) {
+        if (line.startsWith('--- ')) oldFile = stripPrefix(line.slice(4));
+        else if (line.startsWith('+++ ')) file = stripPrefix(line.slice(4));
+        else if (line.startsWith('@@')) inHunk = true;
+        continue;
+      }
+      if (line.startsWith('@@')) continue;
+      const sign = line[0];
+      if (sign !== '+' && sign !== '-') continue;
+      for (const m of line.matchAll(DIGEST_IN_TEXT)) {
+        const d = m[1]!;
+        if (sign === '+') {
+          if (!occ.added.has(d)) occ.added.set(d, file);
+        } else {
+          const list = occ.removed.get(d) ?? [];
+          if (!list.includes(oldFile)) list.push(oldFile);
+          occ.removed.set(d, list);
+        }
+      }
+    }
+    result.push(occ);
+  }
+  return result;
+}
+
+function stripPrefix(p: string): string {
+  if (p === '/dev/null') return p;
+  return p.replace(/^[ab]\//, '');
+}
+
+const PATCH_ARGS = ['-p', '--unified=0', '--no-color', '--no-ext-diff', '--no-renames', `-G${PICKAXE}`, `--format=${RS}%H${US}%P${US}%aI${US}%s`];
+
+/** Oldest adding commit per wanted digest, given newest-first topo-ordered occurrences. */
+function oldestAdditions(occs: PatchOccurrence[], wanted: Set<string>): Map<string, PatchOccurrence> {
+  const oldest = new Map<string, PatchOccurrence>();
+  for (const o of occs) for (const d of o.added.keys()) if (wanted.has(d)) oldest.set(d, o);
+  return oldest;
+}
+
+/**
+ * Find where each digest first entered `paths` (and, following moves, any file).
+ * `head` is the revision whose history is searched.
+ */
+export async function readDigestIntroductions(repo: string, digests: Iterable<string>, paths: string[], head = 'HEAD'): Promise<DigestHistoryResult> {
+  const wanted = new Set(digests);
+  const found = new Map<string, DigestIntroduction>();
+  if (wanted.size === 0 || paths.length === 0) return { found, rounds: 0, truncated: [] };
+  const first = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, head, '--', ...paths]);
+  for (const [d, o] of oldestAdditions(parsePatchLog(first), wanted)) {
+    found.set(d, { digest: d, commit: o.commit, parentShas: o.parentShas, date: o.date, subject: o.subject, file: o.added.get(d)!, movedBy: [] });
+  }
+  let rounds = 1;
+  let searched = new Set(paths);
+  let pending = [...found.values()];
+  const truncated: string[] = [];
+  while (pending.length > 0) {
+    if (rounds > MAX_MOVE_ROUNDS) {
+      truncated.push(...pending.map((p) => p.digest));
+      break;
+    }
+    pending = await followMoves(repo, pending, searched, found);
+    rounds += pending.length > 0 ? 2 : 1;
+    searched = new Set([...searched, ...pending.flatMap((p) => p.movedBy[0]?.from ?? [])]);
+  }
+  return { found, rounds, truncated };
+}
+
+/**
+ * For introductions whose commit also removed the digest from a file outside
+ * `searched`, look further back in those files. Returns the introductions that
+ * moved (updated in `found`) so the caller can check them again.
+ */
+async function followMoves(repo: string, intros: DigestIntroduction[], searched: Set<string>, found: Map<string, DigestIntroduction>): Promise<DigestIntroduction[]> {
+  const commits = [...new Set(intros.map((i) => i.commit))];
+  const out = await git(repo, ['log', '--no-walk=unsorted', '--stdin', ...PATCH_ARGS], { input: `${commits.join('\n')}\n` });
+  const byCommit = new Map(parsePatchLog(out).map((o) => [o.commit, o]));
+  const moves = new Map<string, string[]>(); // digest → old files
+  for (const intro of intros) {
+    const from = (byCommit.get(intro.commit)?.removed.get(intro.digest) ?? []).filter((f) => !searched.has(f) && f !== '/dev/null');
+    if (from.length > 0 && intro.parentShas.length > 0) moves.set(intro.digest, from);
+  }
+  if (moves.size === 0) return [];
+  const starts = [...new Set([...moves.keys()].map((d) => `${found.get(d)!.commit}^`))];
+  const files = [...new Set([...moves.values()].flat())];
+  const older = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, ...starts, '--', ...files]);
+  const oldest = oldestAdditions(parsePatchLog(older), new Set(moves.keys()));
+  const moved: DigestIntroduction[] = [];
+  for (const [d, o] of oldest) {
+    const prev = found.get(d)!;
+    const next: DigestIntroduction = {
+      digest: d,
+      commit: o.commit,
+      parentShas: o.parentShas,
+      date: o.date,
+      subject: o.subject,
+      file: o.added.get(d)!,
+      movedBy: [{ commit: prev.commit, from: moves.get(d)! }, ...prev.movedBy],
+    };
+    found.set(d, next);
+    moved.push(next);
+  }
+  return moved;
+}

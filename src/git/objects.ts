@@ -1,0 +1,21 @@
+/** Which of a list of commit shas exist in the object store: one `git cat-file --batch-check`. */
+import { git, runGit } from './run.js';
+
+export async function existingCommits(repo: string, shas: string[]): Promise<Set<string>> {
+  const present = new Set<string>();
+  if (shas.length === 0) return present;
+  const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${shas.join('\n')}\n` });
+  const lines = out.split('\n');
+  shas.forEach((sha, i) => {
+    const line = lines[i] ?? '';
+    if (line.endsWith(' commit')) present.add(line.split(' ')[0]!);
+    else if (line.startsWith(sha) && line.endsWith(' commit')) present.add(sha);
+  });
+  return present;
+}
+
+/** Resolve a revision to a commit sha, or undefined when it does not exist here. */
+export async function resolveCommit(repo: string, rev: string): Promise<string | undefined> {
+  const r = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}

@@ -1,0 +1,28 @@
+/**
+ * Is the repository a shallow clone, and which commits are its grafted boundary?
+ * One git process; the boundary list is read from `$GIT_DIR/shallow`.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { git } from './run.js';
+
+export interface ShallowState {
+  shallow: boolean;
+  /** Commits whose parents are cut off by the shallow clone. */
+  boundary: Set<string>;
+}
+
+export async function readShallowState(repo: string): Promise<ShallowState> {
+  const out = await git(repo, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow']);
+  const [flag = 'false', shallowPath = ''] = out.trim().split('\n');
+  const shallow = flag.trim() === 'true';
+  if (!shallow) return { shallow, boundary: new Set() };
+  const file = isAbsolute(shallowPath) ? shallowPath : join(repo, shallowPath);
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    /* a shallow repo always has this file; an unreadable one leaves the boundary empty */
+  }
+  return { shallow, boundary: new Set(text.split('\n').map((l) => l.trim()).filter(Boolean)) };
+}

@@ -1,0 +1,24 @@
+/** Rule levels: the catalog default, overridden by `rules:` in pinwatch.yaml. */
+import type { Config, RuleLevel } from '../config/types.js';
+import type { Finding, Severity } from '../model/index.js';
+import { SEVERITY_RANK } from '../model/index.js';
+import { lintRuleMeta } from '../rules/catalog.js';
+
+/** The level a rule runs at; rules pinwatch lint does not know default to `warning`. */
+export function levelFor(rule: string, config: Pick<Config, 'rules'>): RuleLevel {
+  return config.rules[rule] ?? lintRuleMeta(rule)?.defaultLevel ?? 'warning';
+}
+
+export type FailOn = 'error' | 'warning' | 'never';
+
+/** Findings that count toward the exit code: not suppressed, at or above the threshold. */
+export function failingFindings(findings: readonly Finding[], failOn: FailOn): Finding[] {
+  if (failOn === 'never') return [];
+  const min = SEVERITY_RANK[failOn as Severity];
+  return findings.filter((f) => !f.suppressed && SEVERITY_RANK[f.severity] >= min);
+}
+
+/** 1 when any unsuppressed finding is at or above `failOn`, else 0. */
+export function exitCodeFor(findings: readonly Finding[], failOn: FailOn = 'error'): 0 | 1 {
+  return failingFindings(findings, failOn).length > 0 ? 1 : 0;
+}

@@ -1,0 +1,100 @@
+/**
+ * `lintRepo`: lint a repository on disk. Scans it, loads the build model, reads
+ * the texts inline directives live in, resolves and reads the baseline, and runs
+ * the engine. `writeBaselineFile` records the current findings.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Config } from '../config/types.js';
+import type { Finding, Pin } from '../model/index.js';
+import { loadBuildModel, producersFor } from '../producers/index.js';
+import type { BuildModel } from '../producers/types.js';
+import { writeCoversPin } from '../rules/stamps.js';
+import type { PinStamp } from '../rules/types.js';
+import { scanRepo } from '../scan/index.js';
+import type { ScanResult } from '../scan/types.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
+import { lint, type LintResult } from './engine.js';
+
+export interface LintRepoOptions {
+  /** A baseline path (repo-relative or absolute), or false to ignore any. Default: config `baseline:`, else `.pinwatch-baseline.json` if present. */
+  baseline?: string | false;
+  /** Rule ids besides lint's that directives may name. */
+  extraRuleIds?: readonly string[];
+}
+
+export interface LintRepoResult extends LintResult {
+  scan: ScanResult;
+  model: BuildModel;
+  /** Repo-relative (or absolute, outside the repo) path of the baseline used. */
+  baselineFile?: string;
+}
+
+function displayPath(root: string, abs: string): string {
+  const rel = relative(root, abs);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
+}
+
+/** Resolve which baseline applies: explicit and configured ones must exist; the default may be absent. */
+export function resolveBaseline(root: string, config: Config, option: string | false | undefined): { file: string; baseline: Baseline } | undefined {
+  if (option === false) return undefined;
+  const named = option ?? config.baseline;
+  const abs = resolve(root, named ?? DEFAULT_BASELINE_FILE);
+  const file = displayPath(root, abs);
+  const baseline = readBaseline(abs, file, named !== undefined);
+  return baseline ? { file, baseline } : undefined;
+}
+
+/** Texts of repo files, read once, undefined when unreadable. */
+export function fileTextReader(root: string): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  return (file) => {
+    if (!cache.has(file)) {
+      try {
+        cache.set(file, readFileSync(resolve(root, file), 'utf8'));
+      } catch {
+        cache.set(file, undefined);
+      }
+    }
+    return cache.get(file);
+  };
+}
+
+/**
+ * Who stamps a pin: the producers module decides which producers (its
+ * `producersFor`), this picks the writes of each that cover the pin.
+ */
+export function stampsFromModel(model: BuildModel): (pin: Pin) => PinStamp[] {
+  return (pin) =>
+    producersFor(model, pin.file, pin.keyPath).flatMap((producer) => {
+      const covering = producer.writes.filter((w) => writeCoversPin(w, pin));
+      const writes = covering.length ? covering : producer.writes.filter((w) => w.file === pin.file);
+      return writes.map((write) => ({ producer, write }));
+    });
+}
+
+export async function lintRepo(repoRoot: string, config: Config, options: LintRepoOptions = {}): Promise<LintRepoResult> {
+  const scan = await scanRepo(repoRoot, config);
+  const model = await loadBuildModel(repoRoot, config);
+  const base = resolveBaseline(repoRoot, config, options.baseline);
+  const result = lint({
+    pins: scan.pins,
+    model,
+    config,
+    skipped: scan.skipped,
+    problems: scan.problems,
+    fileText: fileTextReader(repoRoot),
+    baseline: base?.baseline,
+    extraRuleIds: options.extraRuleIds,
+    stampsOf: stampsFromModel(model),
+  });
+  return { ...result, scan, model, ...(base ? { baselineFile: base.file } : {}) };
+}
+
+/** Write the baseline for `findings` (minus inline-suppressed ones) to `file` (repo-relative or absolute). Returns the entry count. */
+export function writeBaselineFile(repoRoot: string, file: string, findings: readonly Finding[]): number {
+  const baseline = baselineOf(findings);
+  writeFileAtomic(resolve(repoRoot, file), serializeBaseline(baseline));
+  return baseline.findings.length;
+}

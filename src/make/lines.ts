@@ -1,0 +1,52 @@
+/**
+ * Physical lines to logical lines: a backslash before the newline joins the
+ * next line (the backslash, the newline and the next line's leading blanks
+ * become one space). Each logical line keeps its first line number.
+ */
+
+export interface LogicalLine {
+  /** Joined text, without the trailing newline. */
+  text: string;
+  /** 1-based number of its first physical line. */
+  line: number;
+  /** True when the first physical line starts with a tab (a recipe line in rule context). */
+  tab: boolean;
+}
+
+export function logicalLines(source: string, firstLine = 1): LogicalLine[] {
+  const physical = source.replace(/\r\n/g, '\n').split('\n');
+  if (physical.at(-1) === '') physical.pop();
+  const out: LogicalLine[] = [];
+  let i = 0;
+  while (i < physical.length) {
+    const start = i;
+    let text = physical[i]!;
+    while (endsWithContinuation(text) && i + 1 < physical.length) {
+      i++;
+      text = `${text.slice(0, -1).replace(/[ \t]+$/, '')} ${physical[i]!.replace(/^[ \t]+/, '')}`;
+    }
+    if (endsWithContinuation(text)) text = text.slice(0, -1);
+    out.push({ text, line: firstLine + start, tab: text.startsWith('\t') });
+    i++;
+  }
+  return out;
+}
+
+/** An odd number of trailing backslashes continues the line. */
+function endsWithContinuation(text: string): boolean {
+  let n = 0;
+  for (let j = text.length - 1; j >= 0 && text[j] === '\\'; j--) n++;
+  return n % 2 === 1;
+}
+
+/** Drop a `#` comment (not when escaped as `\#`) and unescape `\#`. */
+export function stripComment(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\' && text[i + 1] === '#') {
+      i++;
+      continue;
+    }
+    if (text[i] === '#') return text.slice(0, i).replace(/\\#/g, '#');
+  }
+  return text.replace(/\\#/g, '#');
+}

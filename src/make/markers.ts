@@ -1,0 +1,31 @@
+/**
+ * Markers: what the expander leaves where it cannot know a value (`$(shell …)`,
+ * `$(wildcard …)`, unsupported functions), e.g. `⟨shell git describe⟩`. A
+ * marker is one inert word: its delimiters are not shell or Make syntax, its
+ * inner blanks are no-break spaces, and characters the shell or Make would act
+ * on (quotes, `$`, parentheses, `;|&<>\`, and `/` so path functions do not split it) are replaced by look-alikes, so word
+ * functions, shell tokenising and a later `$(eval)` all keep it whole.
+ */
+
+const OPEN = '⟨';
+const CLOSE = '⟩';
+const NBSP = '\u00a0';
+const LOOK_ALIKE: Record<string, string> = { "'": '’', '"': '”', '`': 'ʼ', $: '¤', '(': '❨', ')': '❩', '{': '❴', '}': '❵', '#': '♯', '\\': '∖', ';': '·', '|': '¦', '&': '＆', '<': '‹', '>': '›', '/': '∕' };
+
+export function marker(kind: string, detail = ''): string {
+  const body = detail
+    .trim()
+    .replace(/\s+/g, NBSP)
+    .replace(/['"`$(){}#\\;|&<>/]/g, (c) => LOOK_ALIKE[c] ?? c);
+  const short = body.length > 80 ? `${body.slice(0, 77)}…` : body;
+  return `${OPEN}${kind}${short ? NBSP + short : ''}${CLOSE}`;
+}
+
+export function hasMarker(text: string): boolean {
+  return text.includes(OPEN) && text.includes(CLOSE);
+}
+
+/** Markers rendered with ordinary spaces, for messages. */
+export function readableMarkers(text: string): string {
+  return text.replace(/\u00a0/g, ' ');
+}

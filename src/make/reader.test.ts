@@ -1,0 +1,223 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expand, expandRecipe, hasMarker, loadMakefile, lookupVariable } from './index.js';
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'pinwatch-make-'));
+  dirs.push(root);
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), text);
+  }
+  return root;
+}
+
+function load(files: Record<string, string>, makefile = 'Makefile') {
+  const root = tree(files);
+  return loadMakefile(join(root, makefile), { root });
+}
+
+const value = (r: ReturnType<typeof load>, name: string) => lookupVariable(name, { vars: r.db.vars });
+const commands = (r: ReturnType<typeof load>, target: string) => expandRecipe(r, target)?.commands.map((c) => c.text);
+
+describe('assignments', () => {
+  it('handles every flavour with Make semantics', () => {
+    const r = load({
+      Makefile: [
+        'A = 1',
+        'LAZY = $(A)',
+        'NOW := $(A)',
+        'A = 2',
+        'B ?= first',
+        'B ?= second',
+        'C = x',
+        'C += y',
+        'S := s',
+        'S += $(A)',
+        'export NAME=objectstorage-controller',
+        'export NAMESPACE=cozy-$(NAME)',
+        'override O = o',
+        'all: ; @echo $(LAZY)',
+        '',
+      ].join('\n'),
+    });
+    expect(value(r, 'LAZY')).toBe('2');
+    expect(value(r, 'NOW')).toBe('1');
+    expect(value(r, 'B')).toBe('first');
+    expect(value(r, 'C')).toBe('x y');
+    expect(value(r, 'S')).toBe('s 2');
+    expect(value(r, 'NAMESPACE')).toBe('cozy-objectstorage-controller');
+    expect(r.db.vars.get('NAME')?.exported).toBe(true);
+    expect(value(r, 'O')).toBe('o');
+    expect(commands(r, 'all')).toEqual(['echo 2']);
+    expect(r.db.problems).toEqual([]);
+  });
+
+  it('command-line variables win over the file', () => {
+    const root = tree({ Makefile: 'TAG ?= dev\nX = $(TAG)\n' });
+    const r = loadMakefile(join(root, 'Makefile'), { root, variables: { TAG: 'v1' } });
+    expect(lookupVariable('X', { vars: r.db.vars })).toBe('v1');
+  });
+
+  it('joins continuation lines', () => {
+    const r = load({ Makefile: 'X := a \\\n    b \\\n\tc\nall:\n\techo one \\\n\t  two\n' });
+    expect(value(r, 'X')).toBe('a b c');
+    expect(commands(r, 'all')).toEqual(['echo one two']);
+    expect(expandRecipe(r, 'all')?.commands[0]?.line).toBe(5);
+  });
+});
+
+describe('include', () => {
+  it('reads includes relative to the including Makefile and sees their variables', () => {
+    const r = load(
+      {
+        'hack/common.mk': 'REGISTRY ?= ghcr.io/acme\ndefine image-tags\n--tag $(REGISTRY)/$(1):$(2)\nendef\n',
+        'packages/x/Makefile': 'include ../../hack/common.mk\nREGISTRY = ignored-because-later?\nall:\n\tdocker build . $(call image-tags,x,dev)\n',
+      },
+      'packages/x/Makefile',
+    );
+    expect(r.db.files).toEqual(['packages/x/Makefile', 'hack/common.mk']);
+    expect(commands(r, 'all')).toEqual(['docker build . --tag ignored-because-later?/x:dev']);
+  });
+
+  it('a missing include is a problem with file:line, not a crash; -include is quiet', () => {
+    const r = load({ Makefile: 'A = 1\ninclude nope.mk\n-include optional.mk\nall:\n\techo $(A)\n' });
+    expect(r.db.problems).toEqual([expect.objectContaining({ file: 'Makefile', line: 2, code: 'make-include-missing' })]);
+    expect(commands(r, 'all')).toEqual(['echo 1']);
+  });
+});
+
+describe('conditionals', () => {
+  it('evaluates what it can and notes what it assumed', () => {
+    const r = load({
+      Makefile: [
+        'OCI ?=',
+        'ifneq ($(strip $(OCI)),)',
+        'PUSH := 0',
+        'else',
+        'PUSH := 1',
+        'endif',
+        'ifeq ($(shell uname),Darwin)',
+        'SED := sed -i ""',
+        'else',
+        'SED := sed -i',
+        'endif',
+        'ifdef PUSH',
+        'D := defined',
+        'endif',
+        'ifndef NOPE',
+        'N := not-defined',
+        'endif',
+        'ifeq "a" "b"',
+        'Q := wrong',
+        'else ifeq "a" "a"',
+        'Q := chained',
+        'else',
+        'Q := last',
+        'endif',
+        'all:',
+        'ifeq ($(PUSH),1)',
+        '\techo push',
+        'else',
+        '\techo no-push',
+        'endif',
+        '',
+      ].join('\n'),
+    });
+    expect(value(r, 'PUSH')).toBe('1');
+    expect(value(r, 'SED')).toBe('sed -i ""');
+    expect(value(r, 'D')).toBe('defined');
+    expect(value(r, 'N')).toBe('not-defined');
+    expect(value(r, 'Q')).toBe('chained');
+    expect(commands(r, 'all')).toEqual(['echo push']);
+    expect(r.db.problems).toEqual([expect.objectContaining({ line: 7, code: 'make-condition-assumed' })]);
+  });
+});
+
+describe('rules', () => {
+  it('multi-target rules expand per target with $(eval) scoped to the target', () => {
+    const r = load({
+      Makefile: [
+        'image: image-controller image-sidecar',
+        'image-controller image-sidecar:',
+        '\t$(eval TARGET := $(subst image-,,$@))',
+        '\t$(eval FILE := $(if $(filter sidecar,$(TARGET)),../other/values.yaml,values.yaml))',
+        '\t@echo $(TARGET) $(FILE)',
+        '',
+      ].join('\n'),
+    });
+    expect(expandRecipe(r, 'image')?.prerequisites).toEqual(['image-controller', 'image-sidecar']);
+    expect(commands(r, 'image-controller')).toEqual(['echo controller values.yaml']);
+    expect(commands(r, 'image-sidecar')).toEqual(['echo sidecar ../other/values.yaml']);
+    expect(r.db.vars.get('TARGET')).toBeUndefined();
+    expect(r.db.defaultGoal).toBe('image');
+  });
+
+  it('pattern rules bind $* and static pattern rules their stem', () => {
+    const r = load({
+      Makefile: [
+        'assets-%:',
+        '\techo $(firstword $(subst -, ,$*)) $@',
+        'a.o b.o: %.o: %.c',
+        '\tcc $< -o $@',
+        '',
+      ].join('\n'),
+    });
+    expect(commands(r, 'assets-linux-amd64')).toEqual(['echo linux assets-linux-amd64']);
+    expect(commands(r, 'b.o')).toEqual(['cc b.c -o b.o']);
+  });
+
+  it('target-specific variables apply to that target only', () => {
+    const r = load({ Makefile: 'X = global\none: X = local\none:\n\techo $(X)\ntwo:\n\techo $(X)\n' });
+    expect(commands(r, 'one')).toEqual(['echo local']);
+    expect(commands(r, 'two')).toEqual(['echo global']);
+  });
+
+  it('.DEFAULT_GOAL overrides the first target; $(eval) at top level defines rules', () => {
+    const r = load({ Makefile: 'first:\n\ttrue\n.DEFAULT_GOAL=second\n$(foreach t,a b,$(eval gen-$(t): ; echo $(t)))\nsecond:\n\ttrue\n' });
+    expect(r.db.defaultGoal).toBe('second');
+    expect(commands(r, 'gen-b')).toEqual(['echo b']);
+  });
+
+  it('a later recipe for the same target replaces the earlier one and says so', () => {
+    const r = load({ Makefile: 'x:\n\techo one\nx: dep\n\techo two\ndep:\n' });
+    expect(commands(r, 'x')).toEqual(['echo two']);
+    expect(expandRecipe(r, 'x')?.prerequisites).toEqual(['dep']);
+    expect(r.db.problems.map((p) => p.code)).toEqual(['make-recipe-overridden']);
+  });
+});
+
+describe('malformed Makefiles', () => {
+  const cases: { name: string; text: string; code: string; line: number }[] = [
+    { name: 'missing separator', text: 'A = 1\nthis is not make\nall:\n\ttrue\n', code: 'make-missing-separator', line: 2 },
+    { name: 'unterminated define', text: 'define X\nbody\nall:\n', code: 'make-unterminated-define', line: 1 },
+    { name: 'unterminated conditional', text: 'ifeq (a,a)\nA = 1\n', code: 'make-unterminated-conditional', line: 1 },
+    { name: 'stray endif', text: 'A = 1\nendif\n', code: 'make-syntax', line: 2 },
+    { name: 'stray endef', text: 'endef\n', code: 'make-syntax', line: 1 },
+    { name: 'recipe before first target', text: '\techo hi\n', code: 'make-recipe-before-target', line: 1 },
+    { name: 'unreadable condition', text: 'ifeq a b\nendif\n', code: 'make-syntax', line: 1 },
+  ];
+  it.each(cases)('$name → $code at line $line', ({ text, code, line }) => {
+    const r = load({ Makefile: text });
+    expect(r.db.problems).toContainEqual(expect.objectContaining({ file: 'Makefile', line, code }));
+  });
+
+  it('keeps reading after a problem', () => {
+    const r = load({ Makefile: 'oops\nB := after\n' });
+    expect(value(r, 'B')).toBe('after');
+  });
+
+  it('leaves $(shell) lines alone and marks their values', () => {
+    const r = load({ Makefile: '$(shell git fetch)\nV = $(shell git describe)\n' });
+    expect(r.db.problems).toEqual([]);
+    expect(hasMarker(expand('$(V)', { vars: r.db.vars }))).toBe(true);
+  });
+});

@@ -1,0 +1,401 @@
+/**
+ * The Makefile reader: runs logical lines in order against a variable store, as
+ * make's first phase does — assignments of every flavour, `export`/`override`,
+ * `include`/`-include`, `define … endef`, conditionals, rules (explicit, pattern,
+ * static pattern, multi-target, target-specific variables) and recipe lines.
+ * Problems (missing separator, missing include, unterminated define, unbalanced
+ * conditionals, conditions it could not decide) are collected, never thrown.
+ */
+import * as path from 'node:path';
+import type { MakeDatabase } from './database.js';
+import { expand, type ExpandContext } from './expand.js';
+import { logicalLines, stripComment, type LogicalLine } from './lines.js';
+import { hasMarker, marker, readableMarkers } from './markers.js';
+import { fillPattern, indexTopLevel, matchPattern, splitTopLevel, words } from './scan.js';
+import type { AssignOp, MakeFileSystem, MakeRule, RecipeLine, TargetAssignment } from './types.js';
+import { assign, type VariableStore } from './variables.js';
+
+export interface ReaderOptions {
+  /** Absolute repository root; problem and rule files are made relative to it. */
+  root: string;
+  fs: MakeFileSystem;
+}
+
+interface Conditional {
+  /** Whether the enclosing block is active. */
+  outer: boolean;
+  /** Whether the current branch is taken. */
+  taken: boolean;
+  /** Whether any branch so far was taken. */
+  anyTaken: boolean;
+  sawElse: boolean;
+  line: number;
+}
+
+interface DefineState {
+  name: string;
+  op: AssignOp;
+  exported: boolean;
+  body: string[];
+  depth: number;
+  line: number;
+  discard: boolean;
+}
+
+const ASSIGN_OPS: AssignOp[] = [':::=', '::=', ':=', '+=', '?=', '!=', '='];
+const MAX_INCLUDE_DEPTH = 20;
+
+/** One pass of reading: state local to a file or an `$(eval)` text. */
+export class MakeReader {
+  private includeDepth = 0;
+
+  constructor(
+    readonly db: MakeDatabase,
+    private readonly options: ReaderOptions,
+  ) {}
+
+  /** Read a makefile from disk into the database. */
+  readFile(absPath: string, vars: VariableStore = this.db.vars): void {
+    const text = this.options.fs.readFile(absPath);
+    const rel = this.relative(absPath);
+    if (text === undefined) {
+      this.problem(rel, undefined, 'make-unreadable', `could not read "${rel}"`);
+      return;
+    }
+    this.db.files.push(rel);
+    const list = this.db.vars.get('MAKEFILE_LIST')?.value ?? '';
+    this.db.vars.setSimple('MAKEFILE_LIST', `${list} ${rel}`.trim(), 'default');
+    this.run(logicalLines(text), rel, path.dirname(absPath), vars);
+  }
+
+  /** `$(eval TEXT)`: TEXT read as makefile lines at `file:line`. */
+  evalText(text: string, file: string, line: number, vars: VariableStore): void {
+    const lines = logicalLines(text).map((l) => ({ ...l, line }));
+    this.run(lines, file, path.join(this.options.root, path.dirname(file)), vars);
+  }
+
+  private run(lines: LogicalLine[], file: string, fileDir: string, vars: VariableStore): void {
+    const conds: Conditional[] = [];
+    let rules: MakeRule[] | undefined;
+    let define: DefineState | undefined;
+    const active = () => conds.every((c) => c.outer && c.taken);
+    const ctx = this.context(vars, file, 0);
+
+    for (const l of lines) {
+      ctx.line = l.line;
+      if (define) {
+        define = this.defineLine(define, l, vars, file);
+        continue;
+      }
+      if (l.tab && rules && active()) {
+        for (const r of rules) this.addRecipeLine(r, { text: l.text.slice(1), file, line: l.line });
+        continue;
+      }
+      const stmt = stripComment(l.text).trim();
+      if (stmt === '') continue;
+      const directive = /^([a-z-]+)(?:[ \t]+(.*))?$/.exec(stmt);
+      const keyword = directive?.[1] ?? '';
+      const rest = directive?.[2] ?? '';
+      if (this.conditional(keyword, rest, conds, ctx, file, l.line)) continue;
+      if (!active()) {
+        if (/^(?:(?:override|export)[ \t]+)*define(?:[ \t]|$)/.test(stmt)) define = startDefine(stmt, l.line, false, true);
+        continue;
+      }
+      const def = /^((?:(?:override|export|private)[ \t]+)*)define(?:[ \t]+(.*)|$)/.exec(stmt);
+      if (def) {
+        define = startDefine(stmt, l.line, def[1]!.includes('export'), false);
+        rules = undefined;
+        continue;
+      }
+      if (keyword === 'include' || keyword === '-include' || keyword === 'sinclude') {
+        this.include(rest, keyword === 'include', file, fileDir, l.line, vars, ctx);
+        rules = undefined;
+        continue;
+      }
+      if (keyword === 'endef') {
+        this.problem(file, l.line, 'make-syntax', `"endef" without a matching "define"`);
+        continue;
+      }
+      const handled = this.statement(stmt, file, l, vars, ctx);
+      if (handled === 'rule') rules = this.lastRules;
+      else if (handled === 'assignment') rules = undefined;
+    }
+    if (define && !define.discard) {
+      this.problem(file, define.line, 'make-unterminated-define', `"define ${define.name}" is never closed; expected a line "endef"`);
+    }
+    for (const c of conds) this.problem(file, c.line, 'make-unterminated-conditional', 'conditional is never closed; expected "endif"');
+  }
+
+  private lastRules: MakeRule[] = [];
+  /** The rule header a rule's following recipe lines belong to; a new header with a recipe replaces the old recipe. */
+  private readonly headers = new Map<MakeRule, { file: string; line: number }>();
+  private readonly recipeOwner = new Map<MakeRule, { file: string; line: number }>();
+
+  private addRecipeLine(rule: MakeRule, recipeLine: RecipeLine): void {
+    const header = this.headers.get(rule);
+    if (header && this.recipeOwner.get(rule) !== header) {
+      if (rule.recipe.length > 0) {
+        this.problem(header.file, header.line, 'make-recipe-overridden', `recipe for target "${rule.target}" replaces the one at ${rule.file}:${rule.line}`);
+      }
+      rule.recipe = [];
+      rule.file = header.file;
+      rule.line = header.line;
+      this.recipeOwner.set(rule, header);
+    }
+    rule.recipe.push(recipeLine);
+  }
+
+  private defineLine(d: DefineState, l: LogicalLine, vars: VariableStore, file: string): DefineState | undefined {
+    const t = l.text.trim();
+    if (/^endef\b/.test(t)) {
+      if (d.depth > 0) {
+        d.body.push(l.text);
+        d.depth--;
+        return d;
+      }
+      if (!d.discard) {
+        const ctx = this.context(vars, file, d.line);
+        assign(vars, d.name, d.op, d.body.join('\n'), (x) => expand(x, ctx), (c) => marker('shell', c), d.exported || undefined);
+      }
+      return undefined;
+    }
+    if (/^(?:(?:override|export)[ \t]+)*define\b/.test(t)) d.depth++;
+    d.body.push(l.text);
+    return d;
+  }
+
+  /** Handle ifeq/ifneq/ifdef/ifndef/else/endif; true when the line was one. */
+  private conditional(keyword: string, rest: string, conds: Conditional[], ctx: ExpandContext & { line: number }, file: string, line: number): boolean {
+    const outer = conds.every((c) => c.outer && c.taken);
+    if (['ifeq', 'ifneq', 'ifdef', 'ifndef'].includes(keyword)) {
+      const taken = outer ? this.evaluateCondition(keyword, rest, ctx, file, line) : false;
+      conds.push({ outer, taken, anyTaken: taken, sawElse: false, line });
+      return true;
+    }
+    if (keyword === 'else') {
+      const top = conds.at(-1);
+      if (!top) {
+        this.problem(file, line, 'make-syntax', '"else" without a matching "ifeq"/"ifdef"');
+        return true;
+      }
+      if (top.sawElse) this.problem(file, line, 'make-syntax', 'only one "else" per conditional');
+      const chained = /^(ifeq|ifneq|ifdef|ifndef)(?:[ \t]+(.*))?$/.exec(rest.trim());
+      if (top.anyTaken || !top.outer) top.taken = false;
+      else if (chained) top.taken = this.evaluateCondition(chained[1]!, chained[2] ?? '', ctx, file, line);
+      else top.taken = true;
+      top.anyTaken ||= top.taken;
+      if (!chained) top.sawElse = true;
+      return true;
+    }
+    if (keyword === 'endif') {
+      if (!conds.pop()) this.problem(file, line, 'make-syntax', '"endif" without a matching "ifeq"/"ifdef"');
+      return true;
+    }
+    return false;
+  }
+
+  private evaluateCondition(keyword: string, rest: string, ctx: ExpandContext, file: string, line: number): boolean {
+    if (keyword === 'ifdef' || keyword === 'ifndef') {
+      const name = expand(rest, ctx).trim();
+      const defined = (ctx.vars.get(name)?.value ?? '') !== '';
+      return keyword === 'ifdef' ? defined : !defined;
+    }
+    const args = conditionArgs(rest);
+    if (!args) {
+      this.problem(file, line, 'make-syntax', `cannot read condition "${keyword} ${rest}"; expected ${keyword} (A,B) or ${keyword} "A" "B"`);
+      return true;
+    }
+    const a = expand(args[0], ctx).trim();
+    const b = expand(args[1], ctx).trim();
+    if (hasMarker(a) || hasMarker(b)) {
+      this.problem(file, line, 'make-condition-assumed', `cannot decide "${keyword} ${rest}" (compares ${readableMarkers(a || '""')} with ${readableMarkers(b || '""')}); took the first branch`);
+      return true;
+    }
+    return keyword === 'ifeq' ? a === b : a !== b;
+  }
+
+  private include(rest: string, required: boolean, file: string, fileDir: string, line: number, vars: VariableStore, ctx: ExpandContext): void {
+    for (const name of words(expand(rest, ctx))) {
+      if (hasMarker(name)) {
+        this.problem(file, line, 'make-include-unknown', `cannot tell which file "include ${readableMarkers(name)}" reads`);
+        continue;
+      }
+      const candidates = [path.resolve(this.db.dir, name), path.resolve(fileDir, name)];
+      const found = candidates.find((c) => this.options.fs.exists(c));
+      if (!found) {
+        if (required) this.problem(file, line, 'make-include-missing', `included file "${name}" does not exist (looked in ${[...new Set(candidates.map((c) => this.relative(path.dirname(c)) || '.'))].join(', ')})`);
+        continue;
+      }
+      if (this.includeDepth >= MAX_INCLUDE_DEPTH) {
+        this.problem(file, line, 'make-include-loop', `includes nest deeper than ${MAX_INCLUDE_DEPTH} at "${name}"`);
+        continue;
+      }
+      this.includeDepth++;
+      try {
+        this.readFile(found, vars);
+      } finally {
+        this.includeDepth--;
+      }
+    }
+  }
+
+  /** An assignment, an export line or a rule. */
+  private statement(stmt: string, file: string, l: LogicalLine, vars: VariableStore, ctx: ExpandContext): 'rule' | 'assignment' | 'other' {
+    let text = stmt;
+    let exported: boolean | undefined;
+    for (;;) {
+      const m = /^(export|unexport|override|private)[ \t]+/.exec(text);
+      if (!m) break;
+      if (m[1] === 'export') exported = true;
+      if (m[1] === 'unexport') exported = false;
+      text = text.slice(m[0].length);
+    }
+    if (/^(export|unexport)$/.test(text)) return 'other';
+    const sep = indexTopLevel(text, ':=');
+    const op = sep === -1 ? undefined : assignOpAt(text, sep);
+    if (op) {
+      const name = expand(text.slice(0, op.start), ctx).trim();
+      const value = text.slice(op.end).replace(/^[ \t]+/, '');
+      if (name === '' || /[ \t]/.test(name)) {
+        this.problem(file, l.line, 'make-syntax', `empty or multi-word variable name in "${stmt}"`);
+        return 'assignment';
+      }
+      assign(vars, name, op.op, value, (x) => expand(x, ctx), (c) => marker('shell', c), exported);
+      return 'assignment';
+    }
+    if (sep !== -1) {
+      this.rule(text, file, l.line, ctx);
+      return 'rule';
+    }
+    if (exported !== undefined) {
+      for (const n of words(expand(text, ctx))) {
+        const v = vars.get(n);
+        if (v) vars.set(n, { ...v, exported });
+      }
+      return 'other';
+    }
+    if (/^vpath\b/.test(text)) return 'other';
+    const expanded = expand(text, ctx).trim();
+    if (expanded === '' || words(expanded).every(hasMarker)) return 'other';
+    const code = l.tab ? 'make-recipe-before-target' : 'make-missing-separator';
+    const reason = l.tab ? `recipe line "${stmt}" comes before the first target` : `missing separator in "${stmt}"; expected "target: prerequisites" or "NAME = value"`;
+    this.problem(file, l.line, code, reason);
+    return 'other';
+  }
+
+  private rule(text: string, file: string, line: number, ctx: ExpandContext): void {
+    const colon = indexTopLevel(text, ':');
+    const targets = words(expand(text.slice(0, colon), ctx));
+    let rest = text.slice(colon + 1);
+    if (rest.startsWith(':')) rest = rest.slice(1);
+    const made: MakeRule[] = [];
+    const targetVar = targetAssignment(rest);
+    let recipe: string | undefined;
+    const semi = indexTopLevel(rest, ';');
+    if (!targetVar && semi !== -1) {
+      recipe = rest.slice(semi + 1);
+      rest = rest.slice(0, semi);
+    }
+    const staticColon = targetVar ? -1 : indexTopLevel(rest, ':');
+    for (const target of targets) {
+      const rule = this.ruleFor(target, file, line);
+      made.push(rule);
+      if (targetVar) {
+        rule.variables.push(targetVar);
+        continue;
+      }
+      if (staticColon !== -1) {
+        const stem = matchPattern(expand(rest.slice(0, staticColon), ctx).trim(), target);
+        if (stem === undefined) continue;
+        rule.stem = stem;
+        rule.prerequisites.push(...words(expand(rest.slice(staticColon + 1), ctx)).map((p) => fillPattern(p, stem)));
+      } else {
+        rule.prerequisites.push(...words(expand(rest, ctx)).filter((p) => p !== '|'));
+      }
+      this.headers.set(rule, { file, line });
+      if (rule.recipe.length === 0) {
+        rule.file = file;
+        rule.line = line;
+      }
+      if (recipe !== undefined && recipe.trim() !== '') this.addRecipeLine(rule, { text: recipe.trim(), file, line });
+    }
+    this.lastRules = targetVar ? [] : made;
+    if (this.db.defaultGoal === undefined) {
+      const goal = targets.find((t) => (!t.startsWith('.') || t.includes('/')) && !t.includes('%'));
+      if (goal) this.db.defaultGoal = goal;
+    }
+  }
+
+  private ruleFor(target: string, file: string, line: number): MakeRule {
+    if (target.includes('%')) {
+      const r: MakeRule = { target, prerequisites: [], recipe: [], file, line, variables: [] };
+      this.db.patternRules.push(r);
+      return r;
+    }
+    let r = this.db.rules.get(target);
+    if (!r) {
+      r = { target, prerequisites: [], recipe: [], file, line, variables: [] };
+      this.db.rules.set(target, r);
+    }
+    return r;
+  }
+
+  /** An expansion context whose `$(eval)` reads back into this reader. */
+  context(vars: VariableStore, file: string, line: number): ExpandContext & { line: number } {
+    const ctx: ExpandContext & { line: number } = {
+      vars,
+      line,
+      evalText: (t, c) => this.evalText(t, file, ctx.line, c.vars),
+      note: (code, reason) => this.problem(file, ctx.line, code, reason),
+    };
+    return ctx;
+  }
+
+  problem(file: string, line: number | undefined, code: string, reason: string): void {
+    const key = `${file}:${line ?? ''}:${code}`;
+    if (this.db.problems.some((p) => `${p.file}:${p.line ?? ''}:${p.code}` === key)) return;
+    this.db.problems.push({ file, ...(line !== undefined ? { line } : {}), code, reason });
+  }
+
+  private relative(abs: string): string {
+    return path.relative(this.options.root, abs).split(path.sep).join('/');
+  }
+}
+
+function startDefine(stmt: string, line: number, exported: boolean, discard: boolean): DefineState {
+  const m = /define[ \t]*(.*)$/.exec(stmt)!;
+  const head = m[1]!.trim();
+  const op = ASSIGN_OPS.find((o) => head.endsWith(o));
+  const name = op ? head.slice(0, -op.length).trim() : head;
+  return { name, op: op ?? '=', exported, body: [], depth: 0, line, discard };
+}
+
+/** The assignment operator whose `:`/`=` sits at `sep`, if the text there is one. */
+function assignOpAt(text: string, sep: number): { op: AssignOp; start: number; end: number } | undefined {
+  if (text[sep] === ':') {
+    for (const op of [':::=', '::=', ':='] as AssignOp[]) if (text.startsWith(op, sep)) return { op, start: sep, end: sep + op.length };
+    return undefined;
+  }
+  const before = text[sep - 1];
+  if (before === '+' || before === '?' || before === '!') return { op: `${before}=` as AssignOp, start: sep - 1, end: sep + 1 };
+  return { op: '=', start: sep, end: sep + 1 };
+}
+
+/** `VAR := value` after a rule's colon (a target-specific variable), if that is what it is. */
+function targetAssignment(rest: string): TargetAssignment | undefined {
+  const m = /^[ \t]*(?:(?:export|override|private)[ \t]+)*([^\s:=#;]+)[ \t]*(:::=|::=|:=|\+=|\?=|!=|=)(.*)$/.exec(rest);
+  if (!m) return undefined;
+  return { name: m[1]!, op: m[2] as AssignOp, value: m[3]!.trim() };
+}
+
+/** `(a,b)`, `"a" "b"`, `'a' 'b'` (and mixes of the quoted forms). */
+function conditionArgs(rest: string): [string, string] | undefined {
+  const t = rest.trim();
+  if (t.startsWith('(') && t.endsWith(')')) {
+    const parts = splitTopLevel(t.slice(1, -1), ',', 2);
+    if (parts.length !== 2) return undefined;
+    return [parts[0]!, parts[1]!];
+  }
+  const m = /^(["'])(.*?)\1[ \t]+(["'])(.*?)\3$/.exec(t);
+  return m ? [m[2]!, m[4]!] : undefined;
+}

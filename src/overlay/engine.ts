@@ -1,0 +1,158 @@
+/**
+ * `overlay`: put an artifact's current-main refs onto a checkout, file by file,
+ * only where every difference is a ref. Walks both trees, classifies each
+ * ref-bearing file (same, skipped, overlaid, drift, failed, missing-in-artifact,
+ * new-in-artifact) and writes overlaid files atomically (not under dry-run).
+ * One file's failure never stops the run.
+ */
+import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { createTwoFilesPatch } from 'diff';
+import { collectFile } from '../collect/index.js';
+import type { CollectResult, FileKind } from '../collect/types.js';
+import type { Config } from '../config/types.js';
+import { isFirstParty } from '../model/index.js';
+import { readTextFile } from '../scan/read.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { compareCopies, type CompareSide } from './compare.js';
+import { listTree, underDir, type TreeFile } from './files.js';
+import { findSkip, normaliseDir, skipReason, type SkipSets } from './skip-sets.js';
+import type { OverlayFileResult, OverlayReport, OverlaySummary } from './types.js';
+
+export interface OverlayOptions {
+  /** Absolute checkout root. */
+  root: string;
+  /** Absolute artifact root. */
+  from: string;
+  /** Checkout subdirectory the artifact root stands for ('' or undefined: the repo root). */
+  at?: string;
+  config: Pick<Config, 'include' | 'exclude' | 'extraFiles' | 'skipVendoredCharts' | 'firstParty'>;
+  skip: SkipSets;
+  dryRun: boolean;
+  ignoreComments: boolean;
+}
+
+export function emptySummary(): OverlaySummary {
+  return { overlaid: 0, same: 0, skipped: 0, drift: 0, failed: 0, missingInArtifact: 0, newInArtifact: 0 };
+}
+
+export function runOverlay(options: OverlayOptions): OverlayReport {
+  const at = normaliseDir(options.at ?? '');
+  const report: OverlayReport = {
+    root: options.root,
+    from: options.from,
+    at,
+    dryRun: options.dryRun,
+    ignoreComments: options.ignoreComments,
+    summary: emptySummary(),
+    files: [],
+    excluded: [],
+    notes: [],
+  };
+  const missing = artifactProblem(options.from);
+  if (missing) {
+    report.noArtifact = missing;
+    return report;
+  }
+  const checkout = underDir(listTree(options.root, '', options.config), at);
+  const artifact = listTree(options.from, at, options.config);
+  const names = [...new Set([...checkout.files.keys(), ...artifact.files.keys()])].sort();
+  for (const file of names) {
+    const result = overlayOne(file, checkout.files.get(file), artifact.files.get(file), options);
+    report.files.push(result);
+    count(report.summary, result);
+  }
+  report.excluded = checkout.excluded;
+  report.notes = [...checkout.notes, ...artifact.notes.filter((n) => n.code !== 'extra-file-missing' && n.code !== 'extra-file-no-match').map((n) => ({ ...n, reason: `in the artifact: ${n.reason}` }))];
+  return report;
+}
+
+function artifactProblem(from: string): string | undefined {
+  try {
+    if (!statSync(from).isDirectory()) return `${from} is not a directory: nothing to overlay; every file keeps its committed refs`;
+    return undefined;
+  } catch {
+    return `no artifact tree at ${from}: nothing to overlay; every file keeps its committed refs`;
+  }
+}
+
+function count(summary: OverlaySummary, r: OverlayFileResult): void {
+  switch (r.status) {
+    case 'missing-in-artifact':
+      summary.missingInArtifact++;
+      break;
+    case 'new-in-artifact':
+      summary.newInArtifact++;
+      break;
+    default:
+      summary[r.status]++;
+  }
+}
+
+function overlayOne(file: string, mine: TreeFile | undefined, theirs: TreeFile | undefined, options: OverlayOptions): OverlayFileResult {
+  const kind = (mine ?? theirs)?.kind;
+  const skip = findSkip(file, options.skip);
+  if (skip) return { file, kind, status: 'skipped', skip, reason: skipReason(skip) };
+  if (!theirs) return { file, kind, status: 'missing-in-artifact', reason: 'in the checkout but not in the artifact: kept as committed' };
+  if (!mine) return { file, kind, status: 'new-in-artifact', reason: 'in the artifact but not in the checkout: not added' };
+  if (mine.unusable || theirs.unusable) {
+    return { file, kind, status: 'failed', reason: `the ${mine.unusable ? 'checkout' : 'artifact'} copy is ${mine.unusable ?? theirs.unusable}` };
+  }
+  try {
+    return comparePair(file, mine.kind, mine.abs, theirs.abs, options);
+  } catch (e) {
+    return { file, kind, status: 'failed', reason: `internal error while comparing: ${(e as Error).message}` };
+  }
+}
+
+function comparePair(file: string, kind: FileKind, minePath: string, theirsPath: string, options: OverlayOptions): OverlayFileResult {
+  const bytes = readBoth(minePath, theirsPath);
+  if ('failed' in bytes) return { file, kind, status: 'failed', reason: bytes.failed };
+  if (bytes.mine.equals(bytes.theirs)) return { file, kind, status: 'same' };
+  const a = side(minePath, file, kind, options, 'checkout');
+  if ('failed' in a) return { file, kind, status: 'failed', reason: a.failed };
+  const b = side(theirsPath, file, kind, options, 'artifact');
+  if ('failed' in b) return { file, kind, status: 'failed', reason: b.failed };
+  const verdict = compareCopies(kind, a, b, { ignoreComments: options.ignoreComments });
+  const base: OverlayFileResult = { file, kind, status: 'drift', method: verdict.method, pins: a.collected.pins.length };
+  if (!verdict.refOnly) {
+    return { ...base, reason: verdict.reason, lines: verdict.lines, ...(verdict.pinDrift.length ? { pinDrift: verdict.pinDrift } : {}) };
+  }
+  const overlaid: OverlayFileResult = { ...base, status: 'overlaid', ...(verdict.reason ? { reason: verdict.reason } : {}) };
+  if (verdict.lines.length > 0) overlaid.lines = verdict.lines;
+  if (options.dryRun) return { ...overlaid, patch: createTwoFilesPatch(`a/${file}`, `b/${file}`, a.text, b.text) };
+  try {
+    writeFileAtomic(minePath, bytes.theirs);
+  } catch (e) {
+    return { ...base, status: 'failed', reason: `cannot write the artifact's copy: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  return overlaid;
+}
+
+function readBoth(minePath: string, theirsPath: string): { mine: Buffer; theirs: Buffer } | { failed: string } {
+  const mine = readBytes(minePath, 'checkout');
+  if ('failed' in mine) return mine;
+  const theirs = readBytes(theirsPath, 'artifact');
+  if ('failed' in theirs) return theirs;
+  return { mine: mine.bytes, theirs: theirs.bytes };
+}
+
+function readBytes(path: string, where: string): { bytes: Buffer } | { failed: string } {
+  try {
+    if (!lstatSync(path).isFile()) return { failed: `the ${where} copy is not a regular file` };
+    return { bytes: readFileSync(path) };
+  } catch (e) {
+    return { failed: `the ${where} copy is unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+}
+
+function side(abs: string, file: string, kind: FileKind, options: OverlayOptions, where: string): (CompareSide & { text: string }) | { failed: string } {
+  const read = readTextFile(abs, file);
+  if ('skipped' in read) return { failed: `the ${where} copy cannot be compared: ${read.skipped.reason}` };
+  let collected: CollectResult;
+  try {
+    collected = collectFile(kind, read.text, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) });
+  } catch (e) {
+    return { failed: `the collector failed on the ${where} copy: ${(e as Error).message}` };
+  }
+  return { text: read.text, collected };
+}

@@ -1,0 +1,195 @@
+/**
+ * Turns one target's command facts into the model: a Producer when it writes
+ * pins (writes sharing a value, or copying one another, share a refId — they
+ * move in lockstep) and a BuildRecipe per image build, with the writes that
+ * stamp that build's image.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { readableMarkers, hasMarker } from '../make/index.js';
+import { tryParseReference } from '../reference/index.js';
+import type { CommandFacts, FoundWrite } from './commands.js';
+import type { FoundBuild } from './build-command.js';
+import type { BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+
+export interface TargetFacts {
+  makefile: string;
+  target: string;
+  line: number;
+  facts: CommandFacts;
+}
+
+/** Repo-relative, forward slashes; undefined outside the repository. */
+export function repoRelative(root: string, abs: string): string | undefined {
+  const rel = path.relative(root, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/') || '.';
+}
+
+/** The producer for one target (undefined when it writes nothing), with its writes resolved. */
+export function producerFor(root: string, t: TargetFacts, problems: BuildProblem[]): { producer?: Producer; writes: Map<FoundWrite, PinWrite> } {
+  const id = `${t.makefile}:${t.target}`;
+  const byKey = new Map<string, string>();
+  const resolved = new Map<FoundWrite, PinWrite>();
+  const done: { w: FoundWrite; pin: PinWrite }[] = [];
+  const writes = t.facts.writes.flatMap((w) => expandUnknownPath(root, w, problems));
+  for (const w of writes) {
+    const file = writtenFile(root, w, problems);
+    if (file === undefined) continue;
+    const key = lockstepKey(root, w, done);
+    let refId = byKey.get(key);
+    if (!refId) {
+      refId = key.startsWith('copy-of:') ? key : `${id}#${byKey.size + 1}`;
+      byKey.set(key, refId);
+    }
+    const pin: PinWrite = { file, ...(w.keyPath !== undefined ? { keyPath: w.keyPath } : {}), via: w.via, refId, source: w.source };
+    resolved.set(w, pin);
+    done.push({ w, pin });
+  }
+  if (resolved.size === 0) return { writes: resolved };
+  const producer: Producer = { id, makefile: t.makefile, target: t.target, line: t.line, writes: [...resolved.values()], built: false };
+  return { producer, writes: resolved };
+}
+
+/**
+ * A write whose file name holds an unknown part (`images/disk-⟨shell …⟩.tag`,
+ * typically a `$(foreach)` over `$(shell …)` output) stands for every existing
+ * file its pattern matches, each with its own value. Reported either way.
+ */
+function expandUnknownPath(root: string, w: FoundWrite, problems: BuildProblem[]): FoundWrite[] {
+  if (!hasMarker(w.abs)) return [w];
+  const dir = path.dirname(w.abs);
+  const where = { file: w.source.file, line: w.source.line };
+  const shown = readableMarkers(repoRelative(root, w.abs) ?? w.abs);
+  if (hasMarker(dir)) {
+    problems.push({ ...where, code: 'producer-target-unknown', reason: `cannot tell which file this ${w.via} write goes to ("${shown}")` });
+    return [];
+  }
+  const pattern = new RegExp(`^${path.basename(w.abs).split(/⟨[^⟩]*⟩/).map(escapeRegExp).join('[^/]*')}$`);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => pattern.test(n)).sort();
+  } catch {
+    names = [];
+  }
+  const rel = repoRelative(root, dir) ?? dir;
+  problems.push({
+    ...where,
+    code: names.length ? 'producer-target-guessed' : 'producer-target-unknown',
+    reason: names.length
+      ? `file name of this ${w.via} write is computed at build time ("${shown}"); took the ${names.length} existing file(s) in ${rel} that match`
+      : `cannot tell which file this ${w.via} write goes to ("${shown}"), and no existing file matches`,
+  });
+  return names.map((n) => ({ ...w, abs: path.join(dir, n), value: `${w.value}\0${n}` }));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Writes that copy an earlier write in the same target share its key; others group by written value. */
+function lockstepKey(root: string, w: FoundWrite, done: { w: FoundWrite; pin: PinWrite }[]): string {
+  if (w.copyOf) {
+    const src = [...done].reverse().find((d) => d.w.abs === w.copyOf!.abs && d.w.keyPath === w.copyOf!.keyPath);
+    if (src) return `value:${src.w.value}`;
+    const rel = repoRelative(root, w.copyOf.abs) ?? w.copyOf.abs;
+    return `copy-of:${rel}${w.copyOf.keyPath ? `#${w.copyOf.keyPath}` : ''}`;
+  }
+  return `value:${w.value}`;
+}
+
+function writtenFile(root: string, w: FoundWrite, problems: BuildProblem[]): string | undefined {
+  const rel = repoRelative(root, w.abs);
+  const where = { file: w.source.file, line: w.source.line };
+  if (hasMarker(w.abs)) {
+    problems.push({ ...where, code: 'producer-target-unknown', reason: `cannot tell which file this ${w.via} write goes to ("${readableMarkers(rel ?? w.abs)}")` });
+    return undefined;
+  }
+  if (rel === undefined) {
+    problems.push({ ...where, code: 'producer-target-outside-repo', reason: `${w.via} write to "${w.abs}" is outside the repository` });
+    return undefined;
+  }
+  if (!isFile(w.abs)) {
+    const key = w.keyPath ? ` (key ${w.keyPath})` : '';
+    problems.push({ ...where, code: 'producer-target-missing', reason: `${w.via} writes "${rel}"${key}, which does not exist in the tree` });
+  }
+  return rel;
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return existsSync(abs) && statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Recipes for a target's builds. A write stamps the build whose metadata file
+ * its value reads; otherwise the nearest build before it in the same target.
+ * `foreign` holds writes of other targets of the same Makefile (split
+ * build/stamp targets), claimed only through the metadata file.
+ */
+export function recipesFor(root: string, t: TargetFacts, own: Map<FoundWrite, PinWrite>, foreign: Map<FoundWrite, PinWrite>, problems: BuildProblem[]): BuildRecipe[] {
+  const builds = [...t.facts.builds].sort((a, b) => a.order - b.order);
+  return builds.map((b, i) => {
+    const next = builds[i + 1]?.order ?? Infinity;
+    const stamps: PinWrite[] = [];
+    for (const [w, pin] of own) {
+      const claimedBy = builds.find((x) => readsOutput(w, x));
+      if (claimedBy ? claimedBy === b : w.order > b.order && w.order < next) stamps.push(pin);
+    }
+    for (const [w, pin] of foreign) if (readsOutput(w, b) && !stamps.includes(pin)) stamps.push(pin);
+    return recipe(root, t, b, stamps, problems);
+  });
+}
+
+function readsOutput(w: FoundWrite, b: FoundBuild): boolean {
+  return b.outputs.some((o) => o !== '' && w.value.includes(o));
+}
+
+function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: BuildProblem[]): BuildRecipe {
+  const where = { file: b.source.file, line: b.source.line };
+  const context = b.context ? (repoRelative(root, b.context) ?? b.context) : (b.contextArg ?? '');
+  if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${b.contextArg ?? ''}" is not a directory in the tree` });
+  const dockerfileAbs = b.dockerfile ?? defaultDockerfile(b.context);
+  const dockerfile = repoRelative(root, dockerfileAbs) ?? dockerfileAbs;
+  if (b.context && !isFile(dockerfileAbs)) {
+    problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${dockerfile}" of this build does not exist` });
+  }
+  const repositories: string[] = [];
+  for (const tag of b.tags) {
+    const ref = tryParseReference(hasMarker(tag) ? nameOf(tag) : tag);
+    if (!ref) {
+      problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `cannot read tag "${readableMarkers(tag)}" as an image reference` });
+      continue;
+    }
+    if (!repositories.includes(ref.name)) repositories.push(ref.name);
+  }
+  if (b.tags.length === 0) problems.push({ ...where, code: 'recipe-untagged', reason: `build in ${t.makefile}:${t.target} has no --tag, so its repository is unknown` });
+  return {
+    makefile: t.makefile,
+    target: t.target,
+    line: b.source.line,
+    dockerfile,
+    context,
+    ...(b.stage !== undefined ? { stage: b.stage } : {}),
+    repositories,
+    stamps,
+    command: readableMarkers(b.command),
+  };
+}
+
+/** A tag reference without its tag and digest (`reg/x:⟨shell …⟩@…` → `reg/x`), when only those are unknown. */
+function nameOf(tag: string): string {
+  const noDigest = tag.replace(/⟨[^⟩]*⟩/g, 'UNKNOWN').split('@')[0]!;
+  const colon = noDigest.lastIndexOf(':');
+  const name = colon > noDigest.lastIndexOf('/') ? noDigest.slice(0, colon) : noDigest;
+  return name.includes('UNKNOWN') ? '' : name;
+}
+
+function defaultDockerfile(context: string): string {
+  const docker = path.join(context, 'Dockerfile');
+  const container = path.join(context, 'Containerfile');
+  return !isFile(docker) && isFile(container) ? container : docker;
+}

@@ -1,0 +1,82 @@
+/**
+ * Recognises an image build command — `docker buildx build`, `docker build`,
+ * `docker image build`, `buildah bud|build`, `podman build`, `nerdctl build` —
+ * and reads its context, Dockerfile, target stage, tags and metadata files.
+ */
+import * as path from 'node:path';
+
+export interface FoundBuild {
+  tool: string;
+  /** Absolute context directory ('' when the context is not a directory, e.g. `-` or a URL). */
+  context: string;
+  contextArg?: string;
+  /** Absolute Dockerfile path (undefined: default in the context). */
+  dockerfile?: string;
+  stage?: string;
+  tags: string[];
+  /** `--metadata-file`/`--iidfile` values, as written: later commands read the digest from them. */
+  outputs: string[];
+  command: string;
+  source: { file: string; line: number };
+  order: number;
+}
+
+/** Flags of docker/buildx/buildah/podman build that take a value as the next argument. */
+const VALUE_FLAGS = new Set([
+  '-f', '--file', '-t', '--tag', '--target', '--build-arg', '--build-arg-file', '--build-context', '--platform', '--label',
+  '--cache-from', '--cache-to', '--metadata-file', '-o', '--output', '--builder', '--secret', '--ssh', '--progress',
+  '--iidfile', '--network', '--add-host', '--annotation', '--attest', '--shm-size', '--ulimit', '--allow', '--cgroup-parent',
+  '--call', '--provenance', '--sbom', '--isolation', '-m', '--memory', '--memory-swap', '--cpu-shares', '--cpu-period',
+  '--cpu-quota', '--cpuset-cpus', '--cpuset-mems', '--format', '--authfile', '--creds', '--cert-dir', '--os', '--arch',
+  '--variant', '--jobs', '--manifest', '--timestamp', '--source-date-epoch', '--cache-ttl', '--device', '--dns',
+  '--dns-option', '--dns-search', '--runtime', '--userns', '--volume', '-v', '--env', '--security-opt', '--logfile',
+  '--sign-by', '--signature-policy', '--retry', '--retry-delay', '--layer-label', '--unsetenv', '--unsetlabel', '--hooks-dir',
+]);
+
+/** Where the build subcommand's own arguments start, or -1 when argv is not a build. */
+function buildArgsStart(argv: string[]): { tool: string; start: number } | undefined {
+  const base = path.posix.basename(argv[0] ?? '');
+  const a1 = argv[1];
+  const a2 = argv[2];
+  if (base === 'docker' || base === 'nerdctl' || base === 'podman') {
+    if (a1 === 'buildx' && (a2 === 'build' || a2 === 'b')) return { tool: `${base} buildx build`, start: 3 };
+    if (a1 === 'build' || a1 === 'builder' && a2 === 'build') return { tool: `${base} build`, start: a1 === 'build' ? 2 : 3 };
+    if (a1 === 'image' && a2 === 'build') return { tool: `${base} image build`, start: 3 };
+  }
+  if (base === 'buildah' && (a1 === 'bud' || a1 === 'build' || a1 === 'build-using-dockerfile')) return { tool: `buildah ${a1}`, start: 2 };
+  return undefined;
+}
+
+export function readBuild(argv: string[], dir: string, command: string, source: { file: string; line: number }, order: number): FoundBuild | undefined {
+  const head = buildArgsStart(argv);
+  if (!head) return undefined;
+  const build: FoundBuild = { tool: head.tool, context: '', tags: [], outputs: [], command, source, order };
+  const positional: string[] = [];
+  const args = argv.slice(head.start);
+  for (let i = 0; i < args.length; i++) {
+    const raw = args[i]!;
+    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = eq === -1 ? raw : raw.slice(0, eq);
+    const shortJoined = /^-[ft]./.test(raw) && !raw.startsWith('--') ? raw.slice(0, 2) : undefined;
+    if (!raw.startsWith('-') || raw === '-') {
+      positional.push(raw);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = raw.slice(eq + 1);
+    else if (shortJoined) value = raw.slice(2);
+    else if (VALUE_FLAGS.has(flag)) value = args[++i];
+    const name = shortJoined ?? flag;
+    if (value === undefined) continue;
+    if (name === '-f' || name === '--file') build.dockerfile = path.resolve(dir, value);
+    else if (name === '-t' || name === '--tag') build.tags.push(value);
+    else if (name === '--target') build.stage = value;
+    else if (name === '--metadata-file' || name === '--iidfile') build.outputs.push(value);
+  }
+  const ctx = positional.at(-1);
+  if (ctx !== undefined) {
+    build.contextArg = ctx;
+    if (ctx !== '-' && !/^[a-z]+:\/\//.test(ctx) && !ctx.startsWith('git@')) build.context = path.resolve(dir, ctx);
+  }
+  return build;
+}

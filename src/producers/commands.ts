@@ -1,0 +1,218 @@
+/**
+ * What one target's expanded recipe does, command by command: the pin writes
+ * (`yq -i`, `sed -i`, `> x.tag`), the image builds (`docker buildx build`,
+ * `docker build`, `buildah bud`, `podman build`) and the sub-makes it runs
+ * (`make -C DIR target`). Shell variables set earlier on a line (`X=…;`,
+ * `export X=…`) and `cd DIR` are followed within that line, as the shell would.
+ */
+import * as path from 'node:path';
+import type { ExpandedCommand } from '../make/index.js';
+import { parseShell, resolveWord, wordText, type SimpleCommand } from './shell.js';
+import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
+import { readBuild, type FoundBuild } from './build-command.js';
+
+export interface FoundWrite {
+  /** Absolute path of the written file. */
+  abs: string;
+  keyPath?: string;
+  via: 'yq' | 'sed' | 'redirect';
+  /** The value written, as text (before the shell runs), for lockstep grouping. */
+  value: string;
+  /** Set when the value is a copy of a key (or a whole file) in another file. */
+  copyOf?: { abs: string; keyPath?: string };
+  source: { file: string; line: number };
+  /** Position among the target's commands, to tie writes to the build before them. */
+  order: number;
+}
+
+export interface SubMake {
+  /** Absolute directory (`-C`), default the current one. */
+  dir: string;
+  /** `-f FILE`, absolute. */
+  file?: string;
+  targets: string[];
+  variables: Record<string, string>;
+  source: { file: string; line: number };
+}
+
+export interface CommandFacts {
+  writes: FoundWrite[];
+  builds: FoundBuild[];
+  makes: SubMake[];
+}
+
+const INPLACE_SED = /^(?:-i.*|--in-place(?:=.*)?|-[EnrsuzE]*i.*)$/;
+const IMAGE_HINT = /image|sha256|@/i;
+
+export function readCommands(commands: ExpandedCommand[], cwd: string): CommandFacts {
+  const facts: CommandFacts = { writes: [], builds: [], makes: [] };
+  let order = 0;
+  for (const c of commands) {
+    if (c.text.startsWith('#')) continue;
+    const vars = new Map<string, string>();
+    let dir = cwd;
+    for (const sc of parseShell(c.text)) {
+      order++;
+      const source = { file: c.file, line: c.line };
+      const assigned = sc.assignments.map((a) => [a.name, resolveWord(a.value, vars)] as const);
+      if (sc.args.length === 0) {
+        for (const [k, v] of assigned) vars.set(k, v);
+        continue;
+      }
+      const env = new Map([...vars, ...assigned]);
+      const argv = sc.args.map((w) => resolveWord(w, vars));
+      const name = path.posix.basename(argv[0] ?? '');
+      if (['export', 'local', 'declare', 'readonly', 'typeset'].includes(name)) {
+        for (const a of argv.slice(1)) {
+          const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a);
+          if (m) vars.set(m[1]!, m[2]!);
+        }
+        continue;
+      }
+      if (name === 'cd' && argv[1]) {
+        dir = path.resolve(dir, argv[1]);
+        continue;
+      }
+      const ctx = { dir, env, source, order };
+      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source));
+      else if (name === 'yq') readYq(argv.slice(1), sc, ctx, facts);
+      else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
+      const build = readBuild(argv, dir, c.text, source, order);
+      if (build) facts.builds.push(build);
+      readTagRedirect(name, argv, sc, ctx, facts, vars);
+    }
+  }
+  return facts;
+}
+
+interface Ctx {
+  dir: string;
+  env: Map<string, string>;
+  source: { file: string; line: number };
+  order: number;
+}
+
+function readYq(args: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts): void {
+  const call = readYqArgs(args);
+  if (!call.inPlace || !call.expression) return;
+  for (const a of yqAssignments(call.expression)) {
+    if (!mayHoldRef(a.rhs)) continue;
+    const value = envReads(a.rhs).reduce((v, name) => v.replace(new RegExp(`\\b(?:str)?env\\(\\s*${name}\\s*\\)`, 'g'), ctx.env.get(name) ?? `$${name}`), a.rhs);
+    const single = envReads(a.rhs).length === 1 && /^\s*(?:str)?env\(\s*[A-Za-z_]\w*\s*\)\s*$/.test(a.rhs);
+    for (const f of call.files) {
+      const abs = path.resolve(ctx.dir, f);
+      const copyOf = single ? copySource(value, ctx.dir) : undefined;
+      facts.writes.push({ abs, keyPath: a.keyPath, via: 'yq', value, ...(copyOf ? { copyOf } : {}), source: ctx.source, order: ctx.order });
+    }
+  }
+  void sc;
+}
+
+function readSed(args: string[], ctx: Ctx, facts: CommandFacts): void {
+  let inPlace = false;
+  const scripts: string[] = [];
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (INPLACE_SED.test(a)) {
+      inPlace = true;
+      if (a === '-i' && args[i + 1] === '') i++;
+    } else if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
+    else if (a === '-f' || a === '--file') i++;
+    else if (a.startsWith('-') && a !== '-') continue;
+    else positional.push(a);
+  }
+  if (!inPlace) return;
+  if (scripts.length === 0 && positional.length > 0) scripts.push(positional.shift()!);
+  const script = scripts.join('\n');
+  if (!IMAGE_HINT.test(script)) return;
+  const replacement = sedReplacement(script).replace(/^\s*[A-Za-z0-9_.-]+:\s+/, '');
+  if (!/\$|@sha256:/.test(replacement) || replacement.includes('{{')) return;
+  const keyPath = sedKeyPath(script);
+  for (const f of positional) {
+    facts.writes.push({ abs: path.resolve(ctx.dir, f), ...(keyPath ? { keyPath } : {}), via: 'sed', value: replacement, source: ctx.source, order: ctx.order });
+  }
+}
+
+/** The replacement of the first `s` command (`s|from|to|g` → `to`), else the script. */
+function sedReplacement(script: string): string {
+  const m = /(?:^|[;\n\s/])s(.)/.exec(script);
+  if (!m) return script;
+  const d = m[1]!;
+  const start = m.index + m[0].length;
+  const parts = script.slice(start).split(d);
+  return parts[1] ?? script;
+}
+
+/** A top-level key the script evidently rewrites: `s|^key: .*|…|`. */
+function sedKeyPath(script: string): string | undefined {
+  const m = /s(.)\^([A-Za-z0-9_.-]+):/.exec(script);
+  return m ? m[2] : undefined;
+}
+
+/** A right-hand side that can be a ref: not an object, array, number, boolean or null literal. */
+function mayHoldRef(rhs: string): boolean {
+  const t = rhs.trim();
+  return !/^(?:\{.*\}|\[.*\]|-?\d+(?:\.\d+)?|true|false|null)$/s.test(t);
+}
+
+/** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */
+function readTagRedirect(name: string, argv: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts, vars: Map<string, string>): void {
+  for (const r of sc.redirects) {
+    if (!/^(?:1?>>?|>\||&>>?)$/.test(r.op)) continue;
+    const target = resolveWord(r.target, vars);
+    if (!target.endsWith('.tag')) continue;
+    const abs = path.resolve(ctx.dir, target);
+    let value = argv.slice(1).join(' ');
+    let copyOf: FoundWrite['copyOf'];
+    if (name === 'yq') {
+      const call = readYqArgs(argv.slice(1));
+      const key = call.expression ? yqPathToKeyPath(call.expression) : undefined;
+      if (key && call.files[0]) copyOf = { abs: path.resolve(ctx.dir, call.files[0]), keyPath: key };
+    } else if (name === 'cat' && argv.length === 2) {
+      copyOf = { abs: path.resolve(ctx.dir, argv[1]!) };
+    } else if (name === 'echo' || name === 'printf') {
+      value = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a)).join(' ');
+      copyOf = copySource(value, ctx.dir);
+    }
+    facts.writes.push({ abs, via: 'redirect', value, ...(copyOf ? { copyOf } : {}), source: ctx.source, order: ctx.order });
+  }
+}
+
+/** `$(cat F)` or `$(yq [e] .a.b F)` as the whole value: a copy of that file or key. */
+function copySource(value: string, dir: string): FoundWrite['copyOf'] {
+  const v = value.trim();
+  const cat = /^\$\(\s*cat\s+([^\s()]+)\s*\)$/.exec(v);
+  if (cat) return { abs: path.resolve(dir, cat[1]!) };
+  const yq = /^\$\(\s*yq\s+(?:(?:e|eval)\s+)?(['"]?)(\.[^'"\s]+)\1\s+([^\s()]+)\s*\)$/.exec(v);
+  if (yq) {
+    const key = yqPathToKeyPath(yq[2]!);
+    if (key) return { abs: path.resolve(dir, yq[3]!), keyPath: key };
+  }
+  return undefined;
+}
+
+function readMake(args: string[], dir: string, source: { file: string; line: number }): SubMake {
+  const sub: SubMake = { dir, targets: [], variables: {}, source };
+  const valueFlags = new Set(['-j', '--jobs', '-l', '--load-average', '-o', '-W', '-I', '--include-dir']);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-C' || a === '--directory') sub.dir = path.resolve(sub.dir, args[++i] ?? '.');
+    else if (a.startsWith('-C') && a.length > 2) sub.dir = path.resolve(sub.dir, a.slice(2));
+    else if (a.startsWith('--directory=')) sub.dir = path.resolve(sub.dir, a.slice(12));
+    else if (a === '-f' || a === '--file' || a === '--makefile') sub.file = args[++i];
+    else if (a.startsWith('--file=') || a.startsWith('--makefile=')) sub.file = a.slice(a.indexOf('=') + 1);
+    else if (valueFlags.has(a)) {
+      if (a === '-j' && !/^\d+$/.test(args[i + 1] ?? '')) continue;
+      i++;
+    } else if (a.startsWith('-')) continue;
+    else if (/^[A-Za-z_][A-Za-z0-9_.]*:?=/.test(a)) {
+      const eq = a.indexOf('=');
+      sub.variables[a.slice(0, eq).replace(/:$/, '')] = a.slice(eq + 1);
+    } else sub.targets.push(a);
+  }
+  if (sub.file) sub.file = path.resolve(sub.dir, sub.file);
+  return sub;
+}
+
+export { wordText };

@@ -1,0 +1,68 @@
+/**
+ * Finds every Makefile in the tree (`Makefile`, `makefile`, `GNUmakefile`),
+ * pruning `.git`, `node_modules` and the config's exclude globs, and keeps one
+ * loaded reader per (Makefile, directory, command-line variables).
+ */
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { loadMakefile, type MakeReader } from '../make/index.js';
+
+const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
+const PRUNED = new Set(['.git', 'node_modules']);
+
+/** Repo-relative paths of every Makefile, sorted. */
+export function findMakefiles(root: string, exclude: readonly string[]): string[] {
+  const excluded = excludeMatcher(exclude);
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (excluded(child)) continue;
+      if (e.isDirectory() && !PRUNED.has(e.name)) walk(child);
+      else if (e.isFile() && MAKEFILE_NAMES.includes(e.name)) out.push(child);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
+  const tests = patterns.map((p) => {
+    if (p.endsWith('/')) return (rel: string) => rel === p.slice(0, -1) || rel.startsWith(p);
+    const m = picomatch(p, { dot: true });
+    return (rel: string) => m(rel);
+  });
+  return (rel) => tests.some((t) => t(rel));
+}
+
+/** The Makefile `make` reads in a directory: GNUmakefile, makefile, Makefile. */
+export function defaultMakefileIn(dirAbs: string, exists: (abs: string) => boolean): string | undefined {
+  return MAKEFILE_NAMES.map((n) => path.join(dirAbs, n)).find(exists);
+}
+
+export class MakefileCache {
+  private readonly readers = new Map<string, MakeReader>();
+
+  constructor(private readonly root: string) {}
+
+  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}): MakeReader {
+    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}`;
+    let r = this.readers.get(key);
+    if (!r) {
+      r = loadMakefile(absMakefile, { root: this.root, dir, variables });
+      this.readers.set(key, r);
+    }
+    return r;
+  }
+
+  all(): MakeReader[] {
+    return [...this.readers.values()];
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The build graph from the entry point (`Makefile:build`): follows
+ * prerequisites and sub-makes (`make -C DIR target`, `$(MAKE) -f FILE`, `cd DIR
+ * && make`) and records, for every Makefile target it reaches, the path it was
+ * reached by. Targets with no rule, and sub-makes into directories without a
+ * Makefile, become problems.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { expandRecipe, findRule } from '../make/index.js';
+import { readCommands } from './commands.js';
+import { defaultMakefileIn, type MakefileCache } from './discover.js';
+import type { BuildProblem } from './types.js';
+
+export interface BuildGraph {
+  /** `Makefile:target` → the node ids from the entry to it (inclusive). */
+  reached: Map<string, string[]>;
+}
+
+interface Node {
+  makefile: string;
+  dir: string;
+  variables: Record<string, string>;
+  target?: string;
+  via: string[];
+}
+
+const MAX_NODES = 5000;
+
+export function walkBuildGraph(root: string, entry: string, cache: MakefileCache, problems: BuildProblem[]): BuildGraph {
+  const reached = new Map<string, string[]>();
+  const colon = entry.lastIndexOf(':');
+  const entryFile = colon > 0 ? entry.slice(0, colon) : entry;
+  const entryTarget = colon > 0 ? entry.slice(colon + 1) : undefined;
+  const abs = path.resolve(root, entryFile);
+  if (!existsSync(abs)) {
+    problems.push({ file: entryFile, code: 'build-entry-missing', reason: `build entry "${entry}" names a file that does not exist; set buildEntry in pinwatch.yaml to FILE:TARGET` });
+    return { reached };
+  }
+  const queue: Node[] = [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }];
+  while (queue.length > 0 && reached.size < MAX_NODES) {
+    const node = queue.shift()!;
+    const reader = cache.get(node.makefile, node.dir, node.variables);
+    const target = node.target ?? reader.db.defaultGoal;
+    const rel = reader.db.file;
+    if (!target) {
+      problems.push({ file: rel, code: 'build-no-default-goal', reason: `"${rel}" is run without a target and has no default goal` });
+      continue;
+    }
+    const id = `${rel}:${target}`;
+    if (reached.has(id)) continue;
+    const via = [...node.via, id];
+    const recipe = expandRecipe(reader, target);
+    if (!recipe) {
+      if (!existsSync(path.resolve(node.dir, target))) {
+        problems.push({ file: rel, code: 'build-target-missing', reason: `no rule to make target "${target}" (reached via ${via.join(' → ')})` });
+      }
+      continue;
+    }
+    reached.set(id, via);
+    for (const p of recipe.prerequisites) {
+      if (findRule(reader.db, p)) queue.push({ ...node, target: p, via });
+    }
+    for (const sub of readCommands(recipe.commands, reader.db.dir).makes) {
+      queue.push(...subMakeNodes(root, sub, via, problems));
+    }
+  }
+  return { reached };
+}
+
+function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: BuildProblem[]): Node[] {
+  const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
+  if (!makefile || !existsSync(makefile)) {
+    problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${path.relative(root, sub.dir) || '.'}" but no Makefile is there` });
+    return [];
+  }
+  const base = { makefile, dir: sub.dir, variables: sub.variables, via };
+  if (sub.targets.length === 0) return [base];
+  return sub.targets.map((target) => ({ ...base, target }));
+}

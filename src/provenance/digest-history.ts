@@ -1,0 +1,52 @@
+/**
+ * Digest-history provenance: the first commit that added the pinned digest to a
+ * pin; the image was built from that commit's first parent (or the commit
+ * itself with `provenance.buildCommit: self`). A retag keeps the digest, so this
+ * sees through promotions.
+ */
+import type { DigestHistoryResult } from '../git/digest-history.js';
+import type { ShallowState } from '../git/shallow.js';
+import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
+
+export interface DigestHistorySourceInput {
+  history: DigestHistoryResult;
+  shallow: ShallowState;
+  buildCommit: 'parent' | 'self';
+  /** How many files the history pass searched, for the "never appears" reason. */
+  searchedFiles: number;
+}
+
+const short = (sha: string) => sha.slice(0, 10);
+
+export function digestHistorySource(input: DigestHistorySourceInput): ProvenanceSource {
+  return {
+    method: 'digest-history',
+    resolve: async (image) => resolveFromHistory(image, input),
+  };
+}
+
+export function resolveFromHistory(image: ImageSubject, input: DigestHistorySourceInput): ProvenanceStep {
+  const method = 'digest-history' as const;
+  if (!image.digest) return { method, answered: false, reason: 'no pin of this image stores a digest' };
+  const intro = input.history.found.get(image.digest);
+  if (!intro) {
+    const why = input.shallow.shallow ? ' (the clone is shallow: fetch full history, e.g. fetch-depth: 0)' : '';
+    return { method, answered: false, reason: `digest ${image.digest.slice(0, 19)}… never appears in the history of the ${input.searchedFiles} pin file(s)${why}` };
+  }
+  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file }, movedBy: intro.movedBy };
+  const truncated = input.history.truncated.includes(image.digest);
+  if (truncated) return { method, answered: false, reason: `digest moved between files more times than followed; oldest seen ${short(intro.commit)}`, evidence };
+  if (input.shallow.boundary.has(intro.commit)) {
+    return {
+      method,
+      answered: false,
+      reason: `digest first seen at ${short(intro.commit)}, the boundary of a shallow clone, so its real introduction may be older: fetch full history (git fetch --unshallow, or fetch-depth: 0)`,
+      evidence,
+    };
+  }
+  const introText = `introduced by ${short(intro.commit)} "${intro.subject}" (${intro.date.slice(0, 10)}) in ${intro.file}`;
+  if (input.buildCommit === 'self') return { method, answered: true, commit: intro.commit, reason: `${introText}; built from that commit (buildCommit: self)`, evidence };
+  const parent = intro.parentShas[0];
+  if (!parent) return { method, answered: false, reason: `${introText}, a root commit: it has no parent to have been built from (set provenance.buildCommit: self if it was built from itself)`, evidence };
+  return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
+}

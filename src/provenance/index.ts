@@ -1,0 +1,5 @@
+export * from './types.js';
+export * from './digest-history.js';
+export * from './git-tag.js';
+export * from './registry.js';
+export * from './resolve.js';

@@ -1,0 +1,44 @@
+/**
+ * Provenance: which commit a pinned image was built from. Each method is a
+ * `ProvenanceSource`; the resolver tries them strongest first and keeps every
+ * step (answered or why not) for `explain`.
+ */
+import type { ProvenanceMethod } from '../config/types.js';
+import type { Pin } from '../model/index.js';
+
+export type { ProvenanceMethod };
+
+/** What provenance is asked about: one repository at one digest (or tag-only). */
+export interface ImageSubject {
+  repository: string;
+  digest?: string;
+  /** Distinct tags the pins carry (`v1.6.0`, `v1.6.0-rc.4`). */
+  tags: string[];
+  pins: Pin[];
+}
+
+export interface ProvenanceStep {
+  method: ProvenanceMethod;
+  answered: boolean;
+  /** The build commit when answered. */
+  commit?: string;
+  /** One sentence: how it answered, or why it could not. */
+  reason: string;
+  /** Method detail: the introducing commit, the git tag, the registry label. */
+  evidence?: Record<string, unknown>;
+}
+
+export interface Provenance {
+  /** Build commit, when some method answered. */
+  commit?: string;
+  method?: ProvenanceMethod;
+  steps: ProvenanceStep[];
+  /** Why no method answered (set iff commit is absent). */
+  reason?: string;
+}
+
+/** The seam every method implements (registry, digest-history, git-tag). */
+export interface ProvenanceSource {
+  method: ProvenanceMethod;
+  resolve(image: ImageSubject): Promise<ProvenanceStep>;
+}

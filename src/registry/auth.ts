@@ -1,0 +1,118 @@
+/**
+ * Authorization for one registry host: anonymous first; on a Bearer challenge a
+ * token from the realm (with basic credentials when the docker config has them),
+ * cached per realm+service+scope until it expires; on a Basic challenge the
+ * docker-config credentials. Tokens and passwords are registered with the
+ * redactor so no message can carry them.
+ */
+import type { BasicCredentials } from './credentials.js';
+import { basicHeader } from './credentials.js';
+import type { Challenge } from './challenge.js';
+import { RegistryError } from './errors.js';
+import { rememberSecret, redactUrl } from './redact.js';
+
+interface CachedToken {
+  token: string;
+  expiresAt: number;
+}
+
+export type FetchLike = typeof fetch;
+
+export interface TokenRequestOptions {
+  fetch: FetchLike;
+  timeoutMs: number;
+  now: () => number;
+  /** Whether plain HTTP to this host is allowed (loopback or --insecure-registry); credentials never go to other http realms. */
+  plainHttpAllowed: (host: string) => boolean;
+}
+
+export class HostAuth {
+  private readonly tokens = new Map<string, CachedToken>();
+  /** Last bearer challenge seen on this host, to pre-authorize later requests. */
+  private bearer?: { realm: string; service?: string };
+  private basicRequired = false;
+
+  constructor(private readonly credentials: BasicCredentials | undefined) {}
+
+  /** The Authorization header to send up front for `scope`, if one is known. */
+  cachedHeader(scope: string, now: number): string | undefined {
+    if (this.basicRequired && this.credentials) return basicHeader(this.credentials);
+    if (!this.bearer) return undefined;
+    const t = this.tokens.get(this.key(this.bearer.realm, this.bearer.service, scope));
+    return t && t.expiresAt > now ? `Bearer ${t.token}` : undefined;
+  }
+
+  /** Forget a token the registry rejected. */
+  dropToken(scope: string): void {
+    if (this.bearer) this.tokens.delete(this.key(this.bearer.realm, this.bearer.service, scope));
+  }
+
+  /** Answer a 401 challenge: the header to retry with, or undefined when there is nothing to try. */
+  async answer(challenge: Challenge, scope: string, opts: TokenRequestOptions): Promise<string | undefined> {
+    if (challenge.scheme === 'basic') {
+      this.basicRequired = true;
+      return this.credentials ? basicHeader(this.credentials) : undefined;
+    }
+    if (challenge.scheme !== 'bearer' || !challenge.params.realm) return undefined;
+    const realm = challenge.params.realm;
+    const service = challenge.params.service;
+    this.bearer = { realm, service };
+    const wanted = challenge.params.scope ?? scope;
+    const token = await this.fetchToken(realm, service, wanted, opts);
+    this.tokens.set(this.key(realm, service, scope), token);
+    if (wanted !== scope) this.tokens.set(this.key(realm, service, wanted), token);
+    return `Bearer ${token.token}`;
+  }
+
+  private key(realm: string, service: string | undefined, scope: string): string {
+    return `${realm}|${service ?? ''}|${scope}`;
+  }
+
+  private async fetchToken(realm: string, service: string | undefined, scope: string, opts: TokenRequestOptions): Promise<CachedToken> {
+    const url = new URL(realm);
+    if (service) url.searchParams.set('service', service);
+    if (scope) url.searchParams.set('scope', scope);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.credentials && url.protocol === 'http:' && !opts.plainHttpAllowed(url.host)) {
+      throw new RegistryError(
+        'token-error',
+        `refusing to send credentials to the plain-http token realm ${redactUrl(url.toString())}; list its host with --insecure-registry if that is intended`,
+        { url: url.toString() },
+      );
+    }
+    if (this.credentials) headers.Authorization = basicHeader(this.credentials);
+    let res: Response;
+    try {
+      res = await opts.fetch(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs) });
+    } catch (e) {
+      throw new RegistryError('token-error', `could not reach the token service ${redactUrl(url.toString())}: ${describeCause(e)}`, { url: url.toString() }, { cause: e });
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      const what = res.status === 401 || res.status === 403 ? 'rejected the credentials' : `answered HTTP ${res.status}`;
+      throw new RegistryError('token-error', `the token service ${redactUrl(url.toString())} ${what} for scope "${scope}"`, { status: res.status, url: url.toString() });
+    }
+    let body: { token?: string; access_token?: string; expires_in?: number; issued_at?: string };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw new RegistryError('token-error', `the token service ${redactUrl(url.toString())} did not return JSON`, { status: res.status, url: url.toString() });
+    }
+    const token = body.token ?? body.access_token;
+    if (!token) throw new RegistryError('token-error', `the token service ${redactUrl(url.toString())} returned no token`, { url: url.toString() });
+    rememberSecret(token);
+    const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 60;
+    // Refresh a little early so a token does not expire between check and use.
+    return { token, expiresAt: opts.now() + Math.max(0, lifetime * 1000 - 1000) };
+  }
+}
+
+export function describeCause(e: unknown): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timed out';
+  const code = err?.cause?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused (is the registry running?)';
+  if (code === 'ECONNRESET') return 'connection reset';
+  if (code === 'ENOTFOUND') return 'host not found';
+  return err?.cause?.message ?? err?.message ?? String(e);
+}

@@ -1,0 +1,9 @@
+/** The registry area: an OCI distribution client and provenance read from images. */
+export * from './client.js';
+export * from './errors.js';
+export * from './provenance.js';
+export { redactText, redactUrl } from './redact.js';
+export { sha256Digest } from './digest.js';
+export { MANIFEST_ACCEPT } from './media-types.js';
+export { registryOptionsFromFlags } from './options.js';
+export type { RegistryFlags } from './options.js';

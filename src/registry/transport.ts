@@ -1,0 +1,179 @@
+/**
+ * One HTTP exchange with a registry, done right: https unless the host is loopback
+ * or listed as insecure, timeouts through AbortSignal, bounded retries with
+ * backoff on 429/5xx and refused connections, the 401 challenge answered once,
+ * and a concurrency limit. Every failure is a RegistryError with a redacted URL.
+ */
+import type { FetchLike } from './auth.js';
+import { describeCause, HostAuth } from './auth.js';
+import { parseChallenge } from './challenge.js';
+import type { Env } from './credentials.js';
+import { loadCredentials } from './credentials.js';
+import { parseRegistryErrors, RegistryError } from './errors.js';
+import type { RegistryErrorCode } from './errors.js';
+import { Semaphore } from './limit.js';
+import { redactUrl } from './redact.js';
+
+export interface TransportOptions {
+  env: Env;
+  insecureRegistries: string[];
+  timeoutMs: number;
+  retries: number;
+  retryBaseMs: number;
+  concurrency: number;
+  fetch: FetchLike;
+  now: () => number;
+}
+
+export interface RegistryRequest {
+  method: 'GET' | 'HEAD';
+  /** Registry host as written in refs (`ghcr.io`, `127.0.0.1:5000`, `docker.io`). */
+  host: string;
+  /** Path and query below the host, starting with `/v2/`; or an absolute URL (pagination links). */
+  path: string;
+  accept?: string;
+  /** Token scope, e.g. `repository:team/app:pull`; empty for `/v2/`. */
+  scope: string;
+}
+
+export interface RegistryResponse {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  url: string;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/** The API host for a ref's registry: Docker Hub's API lives on registry-1.docker.io. */
+export function apiHost(host: string): string {
+  return host === 'docker.io' || host === 'index.docker.io' ? 'registry-1.docker.io' : host;
+}
+
+export function hostName(host: string): string {
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+}
+
+export function schemeFor(host: string, insecure: readonly string[]): 'http' | 'https' {
+  if (LOOPBACK.test(hostName(host))) return 'http';
+  return insecure.includes(host) || insecure.includes(hostName(host)) ? 'http' : 'https';
+}
+
+export class Transport {
+  private readonly auths = new Map<string, HostAuth>();
+  private readonly limit: Semaphore;
+
+  constructor(private readonly opts: TransportOptions) {
+    this.limit = new Semaphore(Math.max(1, opts.concurrency));
+  }
+
+  baseUrl(host: string): string {
+    return `${schemeFor(host, this.opts.insecureRegistries)}://${apiHost(host)}`;
+  }
+
+  send(req: RegistryRequest): Promise<RegistryResponse> {
+    return this.limit.run(() => this.sendWithRetries(req));
+  }
+
+  private auth(host: string): HostAuth {
+    let a = this.auths.get(host);
+    if (!a) {
+      a = new HostAuth(loadCredentials(host, this.opts.env));
+      this.auths.set(host, a);
+    }
+    return a;
+  }
+
+  private async sendWithRetries(req: RegistryRequest): Promise<RegistryResponse> {
+    const url = req.path.startsWith('http') ? req.path : `${this.baseUrl(req.host)}${req.path}`;
+    const auth = this.auth(req.host);
+    let authorization = auth.cachedHeader(req.scope, this.opts.now());
+    let challengesAnswered = 0;
+    for (let attempt = 0; ; ) {
+      const headers: Record<string, string> = { 'User-Agent': 'pinwatch' };
+      if (req.accept) headers.Accept = req.accept;
+      if (authorization) headers.Authorization = authorization;
+      let res: Response;
+      try {
+        res = await this.opts.fetch(url, { method: req.method, headers, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+      } catch (e) {
+        const cause = describeCause(e);
+        if (cause === 'timed out') {
+          throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(url)} timed out after ${this.opts.timeoutMs} ms`, { url }, { cause: e });
+        }
+        if (attempt++ < this.opts.retries) {
+          await this.sleep(attempt);
+          continue;
+        }
+        throw new RegistryError('registry-unreachable', `${req.method} ${redactUrl(url)} failed after ${attempt} attempt(s): ${cause}`, { url }, { cause: e });
+      }
+      const body = req.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await res.arrayBuffer());
+      if (res.status === 401) {
+        const challenge = parseChallenge(res.headers.get('www-authenticate'));
+        if (challenge && challengesAnswered < 2) {
+          if (challengesAnswered === 1 && challenge.params.error === 'insufficient_scope') throw this.httpError(res, body, url, req, 'insufficient-scope');
+          challengesAnswered++;
+          auth.dropToken(req.scope);
+          const next = await auth.answer(challenge, req.scope, { ...this.opts, plainHttpAllowed: (h) => schemeFor(h, this.opts.insecureRegistries) === 'http' });
+          if (next) {
+            authorization = next;
+            continue;
+          }
+        }
+        const code: RegistryErrorCode = challenge?.params.error === 'insufficient_scope' ? 'insufficient-scope' : 'unauthorized';
+        throw this.httpError(res, body, url, req, code, undefined, challenge?.params.error);
+      }
+      if ((res.status === 429 || res.status >= 500) && attempt < this.opts.retries) {
+        attempt++;
+        await this.sleep(attempt, res.headers.get('retry-after'));
+        continue;
+      }
+      if (res.status === 429 || res.status >= 500) throw this.httpError(res, body, url, req, 'registry-retries-exhausted', attempt + 1);
+      if (res.status >= 400) throw this.httpError(res, body, url, req);
+      return { status: res.status, headers: res.headers, body, url: res.url || url };
+    }
+  }
+
+  private httpError(
+    res: Response,
+    body: Uint8Array,
+    url: string,
+    req: RegistryRequest,
+    forced?: RegistryErrorCode,
+    attempts?: number,
+    challengeError?: string,
+  ): RegistryError {
+    const { codes, messages } = parseRegistryErrors(Buffer.from(body).toString('utf8'));
+    const code = forced ?? codeFor(res.status, codes);
+    const said = codes.length ? ` (${codes.map((c, i) => (messages[i] ? `${c}: ${messages[i]}` : c)).join('; ')})` : '';
+    const tries = attempts ? ` after ${attempts} attempt(s)` : '';
+    const hint =
+      challengeError === 'invalid_token'
+        ? '; the registry rejected the token (invalid_token: expired, or not signed by an issuer it trusts)'
+        : code === 'unauthorized'
+        ? '; add credentials to $DOCKER_CONFIG/config.json or ~/.docker/config.json ("auths")'
+        : code === 'insufficient-scope'
+          ? `; the credentials are not allowed "${req.scope}"`
+          : '';
+    return new RegistryError(code, `${req.method} ${redactUrl(url)} answered HTTP ${res.status}${tries}${said}${hint}`, {
+      status: res.status,
+      url,
+      registryCodes: codes,
+    });
+  }
+
+  private sleep(attempt: number, retryAfter?: string | null): Promise<void> {
+    const fromHeader = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+    const backoff = this.opts.retryBaseMs * 2 ** (attempt - 1);
+    const ms = Math.min(fromHeader ?? backoff, 10_000);
+    return new Promise((r) => setTimeout(r, ms));
+  }
+}
+
+function codeFor(status: number, codes: string[]): RegistryErrorCode {
+  if (codes.includes('MANIFEST_UNKNOWN')) return 'manifest-unknown';
+  if (codes.includes('BLOB_UNKNOWN')) return 'blob-unknown';
+  if (codes.includes('NAME_UNKNOWN')) return 'name-unknown';
+  if (status === 403) return 'unauthorized';
+  return 'registry-http-error';
+}

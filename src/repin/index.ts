@@ -1,0 +1,101 @@
+/**
+ * `repin`: move every pin of one repository (and every key stamped with it in
+ * lockstep) to a new ref, with byte-minimal, re-parsed edits, written
+ * atomically, then prove it by scanning wider than it rewrote.
+ */
+import { join } from 'node:path';
+import type { Config } from '../config/types.js';
+import { isFirstParty } from '../model/index.js';
+import type { BuildModel } from '../producers/types.js';
+import type { RegistryClientOptions } from '../registry/index.js';
+import { RegistryClient } from '../registry/index.js';
+import { PinwatchError } from '../errors.js';
+import { readTextFile, scanRepo } from '../scan/index.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { checkForward } from './forward.js';
+import { planRepin } from './plan.js';
+import { renderFile } from './render.js';
+import { rescanLeftovers, textLeftovers } from './sweep.js';
+import { resolveRepository, resolveTarget } from './target.js';
+import type { FileEdit, Leftover, RepinResult } from './types.js';
+
+export type * from './types.js';
+export { resolveRepository, resolveTarget } from './target.js';
+export { planRepin } from './plan.js';
+
+export interface RepinOptions {
+  root: string;
+  config: Config;
+  /** Repository, full ref, or configured image name. */
+  image: string;
+  to?: string;
+  toTag?: string;
+  dryRun?: boolean;
+  onlyForward?: boolean;
+  /** Producers, for lockstep keys; without it only the repository's own pins move. */
+  buildModel?: BuildModel;
+  registry?: RegistryClientOptions;
+}
+
+export async function repin(opts: RepinOptions): Promise<RepinResult> {
+  const repository = resolveRepository(opts.image, opts.config);
+  const registryOpts: RegistryClientOptions = { insecureRegistries: opts.config.insecureRegistries, ...opts.registry };
+  let client: RegistryClient | undefined;
+  const getClient = () => (client ??= new RegistryClient(registryOpts));
+  const target = await resolveTarget({ repository, to: opts.to, toTag: opts.toTag, client: getClient });
+  const scan = await scanRepo(opts.root, opts.config);
+  const texts = new Map<string, string>();
+  const textOf = (file: string) => {
+    if (!texts.has(file)) {
+      // Decode exactly as the scan did, so the pins' spans index the same text.
+      const read = readTextFile(join(opts.root, file), file);
+      if ('skipped' in read) throw new PinwatchError('repin-unreadable', `${file} can no longer be read: ${read.skipped.reason}`, { file });
+      texts.set(file, read.text);
+    }
+    return texts.get(file)!;
+  };
+  const plan = planRepin(scan.pins, textOf, target, opts.buildModel);
+  const result: RepinResult = {
+    repository,
+    target,
+    oldDigests: plan.oldDigests,
+    changes: plan.changes,
+    files: [],
+    problems: plan.problems,
+    leftovers: [],
+    dryRun: opts.dryRun === true,
+    written: false,
+  };
+  if (opts.onlyForward) {
+    result.forward = await checkForward(opts.root, target, plan.oldDigests, { ...registryOpts, client: getClient() });
+    if (!result.forward.ok) return result;
+  }
+  if (plan.problems.some((p) => p.blocking)) return result;
+
+  const firstParty = (r: string) => isFirstParty(r, opts.config.firstParty);
+  const files: FileEdit[] = [];
+  for (const [file, entry] of [...plan.edits].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    files.push(renderFile(file, textOf(file), entry.pins, entry.edits, target, plan.oldDigests, firstParty));
+  }
+  result.files = files;
+  const sweep = { root: opts.root, config: opts.config, repository, oldDigests: plan.oldDigests };
+  if (opts.dryRun) {
+    const overlay = new Map(files.map((f) => [f.file, f.after]));
+    result.leftovers = await textLeftovers({ ...sweep, overlay }, scan.pins, []);
+    return result;
+  }
+  for (const f of files) writeFileAtomic(join(opts.root, f.file), f.after);
+  result.written = files.length > 0;
+  const rescan = await rescanLeftovers(sweep);
+  const leftovers: Leftover[] = [...rescan.leftovers];
+  leftovers.push(...(await textLeftovers(sweep, rescan.pins, leftovers)));
+  result.leftovers = leftovers;
+  return result;
+}
+
+/** 0 when everything moved and nothing was left behind; 1 otherwise. */
+export function repinExitCode(r: RepinResult): number {
+  if (r.forward && !r.forward.ok) return 1;
+  if (r.problems.some((p) => p.blocking)) return 1;
+  return r.leftovers.length > 0 ? 1 : 0;
+}

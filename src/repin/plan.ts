@@ -1,0 +1,88 @@
+/**
+ * Plan a repin: every pin of the repository, in every shape, plus every pin a
+ * producer stamps in lockstep (same `refId`) with one of them. Pure: pins,
+ * file texts and the build model in; per-file edits, changes and problems out.
+ */
+import type { Pin } from '../model/index.js';
+import type { BuildModel, PinWrite } from '../producers/types.js';
+import { writeCoversPin } from '../rules/stamps.js';
+import type { SpanEdit } from '../edit/index.js';
+import { formatReference } from '../reference/index.js';
+import { rewritePin } from './rewrite.js';
+import type { RepinChange, RepinProblem, RepinTarget } from './types.js';
+
+export interface RepinPlan {
+  edits: Map<string, { pins: Pin[]; edits: SpanEdit[] }>;
+  changes: RepinChange[];
+  problems: RepinProblem[];
+  oldDigests: string[];
+}
+
+interface LockstepPin {
+  pin: Pin;
+  producer: string;
+  refId: string;
+}
+
+/** Pins of other repositories that producers stamp together with a pin of `targets`. */
+export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all: Pin[], problems: RepinProblem[]): LockstepPin[] {
+  if (!model) return [];
+  const out: LockstepPin[] = [];
+  for (const producer of model.producers) {
+    const groups = new Map<string, PinWrite[]>();
+    for (const w of producer.writes) groups.set(w.refId, [...(groups.get(w.refId) ?? []), w]);
+    for (const [refId, writes] of groups) {
+      if (!writes.some((w) => targets.some((p) => writeCoversPin(w, p)))) continue;
+      for (const w of writes) {
+        const covered = all.filter((p) => writeCoversPin(w, p));
+        if (covered.length === 0) {
+          problems.push({
+            file: w.file,
+            code: 'lockstep-key-missing',
+            reason: `${producer.id} stamps ${w.file}${w.keyPath ? `#.${w.keyPath}` : ''} in lockstep (${w.source.file}:${w.source.line}), but no pin is there; nothing to rewrite`,
+            blocking: false,
+          });
+        }
+        for (const pin of covered) if (!targets.includes(pin)) out.push({ pin, producer: producer.id, refId });
+      }
+    }
+  }
+  return out;
+}
+
+export function planRepin(pins: Pin[], texts: (file: string) => string, target: RepinTarget, model?: BuildModel): RepinPlan {
+  const targets = pins.filter((p) => p.ref.name === target.repository);
+  const problems: RepinProblem[] = [];
+  const changes: RepinChange[] = [];
+  const edits = new Map<string, { pins: Pin[]; edits: SpanEdit[] }>();
+  const add = (pin: Pin, wholeRef?: string, lockstep?: RepinChange['lockstep']) => {
+    const text = texts(pin.file);
+    const r = rewritePin(text, pin, target, wholeRef);
+    if (typeof r === 'string') {
+      problems.push({ file: pin.file, line: pin.line, code: 'pin-not-rewritable', reason: `${pin.file}:${pin.line}${pin.keyPath ? ` (${pin.keyPath})` : ''}: ${r}`, blocking: true });
+      return;
+    }
+    if (r.edits.length === 0) return;
+    const entry = edits.get(pin.file) ?? { pins: [], edits: [] };
+    entry.pins.push(pin);
+    entry.edits.push(...r.edits);
+    edits.set(pin.file, entry);
+    const change: RepinChange = { file: pin.file, line: pin.line, shape: pin.shape, from: r.from, to: r.to };
+    if (pin.keyPath) change.keyPath = pin.keyPath;
+    if (lockstep) change.lockstep = lockstep;
+    changes.push(change);
+  };
+  for (const pin of targets) add(pin);
+  const seen = new Set<Pin>();
+  const newRef = formatReference({ name: target.repository, tag: target.tag, digest: target.digest });
+  for (const l of lockstepPins(model, targets, pins, problems)) {
+    if (seen.has(l.pin)) continue;
+    seen.add(l.pin);
+    add(l.pin, newRef, { producer: l.producer, refId: l.refId });
+  }
+  if (targets.length === 0) {
+    problems.push({ code: 'no-pins', reason: `no pin of ${target.repository} was found; check the repository name (pinwatch scan lists every pin)`, blocking: true });
+  }
+  const oldDigests = [...new Set(targets.map((p) => p.ref.digest).filter((d): d is string => d !== undefined && d !== target.digest))];
+  return { edits, changes, problems, oldDigests };
+}

@@ -1,0 +1,36 @@
+/** `pinwatch repin` as text: what moved, what could not, what was left behind; the diff on --dry-run. */
+import type { RepinResult } from '../repin/types.js';
+
+export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): string {
+  const out: string[] = [];
+  const to = `${r.target.repository}${r.target.tag ? `:${r.target.tag}` : ''}@${r.target.digest}`;
+  const how = r.target.resolvedBy === 'registry' ? ' (digest resolved through the registry)' : '';
+  out.push(`${r.dryRun ? 'Would repin' : 'Repin'} ${r.repository} → ${to}${how}`);
+  if (r.oldDigests.length) out.push(`  from: ${r.oldDigests.join(', ')}`);
+  if (r.forward) out.push(`  --only-forward: ${r.forward.ok ? 'ok' : r.forward.decided ? 'refused' : 'refused (cannot decide)'}: ${r.forward.reason}`);
+  if (r.changes.length === 0 && r.problems.every((p) => !p.blocking) && (!r.forward || r.forward.ok)) {
+    out.push('', `Nothing to change: every pin of ${r.repository} already names ${r.target.digest}.`);
+  }
+  if (r.changes.length) {
+    out.push('', `${r.changes.length} pin(s) ${r.dryRun ? 'to rewrite' : r.written ? 'rewritten' : 'planned (nothing written)'} in ${new Set(r.changes.map((c) => c.file)).size} file(s):`);
+    for (const c of r.changes) {
+      const lock = c.lockstep ? `  [lockstep: ${c.lockstep.producer}]` : '';
+      out.push(`  ${c.file}:${c.line}${c.keyPath ? ` ${c.keyPath}` : ''} (${c.shape})${lock}`, `    - ${c.from}`, `    + ${c.to}`);
+    }
+  }
+  if (r.problems.length) {
+    out.push('', 'Problems:');
+    for (const p of r.problems) out.push(`  ${p.blocking ? 'error' : 'note'} [${p.code}] ${p.reason}`);
+    if (r.problems.some((p) => p.blocking)) out.push('  Nothing was written.');
+  }
+  if (r.leftovers.length) {
+    out.push('', `Left behind: ${r.leftovers.length} place(s) still name ${r.oldDigests.length > 1 ? 'an old digest' : 'the old digest'}:`);
+    for (const l of r.leftovers) out.push(`  ${l.file}:${l.line} (${l.kind === 'pin' ? 'pin' : 'text outside the scanned pins'}): ${l.text}`);
+  } else if (r.written) {
+    out.push('', 'Rescan: no pin or text in the tree names the old digest.');
+  } else if (r.dryRun && r.files.length) {
+    out.push('', 'Wide search: after the planned edits no file in the tree would name the old digest.');
+  }
+  if (opts.diff && r.files.length) out.push('', ...r.files.map((f) => f.diff.trimEnd()));
+  return `${out.join('\n')}\n`;
+}

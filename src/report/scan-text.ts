@@ -1,0 +1,101 @@
+/**
+ * `pinwatch scan` as text: pins grouped by image repository (first-party first),
+ * then skipped files, problems, exclusion counts, and what the config assumed.
+ */
+import type { Pin } from '../model/index.js';
+import type { ScanResult } from '../scan/types.js';
+
+const DIGEST_SHOWN = 12;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function shortVersion(p: Pin): string {
+  const tag = p.ref.tag !== undefined ? `:${p.ref.tag}` : '';
+  if (p.ref.digest === undefined) return tag || '(no tag, no digest)';
+  const [algo, hex = ''] = p.ref.digest.split(':');
+  return `${tag}@${algo}:${hex.slice(0, DIGEST_SHOWN)}…`;
+}
+
+const INCOMPLETE_GROUP = '(repository not stored in the file)';
+
+/** First-party groups, then third-party, then pins whose repository the chart supplies. */
+const groupRank = (p: Pin) => (p.incomplete ? 2 : p.firstParty ? 0 : 1);
+
+function groupByRepository(pins: readonly Pin[]): [string, Pin[]][] {
+  const groups = new Map<string, Pin[]>();
+  for (const p of pins) {
+    const key = p.incomplete ? INCOMPLETE_GROUP : p.ref.name;
+    const list = groups.get(key) ?? [];
+    list.push(p);
+    groups.set(key, list);
+  }
+  return [...groups.entries()].sort(([a, pa], [b, pb]) => groupRank(pa[0]!) - groupRank(pb[0]!) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function groupLabel(pins: readonly Pin[]): string {
+  const first = pins[0]!;
+  if (first.incomplete) return `incomplete, ${plural(pins.length, 'pin')}`;
+  return `${first.firstParty ? 'first-party' : 'third-party'}, ${plural(pins.length, 'pin')}`;
+}
+
+function pinRows(pins: readonly Pin[]): string[] {
+  const cells = pins.map((p) => [`${p.file}:${p.line}`, p.keyPath ?? '-', p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.incomplete ? `  ${p.incomplete}` : '')]);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
+  return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
+}
+
+function pinSection(result: ScanResult): string[] {
+  const lines: string[] = [];
+  for (const [repo, pins] of groupByRepository(result.pins)) {
+    lines.push(`${repo}  (${groupLabel(pins)})`);
+    lines.push(...pinRows(pins), '');
+  }
+  return lines;
+}
+
+function headline(result: ScanResult): string {
+  const first = result.pins.filter((p) => p.firstParty).length;
+  return (
+    `${plural(result.pins.length, 'pin')} (${first} first-party, ${result.pins.length - first} third-party) ` +
+    `in ${plural(result.filesScanned, 'file')} scanned; ${result.skipped.length} skipped, ${plural(result.problems.length, 'problem')}`
+  );
+}
+
+function skippedSection(result: ScanResult): string[] {
+  if (result.skipped.length === 0) return [];
+  return [
+    `Skipped or scraped files (${result.skipped.length}):`,
+    ...result.skipped.map((s) => `  ${s.file}${s.line ? `:${s.line}` : ''}  ${s.code}${s.scraped ? ' (scraped)' : ''}: ${s.reason}`),
+    '',
+  ];
+}
+
+function problemSection(result: ScanResult): string[] {
+  if (result.problems.length === 0) return [];
+  return [
+    `Problems (${result.problems.length}):`,
+    ...result.problems.map((p) => `  ${p.file}${p.line ? `:${p.line}` : ''}${p.line && p.column ? `:${p.column}` : ''}  ${p.code}: ${p.reason}`),
+    '',
+  ];
+}
+
+function excludedSection(result: ScanResult): string[] {
+  if (result.excluded.length === 0) return [];
+  return [
+    'Left out:',
+    ...result.excluded.map((e) => `  ${String(e.count).padStart(5)}  ${e.reason}  (e.g. ${e.examples.join(', ')})`),
+    '',
+  ];
+}
+
+function configSection(result: ScanResult): string[] {
+  const o = result.config.origin;
+  const lines = [`Config: ${o.file ?? '(none)'}`];
+  for (const a of o.assumed) lines.push(`  assumed: ${a}`);
+  return lines;
+}
+
+export function formatScanText(result: ScanResult): string {
+  const lines = [headline(result), '', ...pinSection(result), ...skippedSection(result), ...problemSection(result), ...excludedSection(result), ...configSection(result)];
+  return `${lines.join('\n')}\n`;
+}

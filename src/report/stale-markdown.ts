@@ -1,0 +1,27 @@
+/** `pinwatch stale --format markdown`: a summary table and a section per stale image (PR comments, job summaries). */
+import type { StaleReport } from '../stale/types.js';
+import { ageText, builtFromText, summaryCounts, unshippedCount } from './stale-common.js';
+
+const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function formatStaleMarkdown(report: StaleReport & { notes?: string[] }): string {
+  const out: string[] = ['## pinwatch stale', '', summaryCounts(report.images), ''];
+  out.push('| Image | Status | Built from | Unshipped | Oldest |', '|---|---|---|---|---|');
+  for (const i of report.images) out.push(`| \`${cell(i.image)}\` | ${i.status} | ${cell(builtFromText(i))} | ${unshippedCount(i)} | ${ageText(i)} |`);
+  out.push('');
+  for (const img of report.images) {
+    if (img.status === 'current') continue;
+    out.push(`### \`${img.image}\` — ${img.status}`, '');
+    out.push(`Repository \`${img.repository}\`; pins: ${img.pins.map((p) => `\`${p.file}:${p.line}\``).join(', ')}`, '');
+    if (img.builtFrom) out.push(`Built from \`${img.builtFrom.commit.slice(0, 12)}\` (${img.builtFrom.method}).`, '');
+    if (img.reason) out.push(`Reason: ${cell(img.reason)}`, '');
+    if (img.unshipped.length > 0) {
+      out.push('| Commit | Date | Type | PR | Subject |', '|---|---|---|---|---|');
+      for (const u of img.unshipped) out.push(`| \`${u.commit.slice(0, 10)}\` | ${u.date.slice(0, 10)} | ${u.type ?? ''} | ${u.pr ? `#${u.pr}` : ''} | ${cell(u.subject)} |`);
+      out.push('');
+    }
+  }
+  for (const w of report.warnings) out.push(`> **Warning:** ${cell(w)}`, '');
+  for (const n of report.notes ?? []) out.push(`> Note: ${cell(n)}`, '');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,35 @@
+/** `pinwatch stale` as a text table plus the unshipped commits of each stale image. */
+import type { StaleReport } from '../stale/types.js';
+import { ageText, builtFromText, commitLine, summaryCounts, unshippedCount } from './stale-common.js';
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+}
+
+export function formatStaleText(report: StaleReport & { notes?: string[] }): string {
+  const lines: string[] = [];
+  const rows = [['IMAGE', 'STATUS', 'BUILT FROM', 'UNSHIPPED', 'OLDEST'], ...report.images.map((i) => [i.image, i.status, builtFromText(i), unshippedCount(i), ageText(i)])];
+  lines.push(...table(rows), '');
+  for (const img of report.images) {
+    if (img.status === 'current') continue;
+    lines.push(`${img.image} (${img.repository}${img.digest ? `@${img.digest.slice(0, 19)}…` : ''}): ${img.status}`);
+    if (img.builtFrom) {
+      const step = img.provenance.find((s) => s.answered);
+      lines.push(`  built from ${img.builtFrom.commit}${img.builtFrom.subject ? ` "${img.builtFrom.subject}"` : ''}`);
+      if (step) lines.push(`  ${step.method}: ${step.reason}`);
+    }
+    if (img.reason) lines.push(`  reason: ${img.reason}`);
+    lines.push(`  pins: ${img.pins.map((p) => `${p.file}:${p.line}`).join(', ') || '(none)'}`);
+    if (img.unshipped.length > 0) {
+      lines.push('  unshipped:');
+      for (const u of img.unshipped) lines.push(`    ${commitLine(u)}`);
+    }
+    if (img.cherryPicked.length > 0) lines.push(`  already shipped as cherry-picks: ${img.cherryPicked.map((c) => `${c.commit.slice(0, 10)}=${c.equals.slice(0, 10)}`).join(', ')}`);
+    lines.push('');
+  }
+  for (const w of report.warnings) lines.push(`warning: ${w}`);
+  for (const n of report.notes ?? []) lines.push(`note: ${n}`);
+  lines.push(summaryCounts(report.images));
+  return `${lines.join('\n')}\n`;
+}

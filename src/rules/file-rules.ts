@@ -1,0 +1,100 @@
+/**
+ * Rules on what scan and the build model could not read: `unparsed-file`,
+ * `invalid-ref`, `build-recipe-problem`. Nothing that could not be handled is
+ * dropped: it becomes a finding with the reason.
+ */
+import picomatch from 'picomatch';
+import type { Problem } from '../model/index.js';
+import type { RawFinding, RuleCheck, RuleInput } from './types.js';
+
+function declaredExtra(input: RuleInput): (file: string) => boolean {
+  if (input.config.extraFiles.length === 0) return () => false;
+  const match = picomatch(input.config.extraFiles, { dot: true });
+  return (file) => match(file);
+}
+
+/** A scan problem is about a ref when its code says so (`invalid-ref`, `ref-invalid-digest`, …). */
+export function isRefProblem(problem: Problem): boolean {
+  return /(^|-)ref($|-)/.test(problem.code);
+}
+
+function skippedFindings(input: RuleInput, declared: (f: string) => boolean): RawFinding[] {
+  return input.skipped
+    .filter((s) => !(s.scraped && declared(s.file)))
+    .map((s) => ({
+      rule: 'unparsed-file',
+      message: s.scraped
+        ? `${s.file} did not parse (${s.reason}); its refs were found by a text scrape only`
+        : `${s.file} could not be read (${s.code}: ${s.reason}); refs in it, if any, are not known`,
+      file: s.file,
+      line: s.line,
+      identity: { file: s.file, extra: s.code },
+      evidence: { code: s.code, reason: s.reason, scraped: s.scraped ?? false },
+    }));
+}
+
+/** Scraped pins from a file that `skipped` does not already mention. */
+function scrapedPinFindings(input: RuleInput, declared: (f: string) => boolean, known: Set<string>): RawFinding[] {
+  const files = new Map<string, number>();
+  for (const pin of input.pins) {
+    if (pin.scraped && !declared(pin.file) && !known.has(pin.file)) files.set(pin.file, Math.min(files.get(pin.file) ?? pin.line, pin.line));
+  }
+  return [...files].map(([file, line]) => ({
+    rule: 'unparsed-file',
+    message: `${file} was read by a text scrape only; its refs carry no key paths`,
+    file,
+    line,
+    identity: { file, extra: 'scraped' },
+  }));
+}
+
+function otherProblemFindings(input: RuleInput, known: Set<string>): RawFinding[] {
+  return input.problems
+    .filter((p) => !isRefProblem(p) && !known.has(`${p.file}|${p.code}`))
+    .map((p) => ({
+      rule: 'unparsed-file',
+      message: `part of ${p.file} could not be read (${p.code}): ${p.reason}`,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      identity: { file: p.file, extra: `${p.code}|${p.reason}` },
+      evidence: { code: p.code, reason: p.reason },
+    }));
+}
+
+export const unparsedFile: RuleCheck = {
+  id: 'unparsed-file',
+  check: (input) => {
+    const declared = declaredExtra(input);
+    const skippedFiles = new Set(input.skipped.map((s) => s.file));
+    const skippedCodes = new Set(input.skipped.map((s) => `${s.file}|${s.code}`));
+    return [...skippedFindings(input, declared), ...scrapedPinFindings(input, declared, skippedFiles), ...otherProblemFindings(input, skippedCodes)];
+  },
+};
+
+export const invalidRef: RuleCheck = {
+  id: 'invalid-ref',
+  check: ({ problems }) =>
+    problems.filter(isRefProblem).map((p) => ({
+      rule: 'invalid-ref',
+      message: `${p.reason}`,
+      file: p.file,
+      line: p.line,
+      column: p.column,
+      identity: { file: p.file, extra: `${p.code}|${p.reason}` },
+      evidence: { code: p.code },
+    })),
+};
+
+export const buildRecipeProblem: RuleCheck = {
+  id: 'build-recipe-problem',
+  check: ({ model }) =>
+    model.problems.map((p) => ({
+      rule: 'build-recipe-problem',
+      message: `${p.code}: ${p.reason}`,
+      file: p.file,
+      line: p.line,
+      identity: { file: p.file, extra: `${p.code}|${p.reason}` },
+      evidence: { code: p.code },
+    })),
+};

@@ -1,0 +1,26 @@
+/** The lint rules pinwatch runs, in report order, and their catalog. */
+import { buildRecipeProblem, invalidRef, unparsedFile } from './file-rules.js';
+import { firstPartyMissingDigest, floatingTag, thirdPartyMissingDigest } from './pin-form-rules.js';
+import { lockstepMismatch, multipleProducers, noProducer, producerNotBuilt } from './producer-rules.js';
+import { repositoryMultipleDigests } from './repository-multiple-digests.js';
+import type { RuleCheck } from './types.js';
+
+/** Every rule that reads pins and the build model. Suppression rules live in src/lint. */
+export const RULE_CHECKS: readonly RuleCheck[] = [
+  firstPartyMissingDigest,
+  floatingTag,
+  repositoryMultipleDigests,
+  noProducer,
+  multipleProducers,
+  lockstepMismatch,
+  producerNotBuilt,
+  unparsedFile,
+  invalidRef,
+  buildRecipeProblem,
+  thirdPartyMissingDigest,
+];
+
+export { LINT_RULES, lintRuleMeta, ruleHelpUri, RULE_DOCS_BASE } from './catalog.js';
+export { stampIndex, writeCoversPin, normalizeKeyPath, distinctProducers } from './stamps.js';
+export { describeProducers } from './explain.js';
+export type * from './types.js';

@@ -1,0 +1,72 @@
+/**
+ * The rule contract: a rule reads plain inputs (pins, the build model, the
+ * config, what scan could not read) and returns raw findings. The lint engine
+ * turns them into `Finding`s: levels, fingerprints, suppressions, baseline.
+ */
+import type { Config, RuleLevel } from '../config/types.js';
+import type { Pin, Problem, RelatedLocation } from '../model/index.js';
+import type { BuildModel, PinWrite, Producer } from '../producers/types.js';
+import type { SkippedFile } from '../scan/types.js';
+
+/** What a rule is, for docs, `--help`-like listings and SARIF `tool.driver.rules`. */
+export interface RuleMeta {
+  id: string;
+  /** Level when `rules:` in the config says nothing; `off` rules run only when enabled. */
+  defaultLevel: RuleLevel;
+  /** Level an `off`-by-default rule is described with (SARIF defaultConfiguration.level). */
+  enabledLevel?: 'error' | 'warning' | 'note';
+  /** One line: what is wrong. */
+  title: string;
+  /** Why it matters, a few sentences. */
+  description: string;
+  /** One sentence on how to fix it. */
+  hint: string;
+}
+
+/** The parts of a finding's identity that survive unrelated edits (no line numbers). */
+export interface FindingIdentity {
+  file?: string;
+  keyPath?: string;
+  repository?: string;
+  /** Anything else that tells two findings of one rule apart (producer id, problem code). */
+  extra?: string;
+}
+
+/** What a rule returns; the engine adds severity, fingerprint and suppression. */
+export interface RawFinding {
+  rule: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  pin?: Pin;
+  evidence?: unknown;
+  related?: RelatedLocation[];
+  /** Overrides the catalog hint when the fix depends on the case. */
+  hint?: string;
+  identity: FindingIdentity;
+}
+
+/** A producer write that covers a pin. */
+export interface PinStamp {
+  producer: Producer;
+  write: PinWrite;
+}
+
+/** Everything a rule may read. Plain data: tests build it by hand. */
+export interface RuleInput {
+  pins: readonly Pin[];
+  model: BuildModel;
+  config: Config;
+  /** Files scan could not parse (scraped) or not read at all. */
+  skipped: readonly SkippedFile[];
+  /** Problems inside files scan did read (invalid refs, …). */
+  problems: readonly Problem[];
+  /** The producer writes that stamp a pin (computed once by the engine). */
+  stampsOf(pin: Pin): readonly PinStamp[];
+}
+
+export interface RuleCheck {
+  id: string;
+  check(input: RuleInput): RawFinding[];
+}

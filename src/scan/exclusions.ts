@@ -1,0 +1,35 @@
+/** Counts of what the walk left out, by reason, with a few examples each. */
+import type { ExclusionCount } from './types.js';
+
+const MAX_EXAMPLES = 3;
+
+export class ExclusionCounter {
+  private readonly byReason = new Map<string, ExclusionCount>();
+
+  add(reason: string, example: string): void {
+    let entry = this.byReason.get(reason);
+    if (!entry) {
+      entry = { reason, count: 0, examples: [] };
+      this.byReason.set(reason, entry);
+    }
+    entry.count++;
+    if (entry.examples.length < MAX_EXAMPLES) entry.examples.push(example);
+  }
+
+  /** Largest counts first, then by reason: deterministic. */
+  list(): ExclusionCount[] {
+    return [...this.byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+  }
+}
+
+export const EXCLUDED_REASONS = {
+  prunedDir: (name: string) => `default exclude: ${name}/ directories (not walked)`,
+  vendoredChart: 'vendored Helm dependency charts (<chart>/charts/ beside a Chart.yaml; set skipVendoredCharts: false to scan them)',
+  vendoredChartFirstParty:
+    'vendored Helm dependency charts whose files mention a first-party prefix (pins you may need to update; set skipVendoredCharts: false to scan them)',
+  chartTemplates: 'Helm chart templates/ (Go templates, not YAML; declare a file in extraFiles to scrape it)',
+  userExcludeDir: (pattern: string) => `exclude ${JSON.stringify(pattern)} (directories pruned)`,
+  userExcludeFile: (pattern: string) => `exclude ${JSON.stringify(pattern)}`,
+  notIncluded: 'YAML files matching no include glob (not read)',
+  symlinkedDir: 'symlinked directories (not followed)',
+} as const;

@@ -1,0 +1,8 @@
+/** Scanning a tree for pins: the walk, file reading, and the scan result. */
+export { scanRepo, comparePins } from './scan.js';
+export type { ScanOptions } from './scan.js';
+export { walkTree } from './walk.js';
+export type { Candidate, WalkResult } from './walk.js';
+export { fileKind } from './kind.js';
+export { readTextFile, MAX_FILE_BYTES } from './read.js';
+export type * from './types.js';

@@ -1,0 +1,260 @@
+/**
+ * The tree walk: readdir recursion with file types, matchers compiled once,
+ * excluded directories pruned early. Returns the files to read with their kind,
+ * the files that cannot be read safely (symlinks), and counts of everything left out.
+ */
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { join, sep } from 'node:path';
+import picomatch from 'picomatch';
+import type { FileKind } from '../collect/types.js';
+import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
+import { CONFIG_FILE_NAME } from '../config/load.js';
+import type { Config } from '../config/types.js';
+import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
+import { fileKind, isYamlName } from './kind.js';
+import type { SkippedFile } from './types.js';
+
+export interface Candidate {
+  /** Repo-relative, forward slashes. */
+  file: string;
+  abs: string;
+  kind: FileKind;
+}
+
+export interface WalkResult {
+  files: Candidate[];
+  skipped: SkippedFile[];
+  excluded: ExclusionCounter;
+}
+
+type Matcher = (path: string) => boolean;
+
+interface UserExclude {
+  pattern: string;
+  file: Matcher;
+  /** Set for `dir/` and `dir/**` patterns: matches the directory itself, which is then pruned. */
+  dir?: Matcher;
+}
+
+interface Plan {
+  root: string;
+  rootReal: string;
+  include: Matcher;
+  excludes: UserExclude[];
+  extraGlobs: { pattern: string; match: Matcher; hits: number }[];
+  extraLiterals: Set<string>;
+  skipVendoredCharts: boolean;
+  /** First-party prefixes without their trailing slash, searched in vendored chart files. */
+  firstPartyNeedles: string[];
+  /**
+   * Static directory prefixes of every include and extraFiles glob (`packages` for
+   * `packages/**\/values.yaml`); undefined when some glob can match anywhere.
+   * Directories outside all of them cannot hold a wanted file and are not walked.
+   */
+  bases?: string[];
+}
+
+const PM = { dot: true } as const;
+
+function compileExclude(pattern: string): UserExclude {
+  if (pattern.endsWith('/')) {
+    const base = pattern.slice(0, -1);
+    return { pattern, file: picomatch(`${pattern}**`, PM), dir: picomatch(base, PM) };
+  }
+  if (pattern.endsWith('/**')) return { pattern, file: picomatch(pattern, PM), dir: picomatch(pattern.slice(0, -3), PM) };
+  return { pattern, file: picomatch(pattern, PM) };
+}
+
+function staticBases(globs: readonly string[]): string[] | undefined {
+  const bases = globs.map((g) => (picomatch.scan(g).isGlob ? picomatch.scan(g).base : g.slice(0, Math.max(0, g.lastIndexOf('/')))));
+  return bases.some((b) => b === '' || b === '.') ? undefined : bases;
+}
+
+/** True when a wanted file can sit at or below the directory `rel`. */
+function mayHoldWanted(plan: Plan, rel: string): boolean {
+  if (!plan.bases) return true;
+  return plan.bases.some((b) => rel === b || rel.startsWith(`${b}/`) || b.startsWith(`${rel}/`));
+}
+
+function makePlan(root: string, config: Config): Plan {
+  const extraGlobs = config.extraFiles.filter((p) => picomatch.scan(p).isGlob);
+  return {
+    bases: staticBases([...config.include, ...extraGlobs]),
+    root,
+    rootReal: realpathSync(root),
+    include: config.include.length ? picomatch(config.include, PM) : () => false,
+    excludes: config.exclude.map(compileExclude),
+    extraGlobs: extraGlobs.map((pattern) => ({ pattern, match: picomatch(pattern, PM), hits: 0 })),
+    extraLiterals: new Set(config.extraFiles.filter((p) => !picomatch.scan(p).isGlob).map((p) => p.replace(/^\.\//, ''))),
+    skipVendoredCharts: config.skipVendoredCharts,
+    firstPartyNeedles: config.firstParty.map((p) => p.replace(/\/$/, '')),
+  };
+}
+
+/** Cheap text check, so a first-party pin in a left-out vendored chart is called out. */
+function mentionsFirstParty(plan: Plan, abs: string): boolean {
+  if (plan.firstPartyNeedles.length === 0) return false;
+  try {
+    const text = readFileSync(abs, 'latin1');
+    return plan.firstPartyNeedles.some((n) => text.includes(n));
+  } catch {
+    return false;
+  }
+}
+
+function isExtraGlob(plan: Plan, rel: string): boolean {
+  let hit = false;
+  for (const g of plan.extraGlobs) {
+    if (g.match(rel)) {
+      g.hits++;
+      hit = true;
+    }
+  }
+  return hit;
+}
+
+/** Walk the tree under root with the config's include, exclude and extraFiles. */
+export function walkTree(root: string, config: Config): WalkResult {
+  const plan = makePlan(root, config);
+  const out: WalkResult = { files: [], skipped: [], excluded: new ExclusionCounter() };
+  walkDir(plan, root, '', undefined, out);
+  for (const g of plan.extraGlobs) {
+    if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
+  }
+  for (const rel of plan.extraLiterals) addLiteralExtra(plan, rel, out);
+  return out;
+}
+
+function readDir(abs: string, rel: string, out: WalkResult): Dirent[] | undefined {
+  try {
+    return readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    out.skipped.push({ file: `${rel || '.'}/`, code: 'unreadable', reason: `cannot list the directory (${code}); files in it were not scanned` });
+    return undefined;
+  }
+}
+
+/** `excludedBy`: set inside vendored charts and chart templates, which are walked only to count. */
+function walkDir(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  const entries = readDir(abs, rel, out);
+  if (!entries) return;
+  const isChart = entries.some((e) => e.name === CHART_FILE && !e.isDirectory());
+  for (const entry of entries) {
+    const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+    const childAbs = join(abs, entry.name);
+    if (entry.isDirectory()) walkChildDir(plan, entry.name, childAbs, childRel, isChart, excludedBy, out);
+    else if (entry.isSymbolicLink()) handleSymlink(plan, childAbs, childRel, excludedBy, out);
+    else if (entry.isFile()) handleFile(plan, childAbs, childRel, excludedBy, out);
+  }
+}
+
+function walkChildDir(plan: Plan, name: string, abs: string, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult): void {
+  if (DEFAULT_PRUNED_DIRS.includes(name)) {
+    out.excluded.add(EXCLUDED_REASONS.prunedDir(name), `${rel}/`);
+    return;
+  }
+  const pruner = plan.excludes.find((x) => x.dir?.(rel));
+  if (pruner) {
+    out.excluded.add(EXCLUDED_REASONS.userExcludeDir(pruner.pattern), `${rel}/`);
+    return;
+  }
+  if (!mayHoldWanted(plan, rel)) return;
+  let state = excludedBy;
+  if (!state && parentIsChart && name === CHART_DEPENDENCIES_DIR && plan.skipVendoredCharts) state = EXCLUDED_REASONS.vendoredChart;
+  if (!state && parentIsChart && name === CHART_TEMPLATES_DIR) state = EXCLUDED_REASONS.chartTemplates;
+  walkDir(plan, abs, rel, state, out);
+}
+
+function handleFile(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  if (plan.extraLiterals.has(rel)) return; // read after the walk, wherever it is
+  if (isExtraGlob(plan, rel)) {
+    out.files.push({ file: rel, abs, kind: fileKind(rel, true) });
+    return;
+  }
+  if (!plan.include(rel)) {
+    if (!excludedBy && isYamlName(rel) && rel !== CONFIG_FILE_NAME) out.excluded.add(EXCLUDED_REASONS.notIncluded, rel);
+    return;
+  }
+  if (excludedBy) {
+    out.excluded.add(excludedBy === EXCLUDED_REASONS.vendoredChart && mentionsFirstParty(plan, abs) ? EXCLUDED_REASONS.vendoredChartFirstParty : excludedBy, rel);
+    return;
+  }
+  const ex = plan.excludes.find((x) => x.file(rel));
+  if (ex) {
+    out.excluded.add(EXCLUDED_REASONS.userExcludeFile(ex.pattern), rel);
+    return;
+  }
+  out.files.push({ file: rel, abs, kind: fileKind(rel, false) });
+}
+
+/** Symlinks are never followed: a wanted one is listed in `skipped` with the reason. */
+function handleSymlink(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  const wanted = plan.extraLiterals.has(rel) || isExtraGlob(plan, rel) || (!excludedBy && plan.include(rel));
+  let target: string;
+  try {
+    target = readlinkSync(abs);
+  } catch {
+    target = '?';
+  }
+  let real: string | undefined;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    real = undefined;
+  }
+  if (real && isDirectory(real)) {
+    out.excluded.add(EXCLUDED_REASONS.symlinkedDir, `${rel} -> ${target}`);
+    return;
+  }
+  if (!wanted || plan.extraLiterals.has(rel)) return;
+  out.skipped.push(symlinkSkip(plan, rel, target, real));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function symlinkSkip(plan: Plan, rel: string, target: string, real: string | undefined): SkippedFile {
+  if (!real) return { file: rel, code: 'broken-symlink', reason: `a symlink to ${JSON.stringify(target)}, which does not exist` };
+  const inside = real === plan.rootReal || real.startsWith(plan.rootReal + sep);
+  if (!inside) return { file: rel, code: 'symlink-outside-repo', reason: `a symlink to ${JSON.stringify(target)}, outside the repository; not followed` };
+  return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}; not followed (the target is scanned under its own path when included)` };
+}
+
+/** A declared extraFile named literally: read wherever it is, or say it is missing. */
+function addLiteralExtra(plan: Plan, rel: string, out: WalkResult): void {
+  const abs = join(plan.root, ...rel.split('/'));
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    out.skipped.push({ file: rel, code: 'extra-file-missing', reason: `declared in extraFiles but does not exist` });
+    return;
+  }
+  if (st.isSymbolicLink()) {
+    let real: string | undefined;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      real = undefined;
+    }
+    let target = '?';
+    try {
+      target = readlinkSync(abs);
+    } catch {
+      /* keep ? */
+    }
+    out.skipped.push(symlinkSkip(plan, rel, target, real));
+    return;
+  }
+  if (!st.isFile()) {
+    out.skipped.push({ file: rel, code: 'extra-file-not-a-file', reason: 'declared in extraFiles but is not a regular file' });
+    return;
+  }
+  out.files.push({ file: rel, abs, kind: fileKind(rel, true) });
+}

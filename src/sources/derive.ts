@@ -1,0 +1,169 @@
+/**
+ * deriveBuildInputs: config first, then the recipe's Dockerfile (stages the
+ * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing.
+ * Never throws for bad input: what cannot be derived becomes `unknownReason`.
+ */
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { ImageConfig } from '../config/types.js';
+import type { BuildRecipe } from '../producers/types.js';
+import { scanContextSources } from './context-sources.js';
+import { dockerignoreEntries } from './dockerignore.js';
+import { parseDockerfile } from './dockerfile/parse.js';
+import { neededStages } from './dockerfile/stages.js';
+import { narrowGo } from './go-narrowing.js';
+import { isGlob, normalizeDir } from './matcher.js';
+import { dirPattern, pathKind, repoJoin } from './paths.js';
+import type { BuildInputs, InputPattern } from './types.js';
+
+export interface BuildInputsRequest {
+  /** Short name or repository, for messages. */
+  image: string;
+  recipe?: BuildRecipe;
+  config?: ImageConfig;
+}
+
+interface BuildSpec {
+  dockerfile: string;
+  context: string;
+  target?: string;
+  origin: string;
+  buildArgs: Map<string, string>;
+}
+
+/** `--build-arg K=V` values spelled in the recipe's command line. */
+export function buildArgsOf(command: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of (command ?? '').matchAll(/--build-arg[=\s]+(["']?)([A-Za-z_][A-Za-z0-9_]*)=([^"'\s]*)\1/g)) out.set(m[2]!, m[3]!);
+  return out;
+}
+
+function configInputs(globs: readonly string[], why: string): InputPattern[] {
+  return globs.map((g) => ({ path: g, kind: isGlob(g) ? 'glob' : 'tree', why }));
+}
+
+function buildSpec(req: BuildInputsRequest): BuildSpec | undefined {
+  const { recipe, config } = req;
+  const origin = config?.dockerfile || config?.context ? `pinwatch.yaml images.${req.image}` : recipe ? `recipe ${recipe.makefile}:${recipe.line}` : '';
+  const rawContext = config?.context ?? recipe?.context;
+  const rawDockerfile = config?.dockerfile ?? (config?.context === undefined ? recipe?.dockerfile : undefined);
+  if (rawContext === undefined && rawDockerfile === undefined) return undefined;
+  const context = repoJoin(normalizeDir(rawContext ?? posix.dirname(rawDockerfile!)));
+  const dockerfile = repoJoin(normalizeDir(rawDockerfile ?? repoJoin(context, 'Dockerfile')));
+  return { dockerfile, context, target: config?.target ?? recipe?.stage, origin, buildArgs: buildArgsOf(recipe?.command) };
+}
+
+function empty(image: string, steps: string[], unknownReason?: string): BuildInputs {
+  return { image, inputs: [], ignore: [], steps, unknownReason };
+}
+
+async function readIgnoreFile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<void> {
+  for (const file of [`${spec.dockerfile}.dockerignore`, repoJoin(spec.context, '.dockerignore')]) {
+    let text: string;
+    try {
+      text = await readFile(posix.join(repoRoot, file), 'utf8');
+    } catch {
+      continue;
+    }
+    const { entries, problems } = dockerignoreEntries(text, spec.context);
+    out.inputs.push({ path: file, kind: 'file', why: '.dockerignore of the build context' });
+    out.ignore.push(...entries, `!${spec.dockerfile}`, `!${file}`);
+    out.steps.push(`${file}: ${entries.length} pattern${entries.length === 1 ? '' : 's'} excluded from the context (last match wins, ! re-includes)`);
+    for (const p of problems) out.steps.push(`${file}:${p.line}: ${p.reason}`);
+    return;
+  }
+  out.steps.push(`no ${spec.dockerfile}.dockerignore or ${repoJoin(spec.context, '.dockerignore')}: the whole context is sent`);
+}
+
+async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<void> {
+  const outside = [spec.dockerfile, spec.context].find((p) => p === '..' || p.startsWith('../') || p.startsWith('/'));
+  if (outside !== undefined) {
+    out.unknownReason = `${outside} is outside the repository (from ${spec.origin})`;
+    return;
+  }
+  let text: string;
+  try {
+    text = await readFile(posix.join(repoRoot, spec.dockerfile), 'utf8');
+  } catch {
+    out.unknownReason = `Dockerfile ${spec.dockerfile} does not exist (from ${spec.origin})`;
+    return;
+  }
+  if ((await pathKind(repoRoot, spec.context)) !== 'dir') {
+    out.unknownReason = `build context ${spec.context} is not a directory (from ${spec.origin})`;
+    return;
+  }
+  const name = posix.basename(spec.dockerfile);
+  out.steps.push(`${spec.dockerfile} with context ${dirPattern(spec.context)}${spec.target ? ` and target ${spec.target}` : ''} (from ${spec.origin})`);
+  out.inputs.push({ path: spec.dockerfile, kind: 'file', why: 'Dockerfile' });
+  const parsed = parseDockerfile(text, spec.buildArgs);
+  for (const p of parsed.problems) out.steps.push(`${spec.dockerfile}:${p.line}: ${p.reason}`);
+  const chosen = neededStages(parsed, spec.target);
+  if ('error' in chosen) {
+    out.unknownReason = `${spec.dockerfile}: ${chosen.error} (from ${spec.origin})`;
+    return;
+  }
+  const names = chosen.needed.map((s) => s.name ?? `#${s.index}`);
+  out.steps.push(`stages built for ${chosen.target.name ?? `#${chosen.target.index}`}: ${names.join(', ')} (of ${parsed.stages.length})`);
+  await readIgnoreFile(repoRoot, spec, out);
+  const scan = await scanContextSources(repoRoot, spec.context, parsed, chosen.needed, name);
+  out.steps.push(...scan.steps);
+  const go = await narrowGo(repoRoot, spec.context, parsed, chosen.needed, scan.sources, name);
+  out.steps.push(...go.steps);
+  for (const s of scan.sources) {
+    if (go.narrowed.has(s)) continue;
+    out.inputs.push({ path: s.kind === 'tree' && (await pathKind(repoRoot, s.path)) === 'dir' ? dirPattern(s.path) : s.path, kind: s.kind, why: s.why });
+  }
+  out.inputs.push(...go.inputs);
+  out.ignore.push(...go.ignore);
+}
+
+function dedupe(inputs: InputPattern[]): InputPattern[] {
+  const seen = new Set<string>();
+  return inputs.filter((p) => {
+    const key = `${p.kind ?? ''}\u0000${p.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildInputs> {
+  const { config } = req;
+  const declared = config?.inputs ?? [];
+  if (config?.derive === false) {
+    if (declared.length === 0) return empty(req.image, [], `images.${req.image} sets derive: false but declares no inputs`);
+    return { image: req.image, inputs: configInputs(declared, 'config inputs'), ignore: [...(config.ignore ?? [])], steps: [`inputs declared in pinwatch.yaml images.${req.image} (derive: false)`] };
+  }
+  const out = empty(req.image, []);
+  const spec = buildSpec(req);
+  if (spec) await fromDockerfile(repoRoot, spec, out);
+  else if (declared.length === 0) {
+    out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;
+  } else out.steps.push(`no Dockerfile known for ${req.image}; inputs from pinwatch.yaml only`);
+  if (out.unknownReason && declared.length === 0) return empty(req.image, out.steps, out.unknownReason);
+  if (out.unknownReason) {
+    out.steps.push(`${out.unknownReason}; using the inputs declared in pinwatch.yaml`);
+    out.unknownReason = undefined;
+    out.inputs = [];
+    out.ignore = [];
+  }
+  if (declared.length > 0) {
+    out.inputs.push(...configInputs(declared, 'config inputs'));
+    out.steps.push(`pinwatch.yaml images.${req.image}.inputs: ${declared.join(', ')}`);
+  }
+  if (config?.ignore?.length) {
+    out.ignore.push(...config.ignore);
+    out.steps.push(`pinwatch.yaml images.${req.image}.ignore: ${config.ignore.join(', ')}`);
+  }
+  out.inputs = dedupe(out.inputs);
+  return out;
+}
+
+export async function deriveBuildInputs(repoRoot: string, req: BuildInputsRequest): Promise<BuildInputs> {
+  try {
+    return await derive(repoRoot, req);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return empty(req.image, [], `could not derive build inputs for ${req.image}: ${message}`);
+  }
+}

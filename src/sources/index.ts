@@ -1,0 +1,11 @@
+/** Build inputs: which repo paths, when changed, change an image (public API of src/sources). */
+export { deriveBuildInputs, buildArgsOf } from './derive.js';
+export type { BuildInputsRequest } from './derive.js';
+export { inputMatcher, inputKind, ignoredBy } from './matcher.js';
+export type { InputMatcher } from './matcher.js';
+export { parseDockerfile } from './dockerfile/parse.js';
+export type { ParsedDockerfile, Stage, StageOp, CopyOp, RunOp } from './dockerfile/parse.js';
+export { neededStages } from './dockerfile/stages.js';
+export { dockerignoreEntries } from './dockerignore.js';
+export { goImportClosure } from './go/closure.js';
+export type * from './types.js';

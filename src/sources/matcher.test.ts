@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { dockerignoreEntries } from './dockerignore.js';
+import { ignoredBy, inputMatcher } from './matcher.js';
+import type { BuildInputs, InputPattern } from './types.js';
+
+const inputs = (patterns: InputPattern[], ignore: string[] = []): BuildInputs => ({ image: 'x', inputs: patterns, ignore, steps: [] });
+
+describe('inputMatcher', () => {
+  const m = inputMatcher(
+    inputs(
+      [
+        { path: 'Dockerfile', kind: 'file', why: 'Dockerfile' },
+        { path: 'internal/x/', kind: 'files', why: 'go package' },
+        { path: 'patches/', kind: 'tree', why: 'COPY patches' },
+        { path: 'maybe', why: 'missing COPY source' },
+        { path: 'src/*.go', why: 'COPY glob' },
+        { path: 'conf/**/*.yaml', kind: 'glob', why: 'config glob' },
+      ],
+      ['patches/**/*.md', '!patches/keep/README.md', 'internal/x/*_test.go'],
+    ),
+  );
+  const cases: [string, string | undefined][] = [
+    ['Dockerfile', 'Dockerfile'],
+    ['Dockerfile.bak', undefined],
+    ['internal/x/a.go', 'go package'],
+    ['internal/x/sub/a.go', undefined],
+    ['internal/x/a_test.go', undefined],
+    ['internal/xy/a.go', undefined],
+    ['./Dockerfile', 'Dockerfile'],
+    ['patches/a.diff', 'COPY patches'],
+    ['patches/deep/b.diff', 'COPY patches'],
+    ['patches/deep/notes.md', undefined],
+    ['patches/keep/README.md', 'COPY patches'],
+    ['patchesX/a.diff', undefined],
+    ['maybe', 'missing COPY source'],
+    ['maybe/inside', 'missing COPY source'],
+    ['maybe2', undefined],
+    ['src/a.go', 'COPY glob'],
+    ['src/sub/a.go', undefined],
+    ['conf/a/b/c.yaml', 'config glob'],
+    ['conf/a/b/c.json', undefined],
+  ];
+  it.each(cases)('%s → %s', (path, why) => {
+    expect(m.match(path)?.why).toBe(why);
+  });
+
+  it('a glob matching a directory matches everything below it', () => {
+    const g = inputMatcher(inputs([{ path: 'cmd*', why: 'COPY cmd*' }]));
+    expect(g.match('cmd-tool/sub/main.go')?.why).toBe('COPY cmd*');
+    expect(g.match('other/cmd/x')).toBeUndefined();
+  });
+
+  it('a package at the repo root matches only top-level files', () => {
+    const root = inputMatcher(inputs([{ path: './', kind: 'files', why: 'root package' }]));
+    expect(root.match('main.go')?.why).toBe('root package');
+    expect(root.match('./main.go')?.why).toBe('root package');
+    expect(root.match('cmd/main.go')).toBeUndefined();
+  });
+
+  it('the whole repo as a tree', () => {
+    const all = inputMatcher(inputs([{ path: './', kind: 'tree', why: 'COPY . .' }], ['docs']));
+    expect(all.match('a/b/c')?.why).toBe('COPY . .');
+    expect(all.match('docs/readme.md')).toBeUndefined();
+    expect(all.match('docsy/readme.md')?.why).toBe('COPY . .');
+  });
+
+  it('is fast: 300 inputs × 100k paths well under a second', () => {
+    const many = inputMatcher(
+      inputs(
+        [...Array.from({ length: 300 }, (_, i): InputPattern => ({ path: `pkg${i}/sub/`, kind: 'files', why: String(i) })), { path: 'a/**/*.txt', kind: 'glob', why: 'g' }],
+        ['**/*_test.go'],
+      ),
+    );
+    const paths = Array.from({ length: 100_000 }, (_, i) => `pkg${i % 600}/sub/f${i}.go`);
+    const t0 = performance.now();
+    let hits = 0;
+    for (const p of paths) if (many.match(p)) hits++;
+    expect(hits).toBe(50_100);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe('dockerignoreEntries', () => {
+  const text = '# comment\n\n*.md\n!README.md\n/build/\n**/*.log\nsub/../tmp\n  spaced  \n';
+  it('anchors patterns at the context and keeps order', () => {
+    expect(dockerignoreEntries(text, 'ctx').entries).toEqual(['ctx/*.md', '!ctx/README.md', 'ctx/build', 'ctx/**/*.log', 'ctx/tmp', 'ctx/spaced']);
+    expect(dockerignoreEntries(text, '.').entries[0]).toBe('*.md');
+  });
+  const cases: [string, boolean][] = [
+    ['ctx/a.md', true],
+    ['ctx/README.md', false],
+    ['ctx/sub/a.md', false],
+    ['ctx/build/x/y', true],
+    ['ctx/deep/er/z.log', true],
+    ['ctx/tmp/a', true],
+    ['other/a.md', false],
+  ];
+  it.each(cases)('%s ignored: %s', (path, ignored) => {
+    expect(ignoredBy(dockerignoreEntries(text, 'ctx').entries, path)).toBe(ignored);
+  });
+  it('a re-include under an excluded directory wins when later', () => {
+    const { entries } = dockerignoreEntries('vendor\n!vendor/keep.go\n', '.');
+    expect(ignoredBy(entries, 'vendor/a.go')).toBe(true);
+    expect(ignoredBy(entries, 'vendor/keep.go')).toBe(false);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The input matcher: repo-relative path → the build input it falls in, or
+ * undefined (not an input, or ignored). Built once per image and called for every
+ * changed path of every commit, so everything is precompiled: exact files and Go
+ * package directories are map lookups, directory trees are one map lookup per
+ * path segment, and globs are compiled picomatch functions filtered by their
+ * static prefix.
+ */
+import picomatch from 'picomatch';
+import type { BuildInputs, InputKind, InputPattern } from './types.js';
+
+export interface InputMatcher {
+  match(path: string): InputPattern | undefined;
+}
+
+const SLASH = 47;
+const GLOB_CHARS = /[*?[\]{}]|[!@+]\(/;
+
+export function isGlob(path: string): boolean {
+  return GLOB_CHARS.test(path);
+}
+
+/** The kind of a pattern, inferring it from the path when not given. */
+export function inputKind(p: InputPattern): InputKind {
+  return p.kind ?? (isGlob(p.path) ? 'glob' : 'tree');
+}
+
+/** `./x/` → `x`, `./` → `` (the repo root), `/x` → `x`. */
+export function normalizeDir(path: string): string {
+  let p = path.replace(/^(\.\/)+/, '').replace(/^\/+/, '').replace(/\/+$/, '');
+  if (p === '.') p = '';
+  return p;
+}
+
+interface CompiledGlob {
+  base: string;
+  test: (path: string) => boolean;
+}
+
+/** A glob that also matches everything below a path it matches. */
+function compileGlob(glob: string): CompiledGlob {
+  const g = normalizeDir(glob);
+  const { base } = picomatch.scan(g);
+  const test = picomatch([g, `${g}/**`], { dot: true });
+  return { base: base === '.' ? '' : base, test: (p) => test(p) };
+}
+
+/** A plain path that matches itself and everything below it. */
+function compilePrefix(entry: string): CompiledGlob {
+  const p = normalizeDir(entry);
+  if (p === '') return { base: '', test: () => true };
+  const below = `${p}/`;
+  return { base: p, test: (path) => path === p || path.startsWith(below) };
+}
+
+interface IgnoreRule {
+  negate: boolean;
+  rule: CompiledGlob;
+}
+
+function compileIgnore(entries: readonly string[]): IgnoreRule[] {
+  return entries.map((raw) => {
+    const negate = raw.startsWith('!');
+    const entry = negate ? raw.slice(1) : raw;
+    return { negate, rule: isGlob(entry) ? compileGlob(entry) : compilePrefix(entry) };
+  });
+}
+
+function isIgnored(rules: readonly IgnoreRule[], path: string): boolean {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const { negate, rule } = rules[i]!;
+    if (path.startsWith(rule.base) && rule.test(path)) return !negate;
+  }
+  return false;
+}
+
+/** Does a single ignore list exclude `path`? (Same rules as the matcher.) */
+export function ignoredBy(entries: readonly string[], path: string): boolean {
+  return isIgnored(compileIgnore(entries), path);
+}
+
+export function inputMatcher(inputs: BuildInputs): InputMatcher {
+  const files = new Map<string, InputPattern>();
+  const packageDirs = new Map<string, InputPattern>();
+  const trees = new Map<string, InputPattern>();
+  const globs: { glob: CompiledGlob; pattern: InputPattern }[] = [];
+  for (const pattern of inputs.inputs) {
+    const kind = inputKind(pattern);
+    const key = normalizeDir(pattern.path);
+    if (kind === 'file') files.has(key) || files.set(key, pattern);
+    else if (kind === 'files') packageDirs.has(key) || packageDirs.set(key, pattern);
+    else if (kind === 'tree') trees.has(key) || trees.set(key, pattern);
+    else globs.push({ glob: compileGlob(pattern.path), pattern });
+  }
+  const ignore = compileIgnore(inputs.ignore);
+  const rootTree = trees.get('');
+  // Distinct tree key lengths, longest first: one slice and one lookup per length, not per path segment.
+  const treeLengths = [...new Set([...trees.keys()].filter((k) => k !== '').map((k) => k.length))].sort((a, b) => b - a);
+
+  const find = (path: string): InputPattern | undefined => {
+    const exact = files.get(path);
+    if (exact) return exact;
+    const slash = path.lastIndexOf('/');
+    const pkg = packageDirs.get(slash < 0 ? '' : path.slice(0, slash));
+    if (pkg) return pkg;
+    for (const len of treeLengths) {
+      if (path.length < len || (path.length > len && path.charCodeAt(len) !== SLASH)) continue;
+      const t = trees.get(path.length === len ? path : path.slice(0, len));
+      if (t) return t;
+    }
+    if (rootTree) return rootTree;
+    for (const { glob, pattern } of globs) if (path.startsWith(glob.base) && glob.test(path)) return pattern;
+    return undefined;
+  };
+
+  return {
+    match(path: string): InputPattern | undefined {
+      const p = path.charCodeAt(0) === 46 && path.charCodeAt(1) === SLASH ? path.slice(2) : path;
+      const found = find(p);
+      if (!found || (ignore.length > 0 && isIgnored(ignore, p))) return undefined;
+      return found;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The stale engine: plain inputs (images with pins and build inputs) in, a
+ * StaleReport out. Reads history in a constant number of git processes: shallow
+ * state, tags, one digest-history pass (+ bounded move rounds), one cat-file,
+ * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id.
+ */
+import { PinwatchError } from '../errors.js';
+import { readChangedPaths } from '../git/changed-paths.js';
+import { readDigestIntroductions } from '../git/digest-history.js';
+import { readCommitGraph, type CommitGraph } from '../git/graph.js';
+import { resolveCommit } from '../git/objects.js';
+import { patchIds } from '../git/patch-id.js';
+import { gitStats } from '../git/run.js';
+import { readShallowState } from '../git/shallow.js';
+import { readTags } from '../git/tags.js';
+import type { ProvenanceMethod } from '../config/types.js';
+import { digestHistorySource } from '../provenance/digest-history.js';
+import { gitTagSource } from '../provenance/git-tag.js';
+import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryProvenanceFn } from '../provenance/registry.js';
+import { resolveProvenance } from '../provenance/resolve.js';
+import type { Provenance, ProvenanceSource } from '../provenance/types.js';
+import { conventionalType, prNumber } from './commit-meta.js';
+import { buildInputMatcher } from './match.js';
+import { firstParentOwners } from './pr-owner.js';
+import { subjectsOf, type Subject } from './subjects.js';
+import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
+import { cherryPickPool, outsideBuild, touchingInputs, type Candidate } from './unshipped.js';
+
+export interface StaleOptions {
+  /** Revision whose history is judged (default HEAD). */
+  head?: string;
+  /** Methods strongest first (default registry, digest-history, git-tag). */
+  methods?: ProvenanceMethod[];
+  buildCommit?: 'parent' | 'self';
+  /** Set to ask the registry (`--registry`); `fn` defaults to src/registry/provenance.ts. */
+  registry?: { fn?: RegistryProvenanceFn; opts?: Record<string, unknown> };
+  /** Clock for ages (tests pin it). */
+  now?: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
+  const startProcesses = gitStats.processes;
+  const headRev = options.head ?? 'HEAD';
+  const head = await resolveCommit(repo, headRev);
+  if (!head) throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo}; expected a branch, tag or sha`);
+  const shallow = await readShallowState(repo);
+  const subjects = subjectsOf(images);
+  const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
+  const sources = await buildSources(repo, subjects, methods, options, head, shallow);
+  const provenance = await resolveProvenance(repo, subjects, sources);
+  const builds = [...new Set(provenance.flatMap((p) => (p.commit ? [p.commit] : [])))];
+  const graph = await readCommitGraph(repo, [head, ...builds]);
+  const judged = await judge(repo, graph, head, subjects, provenance);
+  const now = options.now ?? new Date();
+  const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
+  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, head, now));
+  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
+  return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses };
+}
+
+async function buildSources(
+  repo: string,
+  subjects: Subject[],
+  methods: ProvenanceMethod[],
+  options: StaleOptions,
+  head: string,
+  shallow: Awaited<ReturnType<typeof readShallowState>>,
+): Promise<ProvenanceSource[]> {
+  const sources: ProvenanceSource[] = [];
+  for (const method of methods) {
+    if (method === 'registry') {
+      if (!options.registry) sources.push(registryNotAsked('not asked (run with --registry to read the image revision label)'));
+      else sources.push(registrySource(options.registry.fn ?? defaultRegistryProvenance, options.registry.opts));
+    } else if (method === 'digest-history') {
+      const digests = subjects.flatMap((s) => (s.digest ? [s.digest] : []));
+      const files = [...new Set(subjects.flatMap((s) => s.input.pins.map((p) => p.file)))].sort();
+      const history = await readDigestIntroductions(repo, digests, files, head);
+      sources.push(digestHistorySource({ history, shallow, buildCommit: options.buildCommit ?? 'parent', searchedFiles: files.length }));
+    } else if (method === 'git-tag') {
+      sources.push(gitTagSource(await readTags(repo)));
+    }
+  }
+  return sources;
+}
+
+interface Judgement {
+  unshipped: Candidate[];
+  cherryPicked: { commit: string; equals: string }[];
+}
+
+/** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
+async function judge(repo: string, graph: CommitGraph, head: string, subjects: Subject[], provenance: Provenance[]): Promise<(Judgement | undefined)[]> {
+  const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
+  const outside = new Map<string, number[]>();
+  for (const b of ready) if (b && !outside.has(b)) outside.set(b, outsideBuild(graph, head, b));
+  const needed = new Set<number>();
+  for (const list of outside.values()) for (const i of list) needed.add(i);
+  const changed = await readChangedPaths(repo, [...needed].map((i) => graph.nodes[i]!.sha));
+  const candidates = subjects.map((s, i) => {
+    const b = ready[i];
+    return b ? touchingInputs(graph, outside.get(b)!, changed, buildInputMatcher(s.input.inputs!)) : undefined;
+  });
+  const authorTimes = Float64Array.from(graph.nodes, (n) => Date.parse(n.date));
+  const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(graph, ready[i]!, candidates[i]!, authorTimes) : []));
+  const forPatchId = new Set<number>([...candidates.flatMap((c) => (c ?? []).map((x) => x.index)), ...pools.flat()]);
+  const ids = await patchIds(repo, [...forPatchId].map((i) => graph.nodes[i]!.sha));
+  return subjects.map((_, i) => {
+    const list = candidates[i];
+    if (!list) return undefined;
+    const poolIds = new Map<string, string>();
+    for (const p of pools[i]!) {
+      const id = ids.get(graph.nodes[p]!.sha);
+      if (id) poolIds.set(id, graph.nodes[p]!.sha);
+    }
+    const unshipped: Candidate[] = [];
+    const cherryPicked: Judgement['cherryPicked'] = [];
+    for (const c of list) {
+      const sha = graph.nodes[c.index]!.sha;
+      const equals = poolIds.get(ids.get(sha) ?? '');
+      if (equals) cherryPicked.push({ commit: sha, equals });
+      else unshipped.push(c);
+    }
+    return { unshipped, cherryPicked };
+  });
+}
+
+let ownersCache: { graph: CommitGraph; head: string; owners: Int32Array } | undefined;
+
+function describeCommit(graph: CommitGraph, head: string, c: Candidate): UnshippedCommit {
+  if (!ownersCache || ownersCache.graph !== graph || ownersCache.head !== head) ownersCache = { graph, head, owners: firstParentOwners(graph, head) };
+  const node = graph.nodes[c.index]!;
+  const owner = ownersCache.owners[c.index]!;
+  const ownerNode = owner >= 0 && owner !== c.index ? graph.nodes[owner] : undefined;
+  const pr = prNumber(node.subject) ?? (ownerNode && ownerNode.parentShas.length > 1 ? prNumber(ownerNode.subject) : undefined);
+  const type = conventionalType(node.subject);
+  return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), paths: c.paths.slice(0, 5) };
+}
+
+function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: CommitGraph, head: string, now: Date): StaleImage {
+  const inputs = s.input.inputs;
+  const base: StaleImage = {
+    image: s.input.image,
+    repository: s.repository,
+    ...(s.digest ? { digest: s.digest } : {}),
+    tags: s.tags,
+    status: 'unknown',
+    provenance: p.steps,
+    unshipped: [],
+    cherryPicked: [],
+    pins: s.pins.map((pin) => ({ file: pin.file, line: pin.line, ...(pin.keyPath ? { keyPath: pin.keyPath } : {}) })),
+    inputs: {
+      count: inputs?.inputs.length ?? 0,
+      patterns: inputs?.inputs ?? [],
+      ignore: inputs?.ignore ?? [],
+      steps: inputs?.steps ?? [],
+      ...(inputs?.unknownReason ? { unknownReason: inputs.unknownReason } : {}),
+    },
+  };
+  if (p.commit && p.method) {
+    const n = graph.node(p.commit);
+    base.builtFrom = { commit: p.commit, method: p.method, ...(n ? { date: n.date, subject: n.subject } : {}) };
+  }
+  const reasons: string[] = [];
+  if (!inputs) reasons.push(s.input.missingInputsReason ?? 'build inputs are unknown (no build recipe or config inputs for this image)');
+  else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
+  if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
+  if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
+  const unshipped = j.unshipped.map((c) => describeCommit(graph, head, c)).sort((a, b) => b.date.localeCompare(a.date));
+  const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
+  return {
+    ...base,
+    status: unshipped.length > 0 ? 'stale' : 'current',
+    unshipped,
+    cherryPicked: j.cherryPicked,
+    ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: Math.floor((now.getTime() - Date.parse(oldest.date)) / DAY_MS) } } : {}),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Stale images as `Finding`s (rule `stale-image`, one per pin, at the pin's
+ * file:line) and unknown images as `stale-unknown` notes, for the generic
+ * sarif/github/markdown formatters and for `check`.
+ */
+import { createHash } from 'node:crypto';
+import type { Finding, Severity } from '../model/index.js';
+import type { RuleMeta } from '../rules/types.js';
+import { imageFails, type StalePolicy } from './policy.js';
+import type { StaleImage, StaleReport } from './types.js';
+
+export const STALE_RULES: readonly RuleMeta[] = [
+  {
+    id: 'stale-image',
+    defaultLevel: 'warning',
+    title: 'The pinned image does not contain merged changes to its build inputs',
+    description:
+      'The commit the pinned image was built from lacks commits that later changed the image sources. Those changes (fixes included) are merged but run nowhere until the image is rebuilt and repinned.',
+    hint: 'Rebuild the image from the current tree and repin its digest (the build recipe that stamps this pin does both).',
+  },
+  {
+    id: 'stale-unknown',
+    defaultLevel: 'note',
+    title: 'pinwatch could not tell which commit the pinned image was built from, or what its inputs are',
+    description: 'No provenance method answered, or the build inputs could not be derived; the image is neither stale nor current.',
+    hint: 'See `pinwatch explain IMAGE` for each method tried; declare the image in pinwatch.yaml or fetch full history.',
+  },
+];
+
+function fingerprint(...parts: (string | undefined)[]): string {
+  return createHash('sha256').update(parts.map((p) => p ?? '').join('\0')).digest('hex').slice(0, 32);
+}
+
+function staleMessage(img: StaleImage): string {
+  const fixes = img.unshipped.filter((u) => u.type === 'fix').length;
+  const built = img.builtFrom ? `built from ${img.builtFrom.commit.slice(0, 10)} (${img.builtFrom.method})` : 'build commit unknown';
+  const prs = [...new Set(img.unshipped.flatMap((u) => (u.pr ? [`#${u.pr}`] : [])))].slice(0, 5);
+  return `${img.repository} is ${built} and lacks ${img.unshipped.length} merged commit(s) to its inputs${fixes ? `, ${fixes} fix(es)` : ''}${prs.length ? ` (${prs.join(', ')})` : ''}`;
+}
+
+export function staleFindings(report: StaleReport, policy: StalePolicy): Finding[] {
+  const out: Finding[] = [];
+  for (const img of report.images) {
+    if (img.status === 'current') continue;
+    const stale = img.status === 'stale';
+    const severity: Severity = stale ? (imageFails(img, policy) ? 'error' : 'warning') : 'note';
+    const rule = stale ? 'stale-image' : 'stale-unknown';
+    const message = stale ? staleMessage(img) : `${img.repository}: stale status unknown: ${img.reason ?? 'no reason recorded'}`;
+    const evidence = { repository: img.repository, digest: img.digest, builtFrom: img.builtFrom, unshipped: img.unshipped, reason: img.reason };
+    const hint = STALE_RULES.find((r) => r.id === rule)!.hint;
+    const locations = img.pins.length > 0 ? img.pins : [undefined];
+    for (const pin of locations) {
+      out.push({
+        rule,
+        severity,
+        message,
+        hint,
+        evidence,
+        ...(pin ? { file: pin.file, line: pin.line } : {}),
+        fingerprint: fingerprint(rule, img.repository, img.digest, pin?.file, pin?.keyPath),
+      });
+    }
+  }
+  return out;
+}

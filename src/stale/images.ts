@@ -1,0 +1,98 @@
+/**
+ * From a scan to the engine's plain inputs: first-party pins grouped by
+ * repository, each with its short name, build recipe(s) and build inputs (or
+ * the reason they are unknown). Shared by stale, explain and affected.
+ */
+import type { Config, ImageConfig } from '../config/types.js';
+import type { Pin } from '../model/index.js';
+import type { BuildModel, BuildRecipe } from '../producers/types.js';
+import type { BuildInputs } from '../sources/types.js';
+import { deriveBuildInputs } from '../sources/derive.js';
+import { loadBuildModel, recipesFor } from '../producers/index.js';
+import type { StaleImageInput } from './types.js';
+
+export interface ImageKnowledge extends StaleImageInput {
+  recipes: BuildRecipe[];
+  /** The config entry, when pinwatch.yaml declares the image. */
+  declared?: { key: string; entry: ImageConfig };
+}
+
+export interface ImagesResult {
+  images: ImageKnowledge[];
+  /** Pins left out (no repository) and modules that could not be used. */
+  notes: string[];
+  model?: BuildModel;
+}
+
+/** Last path component of a repository: `ghcr.io/acme/billing` → `billing`. */
+export function shortName(repository: string): string {
+  return repository.slice(repository.lastIndexOf('/') + 1);
+}
+
+export function declaredImage(config: Config, repository: string): { key: string; entry: ImageConfig } | undefined {
+  const entries = Object.entries(config.images);
+  const byRepo = entries.find(([, e]) => e.repository === repository);
+  if (byRepo) return { key: byRepo[0], entry: byRepo[1] };
+  const byName = entries.find(([k, e]) => !e.repository && k === shortName(repository));
+  return byName ? { key: byName[0], entry: byName[1] } : undefined;
+}
+
+export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; incomplete: Pin[] } {
+  const byRepo = new Map<string, Pin[]>();
+  const incomplete: Pin[] = [];
+  for (const pin of pins) {
+    if (!pin.firstParty) continue;
+    if (!pin.ref.name || pin.incomplete) {
+      incomplete.push(pin);
+      continue;
+    }
+    byRepo.set(pin.ref.name, [...(byRepo.get(pin.ref.name) ?? []), pin]);
+  }
+  return { byRepo, incomplete };
+}
+
+/** Build model once, then recipes and inputs per first-party repository. */
+export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[]): Promise<ImagesResult> {
+  const notes: string[] = [];
+  const { byRepo, incomplete } = groupFirstParty(pins);
+  for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
+  let model: BuildModel | undefined;
+  try {
+    model = await loadBuildModel(repoRoot, config);
+  } catch (e) {
+    notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const images: ImageKnowledge[] = [];
+  for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
+    const declared = declaredImage(config, repository);
+    const image = declared?.key ?? shortName(repository);
+    const recipes = model ? recipesOf(model, repository, repoPins, notes) : [];
+    const knowledge: ImageKnowledge = { image, repository, pins: repoPins, recipes, ...(declared ? { declared } : {}) };
+    if (recipes.length === 0 && !declared) {
+      knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
+    } else {
+      knowledge.inputs = await deriveSafely(repoRoot, image, recipes, declared?.entry);
+      if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipes[0]!.makefile}:${recipes[0]!.target}`);
+    }
+    images.push(knowledge);
+  }
+  return { images, notes, ...(model ? { model } : {}) };
+}
+
+function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[]): BuildRecipe[] {
+  try {
+    return recipesFor(model, repository, pins);
+  } catch (e) {
+    notes.push(`recipes for ${repository} could not be found: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+}
+
+async function deriveSafely(repoRoot: string, image: string, recipes: BuildRecipe[], entry: ImageConfig | undefined): Promise<BuildInputs> {
+  try {
+    return await deriveBuildInputs(repoRoot, { image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(entry ? { config: entry } : {}) });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { image, inputs: [], ignore: [], steps: [], unknownReason: msg };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What `pinwatch stale` computes: per first-party image (repository at one
+ * digest), the build commit, the method that found it, and the commits to its
+ * build inputs that the image does not contain. `--format json` is this shape.
+ */
+import type { Pin } from '../model/index.js';
+import type { ProvenanceMethod, ProvenanceStep } from '../provenance/types.js';
+import type { BuildInputs, InputPattern } from '../sources/types.js';
+
+export type StaleStatus = 'stale' | 'current' | 'unknown';
+
+export interface UnshippedCommit {
+  commit: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  subject: string;
+  /** Pull request number from `(#123)` in the subject or the merge that brought it in. */
+  pr?: number;
+  /** Conventional-commit type: `fix`, `feat`, …; absent when the subject has none. */
+  type?: string;
+  /** Input paths this commit changed (first few), for reports. */
+  paths: string[];
+}
+
+export interface StaleImage {
+  /** Short image name (config key or last path component). */
+  image: string;
+  repository: string;
+  digest?: string;
+  tags: string[];
+  status: StaleStatus;
+  /** Why `unknown`; also set for notes on other statuses. */
+  reason?: string;
+  builtFrom?: { commit: string; method: ProvenanceMethod; date?: string; subject?: string };
+  provenance: ProvenanceStep[];
+  unshipped: UnshippedCommit[];
+  /** Unshipped commits whose patch already is in the build commit's history (cherry-picks). */
+  cherryPicked: { commit: string; equals: string }[];
+  oldestUnshipped?: { commit: string; date: string; ageDays: number };
+  pins: { file: string; line: number; keyPath?: string }[];
+  inputs: { count: number; patterns: InputPattern[]; ignore: string[]; steps: string[]; unknownReason?: string };
+}
+
+export interface StaleReport {
+  head: string;
+  shallow: boolean;
+  images: StaleImage[];
+  /** Things that limit the answer for every image (shallow clone, …). */
+  warnings: string[];
+  /** Git processes this run started (constant in the number of images). */
+  gitProcesses: number;
+}
+
+/** One image as the engine takes it: plain data, no scanning or build-file reading. */
+export interface StaleImageInput {
+  image: string;
+  repository: string;
+  /** First-party pins of this repository (any digests; the engine groups by digest). */
+  pins: Pin[];
+  /** Build inputs; absent or with `unknownReason` → `unknown`. */
+  inputs?: BuildInputs;
+  /** Why inputs are absent (no recipe, …), when `inputs` is undefined. */
+  missingInputsReason?: string;
+}

@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { computeStale } from '../../src/stale/engine.js';
+import { gitStats } from '../../src/git/run.js';
+import { DIGEST, image, inputs, pin, values } from './helpers.js';
+
+const repos: TestRepo[] = [];
+const tmp: string[] = [];
+afterEach(() => {
+  repos.splice(0).forEach((r) => r.cleanup());
+  tmp.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+const NOW = new Date('2026-03-01T00:00:00Z');
+
+/** The first seed's shape: release-prep stamps a digest, a fix PR merges after. */
+function seedRepo() {
+  const r = makeRepo();
+  repos.push(r);
+  r.commit({ 'src/osc/main.go': 'package main\n', 'charts/osc/values.yaml': values('osc', 'v1.4.0', DIGEST('a')), 'docs/readme.md': 'x\n' }, 'initial');
+  const feat = r.commit({ 'src/osc/main.go': 'package main\n// feature\n' }, 'feat(osc): add bucket status (#10)');
+  const prep = r.commit({ 'charts/osc/values.yaml': values('osc', 'v1.5.0', DIGEST('b')) }, 'Prepare release v1.5.0');
+  r.git('checkout', '-q', '-b', 'fix-requeue');
+  const fix = r.commit({ 'src/osc/main.go': 'package main\n// feature\n// requeue\n' }, 'fix(objectstorage-controller): requeue BucketClaim until backend Bucket is ready');
+  r.commit({ 'test/e2e/bucket.bats': 'wait\n' }, 'test(bucket): assert BucketClaim converges');
+  r.git('checkout', '-q', 'main');
+  r.commit({ 'docs/readme.md': 'y\n' }, 'docs: readme');
+  r.git('merge', '-q', '--no-ff', '-m', 'fix(objectstorage-controller): converge BucketClaim readiness (#3034)', 'fix-requeue');
+  const merge = r.git('rev-parse', 'HEAD');
+  const osc = image('osc', [pin('charts/osc/values.yaml', 2, `ghcr.io/acme/osc:v1.5.0@${DIGEST('b')}`)], inputs('osc', 'src/osc/'));
+  return { r, feat, prep, fix, merge, osc };
+}
+
+describe('computeStale', () => {
+  it('reports the seed shape: built from the release-prep parent, the merged fix unshipped', async () => {
+    const { r, feat, prep, fix, osc } = seedRepo();
+    const report = await computeStale(r.dir, [osc], { now: NOW, methods: ['digest-history', 'git-tag'] });
+    const img = report.images[0]!;
+    expect(img.status).toBe('stale');
+    expect(img.builtFrom).toMatchObject({ commit: feat, method: 'digest-history' });
+    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep, subject: 'Prepare release v1.5.0' } });
+    expect(img.unshipped).toHaveLength(1);
+    expect(img.unshipped[0]).toMatchObject({ commit: fix, pr: 3034, type: 'fix', subject: expect.stringContaining('requeue') });
+    expect(img.pins).toEqual([{ file: 'charts/osc/values.yaml', line: 2 }]);
+    expect(img.oldestUnshipped?.commit).toBe(fix);
+    expect(img.oldestUnshipped!.ageDays).toBeGreaterThan(0);
+  });
+
+  it('leaves merges out and takes the PR number from the commit subject first', async () => {
+    const { r, osc } = seedRepo();
+    r.commit({ 'src/osc/util.go': 'package main\n' }, 'refactor(osc): split util (#77)');
+    const report = await computeStale(r.dir, [osc], { now: NOW, methods: ['digest-history'] });
+    const subjects = report.images[0]!.unshipped.map((u) => [u.subject, u.pr, u.type]);
+    expect(subjects).toEqual([
+      ['refactor(osc): split util (#77)', 77, 'refactor'],
+      ['fix(objectstorage-controller): requeue BucketClaim until backend Bucket is ready', 3034, 'fix'],
+    ]);
+  });
+
+  it('says current when no input changed after the build commit, and names the method', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/a/main.go': 'a\n', 'src/b/main.go': 'b\n', 'v.yaml': 'x: 1\n' }, 'initial');
+    r.commit({ 'v.yaml': `a:\n  image: ghcr.io/acme/a:v1@${DIGEST('1')}\nb:\n  image: ghcr.io/acme/b:v1@${DIGEST('2')}\n` }, 'Prepare release v1');
+    r.commit({ 'src/b/main.go': 'b2\n' }, 'fix(b): thing');
+    const report = await computeStale(r.dir, [
+      image('a', [pin('v.yaml', 2, `ghcr.io/acme/a:v1@${DIGEST('1')}`)], inputs('a', 'src/a/')),
+      image('b', [pin('v.yaml', 4, `ghcr.io/acme/b:v1@${DIGEST('2')}`)], inputs('b', 'src/b/')),
+    ], { now: NOW, methods: ['digest-history'] });
+    expect(report.images.map((i) => [i.image, i.status, i.unshipped.length])).toEqual([
+      ['a', 'current', 0],
+      ['b', 'stale', 1],
+    ]);
+  });
+
+  it('sees through a retag promotion: built from the rc prep parent, not the final git tag', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', 'v.yaml': values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
+    const beforeRc = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+    r.commit({ 'v.yaml': values('c', 'v1.6.0-rc.4', DIGEST('c')) }, 'Prepare release v1.6.0-rc.4');
+    r.git('tag', 'v1.6.0-rc.4');
+    const between = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged between rc and final (#5)');
+    r.commit({ 'v.yaml': values('c', 'v1.6.0', DIGEST('c')) }, 'Prepare release v1.6.0 (promoted from v1.6.0-rc.4)');
+    r.git('tag', 'v1.6.0');
+    const c = image('c', [pin('v.yaml', 2, `ghcr.io/acme/c:v1.6.0@${DIGEST('c')}`)], inputs('c', 'src/c/'));
+    const report = await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history', 'git-tag'] });
+    const img = report.images[0]!;
+    expect(img.builtFrom).toMatchObject({ commit: beforeRc, method: 'digest-history' });
+    expect(img.status).toBe('stale');
+    expect(img.unshipped.map((u) => u.commit)).toEqual([between]);
+    // the git tag v1.6.0 contains `between`; the weak method alone would call it current
+    expect(r.git('merge-base', '--is-ancestor', between, 'v1.6.0')).toBe('');
+    const weak = await computeStale(r.dir, [c], { now: NOW, methods: ['git-tag'] });
+    expect(weak.images[0]).toMatchObject({ status: 'current', builtFrom: { method: 'git-tag' } });
+    expect(img.provenance[1]!.reason).toContain('not needed');
+  });
+
+  it('does not report a fix whose patch was cherry-picked into the build commit history', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/d/main.go': 'a\nb\nc\n', 'v.yaml': values('d', 'v1', DIGEST('1')) }, 'initial');
+    r.git('branch', 'release-1');
+    const picked = r.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'fix(d): the cherry-picked fix (#8)');
+    const other = r.commit({ 'src/d/extra.go': 'x\n' }, 'fix(d): not picked (#9)');
+    r.git('checkout', '-q', 'release-1');
+    r.git('cherry-pick', picked);
+    r.commit({ 'v.yaml': values('d', 'v1.1', DIGEST('d')) }, 'Prepare release v1.1');
+    r.git('checkout', '-q', 'main');
+    r.git('merge', '-q', '--no-ff', '-m', 'Merge release-1', 'release-1');
+    const d = image('d', [pin('v.yaml', 2, `ghcr.io/acme/d:v1.1@${DIGEST('d')}`)], inputs('d', 'src/d/'));
+    const report = await computeStale(r.dir, [d], { now: NOW, methods: ['digest-history'] });
+    const img = report.images[0]!;
+    expect(img.unshipped.map((u) => u.commit)).toEqual([other]);
+    expect(img.cherryPicked.map((c) => c.commit)).toEqual([picked]);
+  });
+
+  it('follows a digest that moved between files to its first introduction', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/e/main.go': '1\n', 'old/values.yaml': values('e', 'v0', DIGEST('0')) }, 'initial');
+    const base = r.commit({ 'src/e/main.go': '2\n' }, 'feat(e): two');
+    const prep = r.commit({ 'old/values.yaml': values('e', 'v1', DIGEST('e')) }, 'Prepare release v1');
+    r.commit({ 'old/values.yaml': null, 'new/values.yaml': values('e', 'v1', DIGEST('e')) }, 'chore: move chart');
+    const e = image('e', [pin('new/values.yaml', 2, `ghcr.io/acme/e:v1@${DIGEST('e')}`)], inputs('e', 'src/e/'));
+    const report = await computeStale(r.dir, [e], { now: NOW, methods: ['digest-history'] });
+    expect(report.images[0]!.builtFrom?.commit).toBe(base);
+    expect(report.images[0]!.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep } });
+  });
+
+  it('reports unknown with a reason for each failure while the rest still comes out', async () => {
+    const { r, osc } = seedRepo();
+    r.write({ 'charts/new/values.yaml': values('new', 'v9', DIGEST('9')) }); // uncommitted: never in history
+    const never = image('new', [pin('charts/new/values.yaml', 2, `ghcr.io/acme/new:v9@${DIGEST('9')}`)], inputs('new', 'src/new/'));
+    const noDockerfile = image('nodf', [pin('charts/osc/values.yaml', 2, `ghcr.io/acme/nodf:v1.5.0@${DIGEST('b')}`)], {
+      ...inputs('nodf'),
+      unknownReason: 'Dockerfile images/nodf/Dockerfile does not exist',
+    });
+    const noRecipe = image('norecipe', [pin('charts/osc/values.yaml', 2, `ghcr.io/acme/norecipe:v1.5.0@${DIGEST('b')}`)], undefined, 'no build recipe tags ghcr.io/acme/norecipe');
+    const report = await computeStale(r.dir, [osc, never, noDockerfile, noRecipe], { now: NOW, methods: ['registry', 'digest-history', 'git-tag'] });
+    const by = Object.fromEntries(report.images.map((i) => [i.image, i]));
+    expect(by.osc!.status).toBe('stale');
+    expect(by.new).toMatchObject({ status: 'unknown', reason: expect.stringContaining('never appears in the history') });
+    expect(by.new!.provenance.map((s) => s.method)).toEqual(['registry', 'digest-history', 'git-tag']);
+    expect(by.new!.provenance[0]!.reason).toContain('--registry');
+    expect(by.nodf).toMatchObject({ status: 'unknown', reason: expect.stringContaining('Dockerfile images/nodf/Dockerfile does not exist') });
+    expect(by.norecipe).toMatchObject({ status: 'unknown', reason: 'no build recipe tags ghcr.io/acme/norecipe' });
+  });
+
+  it('says unknown on a shallow clone whose boundary hides the introduction', async () => {
+    const { r, osc } = seedRepo();
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-shallow-'));
+    tmp.push(dir);
+    execFileSync('git', ['clone', '-q', '--depth', '2', `file://${r.dir}`, dir]);
+    const report = await computeStale(dir, [osc], { now: NOW, methods: ['digest-history'] });
+    expect(report.shallow).toBe(true);
+    expect(report.warnings[0]).toContain('shallow');
+    expect(report.images[0]).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/shallow clone.*fetch-depth: 0/) });
+  });
+
+  it('runs a constant number of git processes whatever the number of images', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/img${i}/main.go`] = `${i}\n`;
+    r.commit(files, 'initial');
+    const stamp: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) stamp[`charts/img${i}/values.yaml`] = values(`img${i}`, 'v1', DIGEST(i.toString(16)));
+    r.commit(stamp, 'Prepare release v1');
+    for (let i = 0; i < 12; i++) r.commit({ [`src/img${i}/main.go`]: `${i}-fixed\n` }, `fix(img${i}): bug (#${100 + i})`);
+    const all = Array.from({ length: 12 }, (_, i) => image(`img${i}`, [pin(`charts/img${i}/values.yaml`, 2, `ghcr.io/acme/img${i}:v1@${DIGEST(i.toString(16))}`)], inputs(`img${i}`, `src/img${i}/`)));
+    const count = async (n: number) => {
+      const before = gitStats.processes;
+      const rep = await computeStale(r.dir, all.slice(0, n), { now: NOW, methods: ['digest-history', 'git-tag'] });
+      expect(rep.images.every((i) => i.status === 'stale' && i.unshipped.length === 1)).toBe(true);
+      expect(rep.gitProcesses).toBe(gitStats.processes - before);
+      return rep.gitProcesses;
+    };
+    const one = await count(1);
+    const twelve = await count(12);
+    expect(twelve).toBe(one);
+    expect(one).toBeLessThanOrEqual(10);
+  });
+});
