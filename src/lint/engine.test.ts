@@ -119,3 +119,43 @@ describe('exitCodeFor', () => {
     expect(exitCodeFor(findings, failOn)).toBe(code);
   });
 });
+
+describe('misspeltRuleNotes', () => {
+  it('flags near-misses of lint rule ids and leaves other commands\' ids alone', async () => {
+    const { misspeltRuleNotes } = await import('./levels.js');
+    expect(misspeltRuleNotes({ rules: { 'floting-tag': 'off', 'stale-image': 'warning', 'no-producer': 'note' } })).toEqual([
+      'pinwatch.yaml rules: "floting-tag" is not a lint rule and is ignored; did you mean "floating-tag"?',
+    ]);
+  });
+});
+
+describe('extraFindings (check merges stale findings)', () => {
+  const stale = {
+    rule: 'stale-image',
+    severity: 'warning' as const,
+    message: 'bsc was built before 3 merged commits',
+    file: FILE,
+    line: 2,
+    pin: pin(FILE, 2, `ghcr.io/acme/bsc:v1@${D1}`, { keyPath: 'backupStrategyController.image' }),
+  };
+  const text = TEXT.replace('  image: ghcr.io/acme/bsc:v1@sha256:1111', '  image: ghcr.io/acme/bsc:v1@sha256:1111 # pinwatch-ignore stale-image waiting for the release');
+
+  it('are suppressed by directives naming their rule, which then count as used', () => {
+    const r = lint(input({ extraFindings: [stale], fileText: (f) => (f === FILE ? text : undefined) }));
+    const s = r.findings.find((f) => f.rule === 'stale-image')!;
+    expect(s.suppressed).toEqual({ kind: 'inline', reason: 'waiting for the release' });
+    expect(s.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.findings.filter((f) => f.rule === 'unused-suppression' && f.line === 2)).toEqual([]);
+    expect(r.findings.filter((f) => f.rule === 'suppression-unknown-rule')).toHaveLength(1); // only the floting-tag typo
+  });
+
+  it('follow rules: overrides and the baseline', () => {
+    const off = lint(input({ extraFindings: [stale], config: config({ rules: { 'stale-image': 'off' } }) }));
+    expect(off.findings.some((f) => f.rule === 'stale-image')).toBe(false);
+    const up = lint(input({ extraFindings: [stale], config: config({ rules: { 'stale-image': 'error' } }) }));
+    expect(up.findings.find((f) => f.rule === 'stale-image')!.severity).toBe('error');
+    const base = baselineOf(lint(input({ extraFindings: [stale], fileText: () => undefined })).findings);
+    const again = lint(input({ extraFindings: [stale], fileText: () => undefined, baseline: base }));
+    expect(again.findings.find((f) => f.rule === 'stale-image')!.suppressed).toEqual({ kind: 'baseline', reason: 'in the baseline' });
+  });
+});

@@ -28,6 +28,12 @@ export interface LintInput {
   baseline?: Baseline;
   /** Rule ids besides lint's that directives may name (e.g. `stale-image` under `check`). */
   extraRuleIds?: readonly string[];
+  /**
+   * Findings of other commands (`check` passes stale's) to run through the same
+   * levels (`rules:` overrides), suppressions, baseline and order. Their rule ids
+   * count as known for directives.
+   */
+  extraFindings?: readonly Finding[];
   /** Which producer writes stamp a pin; defaults to matching the model's writes by file and key path. */
   stampsOf?: (pin: Pin) => readonly PinStamp[];
 }
@@ -96,14 +102,26 @@ function memoize(f: (pin: Pin) => readonly PinStamp[]): (pin: Pin) => readonly P
   };
 }
 
+/** Another command's finding: `rules:` may relevel or drop it; it gets a fingerprint if it has none. */
+function adopt(f: Finding, config: Config): Finding | undefined {
+  const level = config.rules[f.rule];
+  if (level === 'off') return undefined;
+  const out: Finding = { ...f, ...(level ? { severity: level } : {}) };
+  if (!out.fingerprint) out.fingerprint = fingerprintOf(f.rule, { file: f.file, keyPath: f.pin?.keyPath, repository: f.pin?.ref.name });
+  return out;
+}
+
 /** Run every lint rule and apply suppressions and the baseline. */
 export function lint(input: LintInput): LintResult {
   const stampsOf = memoize(input.stampsOf ?? stampIndex(input.model));
   const ruleInput = { pins: input.pins, model: input.model, config: input.config, skipped: input.skipped ?? [], problems: input.problems ?? [], stampsOf };
   const raws = RULE_CHECKS.flatMap((rule) => rule.check(ruleInput));
-  const findings = finalize(raws.map((r) => toFinding(r, input.config)).filter((p): p is Pending => p !== undefined));
+  const own = finalize(raws.map((r) => toFinding(r, input.config)).filter((p): p is Pending => p !== undefined));
+  const extraFindings = input.extraFindings ?? [];
+  const others = extraFindings.map((f) => adopt(f, input.config)).filter((f): f is Finding => f !== undefined);
+  const findings = [...own, ...others].sort(compareFindings);
 
-  const knownRules = new Set([...LINT_RULES.map((r) => r.id), ...(input.extraRuleIds ?? [])]);
+  const knownRules = new Set([...LINT_RULES.map((r) => r.id), ...(input.extraRuleIds ?? []), ...extraFindings.map((f) => f.rule)]);
   const offRules = new Set([...knownRules].filter((r) => levelFor(r, input.config) === 'off'));
   const directiveFindings = applyInlineSuppressions(findings, {
     fileText: input.fileText,

@@ -1,7 +1,7 @@
 /** pinwatch lint as a library: the engine, suppressions, baseline, exit codes, repo runner. */
 export { lint } from './engine.js';
 export type { LintInput, LintResult } from './engine.js';
-export { lintRepo, writeBaselineFile, resolveBaseline, fileTextReader, stampsFromModel } from './run.js';
+export { lintRepo, lintScanned, writeBaselineFile, resolveBaseline, fileTextReader, stampsFromModel } from './run.js';
 export type { LintRepoOptions, LintRepoResult } from './run.js';
 export { applyInlineSuppressions, applyBaseline } from './suppress.js';
 export type { BaselineUse, DirectiveFinding, InlineOptions } from './suppress.js';
@@ -10,5 +10,5 @@ export type { Directive } from './suppressions.js';
 export { baselineOf, parseBaseline, readBaseline, serializeBaseline, DEFAULT_BASELINE_FILE, BASELINE_VERSION } from './baseline.js';
 export type { Baseline, BaselineEntry } from './baseline.js';
 export { fingerprintOf, disambiguate } from './fingerprint.js';
-export { levelFor, exitCodeFor, failingFindings } from './levels.js';
+export { levelFor, exitCodeFor, failingFindings, misspeltRuleNotes } from './levels.js';
 export { emitFindingsReport, appendStepSummary } from './emit.js';

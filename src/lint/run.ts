@@ -22,6 +22,8 @@ export interface LintRepoOptions {
   baseline?: string | false;
   /** Rule ids besides lint's that directives may name. */
   extraRuleIds?: readonly string[];
+  /** Other commands' findings to suppress, baseline and sort together with lint's (see `LintInput.extraFindings`). */
+  extraFindings?: readonly Finding[];
 }
 
 export interface LintRepoResult extends LintResult {
@@ -75,8 +77,12 @@ export function stampsFromModel(model: BuildModel): (pin: Pin) => PinStamp[] {
 }
 
 export async function lintRepo(repoRoot: string, config: Config, options: LintRepoOptions = {}): Promise<LintRepoResult> {
-  const scan = await scanRepo(repoRoot, config);
-  const model = await loadBuildModel(repoRoot, config);
+  const [scan, model] = await Promise.all([scanRepo(repoRoot, config), loadBuildModel(repoRoot, config)]);
+  return lintScanned(repoRoot, config, scan, model, options);
+}
+
+/** Lint an existing scan and build model (for `check`, which has both already). */
+export function lintScanned(repoRoot: string, config: Config, scan: ScanResult, model: BuildModel, options: LintRepoOptions = {}): LintRepoResult {
   const base = resolveBaseline(repoRoot, config, options.baseline);
   const result = lint({
     pins: scan.pins,
@@ -87,6 +93,7 @@ export async function lintRepo(repoRoot: string, config: Config, options: LintRe
     fileText: fileTextReader(repoRoot),
     baseline: base?.baseline,
     extraRuleIds: options.extraRuleIds,
+    extraFindings: options.extraFindings,
     stampsOf: stampsFromModel(model),
   });
   return { ...result, scan, model, ...(base ? { baselineFile: base.file } : {}) };

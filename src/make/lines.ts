@@ -39,14 +39,22 @@ function endsWithContinuation(text: string): boolean {
   return n % 2 === 1;
 }
 
-/** Drop a `#` comment (not when escaped as `\#`) and unescape `\#`. */
+/**
+ * Drop a `#` comment and unescape `\#`. As in GNU Make 4.3+, a `#` inside a
+ * variable reference or function call (`$(shell echo #)`) is literal.
+ */
 export function stripComment(text: string): string {
+  let depth = 0;
   for (let i = 0; i < text.length; i++) {
-    if (text[i] === '\\' && text[i + 1] === '#') {
+    const c = text[i];
+    if (c === '\\' && text[i + 1] === '#') {
       i++;
-      continue;
-    }
-    if (text[i] === '#') return text.slice(0, i).replace(/\\#/g, '#');
+    } else if (c === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
+      depth++;
+      i++;
+    } else if ((c === '(' || c === '{') && depth > 0) depth++;
+    else if ((c === ')' || c === '}') && depth > 0) depth--;
+    else if (c === '#' && depth === 0) return text.slice(0, i).replace(/\\#/g, '#');
   }
   return text.replace(/\\#/g, '#');
 }

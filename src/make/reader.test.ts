@@ -67,6 +67,13 @@ describe('assignments', () => {
     expect(lookupVariable('X', { vars: r.db.vars })).toBe('v1');
   });
 
+  it('strips comments, but not a # inside a function call or escaped', () => {
+    const r = load({ Makefile: 'A := 1 # note\nB := $(subst #,x,a#b) # note\nC := a\\#b\n' });
+    expect(value(r, 'A')).toBe('1');
+    expect(value(r, 'B')).toBe('axb');
+    expect(value(r, 'C')).toBe('a#b');
+  });
+
   it('joins continuation lines', () => {
     const r = load({ Makefile: 'X := a \\\n    b \\\n\tc\nall:\n\techo one \\\n\t  two\n' });
     expect(value(r, 'X')).toBe('a b c');

@@ -47,26 +47,30 @@ const commentsApply = (kind: FileKind) => kind !== 'tag';
 
 function compareStructural(kind: FileKind, a: CompareSide, b: CompareSide, options: CompareOptions): Comparison {
   const pinDrift = pinCorrespondence(a.collected.pins, b.collected.pins);
-  const maskedA = maskText(a.text, a.collected.pins);
-  const maskedB = maskText(b.text, b.collected.pins);
-  const ctx: LineContext = { a, b, kind, refLinesA: undefined, refLinesB: undefined };
-  const all = differingLines(maskedA, maskedB, false, ctx);
-  const counted = options.ignoreComments && commentsApply(kind) ? differingLines(maskedA, maskedB, true, ctx) : all;
-  const refOnly = pinDrift.length === 0 && counted.length === 0;
-  const asDrift = (ls: Classified[]) => ls.filter((l): l is DriftLine => l.kind !== 'ref-line');
-  if (refOnly) return { refOnly, method: 'structural', pinDrift, lines: asDrift(all).filter((l) => l.kind === 'comment') };
-  return { refOnly, method: 'structural', pinDrift, lines: asDrift(counted), reason: driftReason(pinDrift, asDrift(counted)) };
+  const ctx: LineContext = { ...sides(a, b, kind), refLinesA: undefined, refLinesB: undefined };
+  const verdict = judge(maskText(a.text, a.collected.pins), maskText(b.text, b.collected.pins), ctx, options);
+  const refOnly = pinDrift.length === 0 && verdict.blocking.length === 0;
+  if (refOnly) return { refOnly, method: 'structural', pinDrift, lines: verdict.ignored() };
+  return { refOnly, method: 'structural', pinDrift, lines: verdict.blocking, reason: driftReason(pinDrift, verdict.blocking) };
 }
 
 function compareLines(kind: FileKind, a: CompareSide, b: CompareSide, options: CompareOptions, cause: string): Comparison {
-  const ctx: LineContext = { a, b, kind, refLinesA: refLines(a.text, a.collected.pins), refLinesB: refLines(b.text, b.collected.pins) };
-  const all = differingLines(a.text, b.text, false, ctx);
-  const counted = options.ignoreComments && commentsApply(kind) ? differingLines(a.text, b.text, true, ctx) : all;
-  const blocking = counted.filter((l): l is DriftLine => l.kind !== 'ref-line');
-  const refOnly = blocking.length === 0;
-  const ignored = all.filter((l): l is DriftLine => l.kind === 'comment');
-  if (refOnly) return { refOnly, method: 'line-fallback', pinDrift: [], lines: ignored, reason: cause };
-  return { refOnly, method: 'line-fallback', pinDrift: [], lines: blocking, reason: `${cause}; ${driftReason([], blocking)}` };
+  const ctx: LineContext = { ...sides(a, b, kind), refLinesA: refLines(a.text, a.collected.pins), refLinesB: refLines(b.text, b.collected.pins) };
+  const verdict = judge(a.text, b.text, ctx, options);
+  if (verdict.blocking.length === 0) return { refOnly: true, method: 'line-fallback', pinDrift: [], lines: verdict.ignored(), reason: cause };
+  return { refOnly: false, method: 'line-fallback', pinDrift: [], lines: verdict.blocking, reason: `${cause}; ${driftReason([], verdict.blocking)}` };
+}
+
+/**
+ * The lines that block an overlay (comments cut off first under --ignore-comments),
+ * and, computed only when asked, the comment lines that were ignored.
+ */
+function judge(textA: string, textB: string, ctx: LineContext, options: CompareOptions): { blocking: DriftLine[]; ignored: () => DriftLine[] } {
+  const dropComments = options.ignoreComments && commentsApply(ctx.kind);
+  const notRefLine = (l: Classified): l is DriftLine => l.kind !== 'ref-line';
+  const blocking = differingLines(textA, textB, dropComments, ctx).filter(notRefLine);
+  const ignored = () => (dropComments ? differingLines(textA, textB, false, ctx).filter(notRefLine).filter((l) => l.kind === 'comment') : []);
+  return { blocking, ignored };
 }
 
 function driftReason(pinDrift: string[], lines: DriftLine[]): string {
@@ -93,10 +97,17 @@ function kindBreakdown(lines: DriftLine[]): string {
   return ` (${[...counts].map(([k, c]) => `${c} ${KIND_WORDS[k]}`).join(', ')})`;
 }
 
+function sides(a: CompareSide, b: CompareSide, kind: FileKind) {
+  return { a, b, kind, linesA: a.text.split('\n'), linesB: b.text.split('\n') };
+}
+
 interface LineContext {
   a: CompareSide;
   b: CompareSide;
   kind: FileKind;
+  /** The original lines of each copy, for display. */
+  linesA: string[];
+  linesB: string[];
   /** Set in line-fallback mode: the lines that carry a recognised ref. */
   refLinesA: Set<number> | undefined;
   refLinesB: Set<number> | undefined;
@@ -150,8 +161,8 @@ function tooManyChanges(ea: LineEntry[], eb: LineEntry[], ctx: LineContext): Cla
   };
 }
 
-function originalLine(text: string, line: number): string {
-  return (text.split('\n')[line - 1] ?? '').replace(/\r$/, '');
+function originalLine(lines: readonly string[], line: number): string {
+  return (lines[line - 1] ?? '').replace(/\r$/, '');
 }
 
 function classify(ea: LineEntry | undefined, eb: LineEntry | undefined, ctx: LineContext, near: number): Classified {
@@ -159,8 +170,8 @@ function classify(ea: LineEntry | undefined, eb: LineEntry | undefined, ctx: Lin
     line: ea?.line,
     artifactLine: eb?.line,
     ...(ea ? {} : { nearLine: near }),
-    committed: ea ? originalLine(ctx.a.text, ea.line) : undefined,
-    artifact: eb ? originalLine(ctx.b.text, eb.line) : undefined,
+    committed: ea ? originalLine(ctx.linesA, ea.line) : undefined,
+    artifact: eb ? originalLine(ctx.linesB, eb.line) : undefined,
     kind: 'config',
     reason: '',
   };

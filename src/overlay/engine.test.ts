@@ -120,15 +120,17 @@ describe('runOverlay', () => {
   });
 
   it('a binary or unreadable copy fails that file only, with the reason', () => {
-    const root = tree({ 'p/values.yaml': COMMITTED, 'q/values.yaml': COMMITTED, 'r/values.yaml': COMMITTED });
-    const from = tree({ 'p/values.yaml': Buffer.from([0x61, 0x00, 0x62]), 'q/values.yaml': FRESH, 'r/values.yaml': FRESH });
+    const bin = Buffer.from([0x61, 0x00, 0x62]);
+    const root = tree({ 'p/values.yaml': COMMITTED, 'q/values.yaml': COMMITTED, 'r/values.yaml': COMMITTED, 's/values.yaml': bin });
+    const from = tree({ 'p/values.yaml': bin, 'q/values.yaml': FRESH, 'r/values.yaml': FRESH, 's/values.yaml': bin });
     chmodSync(join(from, 'q/values.yaml'), 0o000);
     const unreadable = process.getuid?.() !== 0; // root reads anything
     const report = runOverlay(options(root, from));
     const f = byFile(report.files);
     expect(f['p/values.yaml']).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^the artifact copy cannot be compared: a NUL byte at offset 1/) });
-    if (unreadable) expect(f['q/values.yaml']).toMatchObject({ status: 'failed', reason: 'the artifact copy is unreadable (EACCES)' });
+    if (unreadable) expect(f['q/values.yaml']).toMatchObject({ status: 'failed', reason: 'the artifact copy cannot be compared: cannot read the file (EACCES)' });
     expect(f['r/values.yaml']?.status).toBe('overlaid');
+    expect(f['s/values.yaml']?.status).toBe('same'); // identical bytes, text or not
     chmodSync(join(from, 'q/values.yaml'), 0o644);
   });
 

@@ -5,10 +5,10 @@
  * new-in-artifact) and writes overlaid files atomically (not under dry-run).
  * One file's failure never stops the run.
  */
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { collectFile } from '../collect/index.js';
-import type { CollectResult, FileKind } from '../collect/types.js';
+import type { FileKind } from '../collect/types.js';
 import type { Config } from '../config/types.js';
 import { isFirstParty } from '../model/index.js';
 import { readTextFile } from '../scan/read.js';
@@ -89,7 +89,7 @@ function count(summary: OverlaySummary, r: OverlayFileResult): void {
 }
 
 function overlayOne(file: string, mine: TreeFile | undefined, theirs: TreeFile | undefined, options: OverlayOptions): OverlayFileResult {
-  const kind = (mine ?? theirs)?.kind;
+  const kind = [mine, theirs].find((t) => t && !t.unusable)?.kind;
   const skip = findSkip(file, options.skip);
   if (skip) return { file, kind, status: 'skipped', skip, reason: skipReason(skip) };
   if (!theirs) return { file, kind, status: 'missing-in-artifact', reason: 'in the checkout but not in the artifact: kept as committed' };
@@ -105,12 +105,18 @@ function overlayOne(file: string, mine: TreeFile | undefined, theirs: TreeFile |
 }
 
 function comparePair(file: string, kind: FileKind, minePath: string, theirsPath: string, options: OverlayOptions): OverlayFileResult {
-  const bytes = readBoth(minePath, theirsPath);
-  if ('failed' in bytes) return { file, kind, status: 'failed', reason: bytes.failed };
-  if (bytes.mine.equals(bytes.theirs)) return { file, kind, status: 'same' };
-  const a = side(minePath, file, kind, options, 'checkout');
+  const mine = readTextFile(minePath, file);
+  const theirs = readTextFile(theirsPath, file);
+  if ('skipped' in mine || 'skipped' in theirs) {
+    if (sameBytes(minePath, theirsPath)) return { file, kind, status: 'same' };
+    const [where, why] = 'skipped' in mine ? ['checkout', mine.skipped.reason] : ['artifact', (theirs as { skipped: { reason: string } }).skipped.reason];
+    return { file, kind, status: 'failed', reason: `the ${where} copy cannot be compared: ${why}` };
+  }
+  // strict UTF-8 decoding: equal texts are equal bytes, and writing the text writes the artifact's bytes
+  if (mine.text === theirs.text) return { file, kind, status: 'same' };
+  const a = side(mine.text, file, kind, options, 'checkout');
   if ('failed' in a) return { file, kind, status: 'failed', reason: a.failed };
-  const b = side(theirsPath, file, kind, options, 'artifact');
+  const b = side(theirs.text, file, kind, options, 'artifact');
   if ('failed' in b) return { file, kind, status: 'failed', reason: b.failed };
   const verdict = compareCopies(kind, a, b, { ignoreComments: options.ignoreComments });
   const base: OverlayFileResult = { file, kind, status: 'drift', method: verdict.method, pins: a.collected.pins.length };
@@ -121,38 +127,26 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
   if (verdict.lines.length > 0) overlaid.lines = verdict.lines;
   if (options.dryRun) return { ...overlaid, patch: createTwoFilesPatch(`a/${file}`, `b/${file}`, a.text, b.text) };
   try {
-    writeFileAtomic(minePath, bytes.theirs);
+    writeFileAtomic(minePath, b.text);
   } catch (e) {
     return { ...base, status: 'failed', reason: `cannot write the artifact's copy: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
   }
   return overlaid;
 }
 
-function readBoth(minePath: string, theirsPath: string): { mine: Buffer; theirs: Buffer } | { failed: string } {
-  const mine = readBytes(minePath, 'checkout');
-  if ('failed' in mine) return mine;
-  const theirs = readBytes(theirsPath, 'artifact');
-  if ('failed' in theirs) return theirs;
-  return { mine: mine.bytes, theirs: theirs.bytes };
-}
-
-function readBytes(path: string, where: string): { bytes: Buffer } | { failed: string } {
+/** Byte equality, for copies that are not text (two identical binaries are `same`, not `failed`). */
+function sameBytes(a: string, b: string): boolean {
   try {
-    if (!lstatSync(path).isFile()) return { failed: `the ${where} copy is not a regular file` };
-    return { bytes: readFileSync(path) };
-  } catch (e) {
-    return { failed: `the ${where} copy is unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
   }
 }
 
-function side(abs: string, file: string, kind: FileKind, options: OverlayOptions, where: string): (CompareSide & { text: string }) | { failed: string } {
-  const read = readTextFile(abs, file);
-  if ('skipped' in read) return { failed: `the ${where} copy cannot be compared: ${read.skipped.reason}` };
-  let collected: CollectResult;
+function side(text: string, file: string, kind: FileKind, options: OverlayOptions, where: string): CompareSide | { failed: string } {
   try {
-    collected = collectFile(kind, read.text, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) });
+    return { text, collected: collectFile(kind, text, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) }) };
   } catch (e) {
     return { failed: `the collector failed on the ${where} copy: ${(e as Error).message}` };
   }
-  return { text: read.text, collected };
 }

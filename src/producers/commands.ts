@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import type { ExpandedCommand } from '../make/index.js';
-import { parseShell, resolveWord, wordText, type SimpleCommand } from './shell.js';
+import { parseShell, resolveWord, type SimpleCommand } from './shell.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
 
@@ -75,7 +75,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string): CommandF
       }
       const ctx = { dir, env, source, order };
       if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source));
-      else if (name === 'yq') readYq(argv.slice(1), sc, ctx, facts);
+      else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
       const build = readBuild(argv, dir, c.text, source, order);
       if (build) facts.builds.push(build);
@@ -92,7 +92,7 @@ interface Ctx {
   order: number;
 }
 
-function readYq(args: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts): void {
+function readYq(args: string[], ctx: Ctx, facts: CommandFacts): void {
   const call = readYqArgs(args);
   if (!call.inPlace || !call.expression) return;
   for (const a of yqAssignments(call.expression)) {
@@ -105,7 +105,6 @@ function readYq(args: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts
       facts.writes.push({ abs, keyPath: a.keyPath, via: 'yq', value, ...(copyOf ? { copyOf } : {}), source: ctx.source, order: ctx.order });
     }
   }
-  void sc;
 }
 
 function readSed(args: string[], ctx: Ctx, facts: CommandFacts): void {
@@ -215,4 +214,3 @@ function readMake(args: string[], dir: string, source: { file: string; line: num
   return sub;
 }
 
-export { wordText };

@@ -40,22 +40,31 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
   const queue: Node[] = [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }];
   while (queue.length > 0 && reached.size < MAX_NODES) {
     const node = queue.shift()!;
+    try {
+      visit(node);
+    } catch (e) {
+      problems.push({ file: path.relative(root, node.makefile), code: 'make-internal-error', reason: `could not follow the build into this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+  return { reached };
+
+  function visit(node: Node): void {
     const reader = cache.get(node.makefile, node.dir, node.variables);
     const target = node.target ?? reader.db.defaultGoal;
     const rel = reader.db.file;
     if (!target) {
       problems.push({ file: rel, code: 'build-no-default-goal', reason: `"${rel}" is run without a target and has no default goal` });
-      continue;
+      return;
     }
     const id = `${rel}:${target}`;
-    if (reached.has(id)) continue;
+    if (reached.has(id)) return;
     const via = [...node.via, id];
     const recipe = expandRecipe(reader, target);
     if (!recipe) {
       if (!existsSync(path.resolve(node.dir, target))) {
         problems.push({ file: rel, code: 'build-target-missing', reason: `no rule to make target "${target}" (reached via ${via.join(' → ')})` });
       }
-      continue;
+      return;
     }
     reached.set(id, via);
     for (const p of recipe.prerequisites) {
@@ -65,7 +74,6 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       queue.push(...subMakeNodes(root, sub, via, problems));
     }
   }
-  return { reached };
 }
 
 function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: BuildProblem[]): Node[] {

@@ -34,11 +34,15 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   const producers: Producer[] = [];
   const recipes: BuildRecipe[] = [];
   for (const file of [...makefiles].sort()) {
-    const reader = cache.get(path.join(root, file));
-    const targets = new Set([...targetNames(reader.db), ...(reachedTargets.get(file) ?? [])]);
-    const found = readMakefile(root, reader, [...targets], problems);
-    producers.push(...found.producers);
-    recipes.push(...found.recipes);
+    try {
+      const reader = cache.get(path.join(root, file));
+      const targets = new Set([...targetNames(reader.db), ...(reachedTargets.get(file) ?? [])]);
+      const found = readMakefile(root, reader, [...targets], problems);
+      producers.push(...found.producers);
+      recipes.push(...found.recipes);
+    } catch (e) {
+      problems.push({ file, code: 'make-internal-error', reason: `could not read this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
+    }
   }
   for (const p of producers) {
     const via = graph.reached.get(p.id);

@@ -213,6 +213,67 @@ describe('build entry graph', () => {
   });
 });
 
+describe('computed names and shell variables', () => {
+  it('a $(foreach) over $(shell) output writes every existing file its pattern matches, each its own ref', async () => {
+    const r = makeRepo('pinwatch-producers-foreach-');
+    try {
+      r.write({
+        Makefile: [
+          'VERSIONS = $(shell cat versions.txt)',
+          'build:',
+          '\t$(foreach v,$(VERSIONS), docker build -t ghcr.io/acme/disk:$(v) images/disk && \\',
+          '\t\techo "ghcr.io/acme/disk:$(v)@$$(cat id)" > images/disk-$(v).tag; )',
+          '',
+        ].join('\n'),
+        'images/disk/Dockerfile': 'FROM scratch\n',
+        'images/disk-v1.tag': 'x\n',
+        'images/disk-v2.tag': 'y\n',
+        'images/other.tag': 'z\n',
+      });
+      const m = await loadBuildModel(r.dir, config());
+      const p = m.producers[0]!;
+      expect(p.writes.map((w) => w.file)).toEqual(['images/disk-v1.tag', 'images/disk-v2.tag']);
+      expect(p.writes[0]!.refId).not.toBe(p.writes[1]!.refId);
+      expect(m.problems).toContainEqual(expect.objectContaining({ code: 'producer-target-guessed', line: 3 }));
+      expect(m.recipes[0]!.repositories).toEqual(['ghcr.io/acme/disk']);
+    } finally {
+      r.cleanup();
+    }
+  });
+
+  it('shell variables carry a value from echo > .tag to sed -i in lockstep', async () => {
+    const r = makeRepo('pinwatch-producers-sed-');
+    try {
+      r.write({
+        Makefile: [
+          'BASE = ghcr.io/acme/cp',
+          'image:',
+          '\tdocker buildx build images/cp --tag $(BASE):v1 --metadata-file images/cp.json',
+          '\tdigest=$$(yq e \'."containerimage.digest"\' images/cp.json -o json -r); \\',
+          '\tIMG="$(BASE):v1@$$digest"; \\',
+          '\techo "$$IMG" > images/cp.tag; \\',
+          '\tsed -i.bak -E "s|image: ghcr\\.io/.+/cp:[^[:space:]]+|image: $$IMG|" files/components.yaml; \\',
+          '\tsed -i "s/namespace: a/namespace: b/" files/components.yaml',
+          '',
+        ].join('\n'),
+        'images/cp/Dockerfile': 'FROM scratch\n',
+        'images/cp.tag': 'x\n',
+        'files/components.yaml': 'image: ghcr.io/acme/cp:v0\n',
+      });
+      const m = await loadBuildModel(r.dir, config());
+      const p = m.producers[0]!;
+      expect(p.writes.map((w) => [w.file, w.via])).toEqual([
+        ['images/cp.tag', 'redirect'],
+        ['files/components.yaml', 'sed'],
+      ]);
+      expect(p.writes[0]!.refId).toBe(p.writes[1]!.refId);
+      expect(m.recipes[0]!.stamps).toHaveLength(2);
+    } finally {
+      r.cleanup();
+    }
+  });
+});
+
 describe('problems instead of crashes', () => {
   it('a malformed Makefile reports file:line', () => {
     expect(model.problems).toContainEqual(expect.objectContaining({ file: 'packages/broken/Makefile', line: 1, code: 'make-missing-separator' }));

@@ -32,7 +32,11 @@ export class HostAuth {
   private bearer?: { realm: string; service?: string };
   private basicRequired = false;
 
-  constructor(private readonly credentials: BasicCredentials | undefined) {}
+  constructor(
+    private readonly credentials: BasicCredentials | undefined,
+    /** Why there are no credentials although the docker config mentions the host. */
+    readonly credentialsNote?: string,
+  ) {}
 
   /** The Authorization header to send up front for `scope`, if one is known. */
   cachedHeader(scope: string, now: number): string | undefined {
@@ -108,11 +112,22 @@ export class HostAuth {
 }
 
 export function describeCause(e: unknown): string {
+  return classifyCause(e).text;
+}
+
+/** A network failure in words, and whether trying again could help. */
+export function classifyCause(e: unknown): { text: string; retry: boolean } {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timed out';
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return { text: 'timed out', retry: false };
   const code = err?.cause?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused (is the registry running?)';
-  if (code === 'ECONNRESET') return 'connection reset';
-  if (code === 'ENOTFOUND') return 'host not found';
-  return err?.cause?.message ?? err?.message ?? String(e);
+  const message = err?.cause?.message ?? err?.message ?? String(e);
+  if (code === 'ECONNREFUSED') return { text: 'connection refused (is the registry running?)', retry: true };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return { text: 'connection reset', retry: true };
+  if (code === 'EAI_AGAIN') return { text: 'temporary DNS failure', retry: true };
+  if (code === 'ENOTFOUND') return { text: 'host not found', retry: false };
+  if (message === 'bad port') return { text: "Node's fetch refuses this port (a WHATWG \"bad port\"); use another port", retry: false };
+  if (/certificate|self[- ]signed|CERT_|ERR_TLS/i.test(`${code ?? ''} ${message}`)) {
+    return { text: `TLS failed: ${message} (for a registry without TLS use --insecure-registry HOST)`, retry: false };
+  }
+  return { text: message, retry: true };
 }

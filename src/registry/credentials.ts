@@ -30,17 +30,28 @@ function keysFor(host: string): string[] {
   return [host, `https://${host}`, `http://${host}`, `https://${host}/v1/`, `https://${host}/v2/`];
 }
 
+export interface CredentialLookup {
+  credentials?: BasicCredentials;
+  /** Why none were found although the docker config has something for this host (credential helpers). */
+  note?: string;
+}
+
 /** Credentials for `host` from the docker config, or undefined. A broken file is a typed error naming the file. */
 export function loadCredentials(host: string, env: Env): BasicCredentials | undefined {
+  return lookupCredentials(host, env).credentials;
+}
+
+/** Like loadCredentials, with a note when the config delegates to a credential helper pinwatch does not run. */
+export function lookupCredentials(host: string, env: Env): CredentialLookup {
   const path = dockerConfigPath(env);
-  if (!path) return undefined;
+  if (!path) return {};
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return undefined;
+    return {};
   }
-  let parsed: { auths?: Record<string, { auth?: string; username?: string; password?: string }> };
+  let parsed: { auths?: Record<string, { auth?: string; username?: string; password?: string }>; credsStore?: string; credHelpers?: Record<string, string> };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
@@ -54,10 +65,11 @@ export function loadCredentials(host: string, env: Env): BasicCredentials | unde
     if (creds) {
       rememberSecret(creds.password);
       rememberSecret(entry.auth);
-      return creds;
+      return { credentials: creds };
     }
   }
-  return undefined;
+  const helper = keysFor(host).map((k) => parsed.credHelpers?.[k]).find(Boolean) ?? parsed.credsStore;
+  return helper ? { note: `${path} delegates credentials to the "${helper}" credential helper, which pinwatch does not run; add an "auths" entry for ${host}` } : {};
 }
 
 function decodeEntry(entry: { auth?: string; username?: string; password?: string }, path: string, key: string): BasicCredentials | undefined {

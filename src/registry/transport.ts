@@ -5,10 +5,10 @@
  * and a concurrency limit. Every failure is a RegistryError with a redacted URL.
  */
 import type { FetchLike } from './auth.js';
-import { describeCause, HostAuth } from './auth.js';
+import { classifyCause, HostAuth } from './auth.js';
 import { parseChallenge } from './challenge.js';
 import type { Env } from './credentials.js';
-import { loadCredentials } from './credentials.js';
+import { lookupCredentials } from './credentials.js';
 import { parseRegistryErrors, RegistryError } from './errors.js';
 import type { RegistryErrorCode } from './errors.js';
 import { Semaphore } from './limit.js';
@@ -78,7 +78,8 @@ export class Transport {
   private auth(host: string): HostAuth {
     let a = this.auths.get(host);
     if (!a) {
-      a = new HostAuth(loadCredentials(host, this.opts.env));
+      const found = lookupCredentials(host, this.opts.env);
+      a = new HostAuth(found.credentials, found.note);
       this.auths.set(host, a);
     }
     return a;
@@ -97,15 +98,16 @@ export class Transport {
       try {
         res = await this.opts.fetch(url, { method: req.method, headers, signal: AbortSignal.timeout(this.opts.timeoutMs) });
       } catch (e) {
-        const cause = describeCause(e);
-        if (cause === 'timed out') {
+        const cause = classifyCause(e);
+        if (cause.text === 'timed out') {
           throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(url)} timed out after ${this.opts.timeoutMs} ms`, { url }, { cause: e });
         }
-        if (attempt++ < this.opts.retries) {
+        if (cause.retry && attempt++ < this.opts.retries) {
           await this.sleep(attempt);
           continue;
         }
-        throw new RegistryError('registry-unreachable', `${req.method} ${redactUrl(url)} failed after ${attempt} attempt(s): ${cause}`, { url }, { cause: e });
+        if (!cause.retry) attempt++;
+        throw new RegistryError('registry-unreachable', `${req.method} ${redactUrl(url)} failed after ${attempt} attempt(s): ${cause.text}`, { url }, { cause: e });
       }
       const body = req.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await res.arrayBuffer());
       if (res.status === 401) {
@@ -121,7 +123,7 @@ export class Transport {
           }
         }
         const code: RegistryErrorCode = challenge?.params.error === 'insufficient_scope' ? 'insufficient-scope' : 'unauthorized';
-        throw this.httpError(res, body, url, req, code, undefined, challenge?.params.error);
+        throw this.httpError(res, body, url, req, code, undefined, challenge?.params.error, auth.credentialsNote);
       }
       if ((res.status === 429 || res.status >= 500) && attempt < this.opts.retries) {
         attempt++;
@@ -142,6 +144,7 @@ export class Transport {
     forced?: RegistryErrorCode,
     attempts?: number,
     challengeError?: string,
+    credentialsNote?: string,
   ): RegistryError {
     const { codes, messages } = parseRegistryErrors(Buffer.from(body).toString('utf8'));
     const code = forced ?? codeFor(res.status, codes);

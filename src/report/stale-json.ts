@@ -30,7 +30,7 @@ export function staleJson(report: StaleReport & { notes?: string[] }): Record<st
     summary: { images: report.images.length, stale: count('stale'), current: count('current'), unknown: count('unknown') },
     warnings: report.warnings,
     notes: report.notes ?? [],
-    stats: { gitProcesses: report.gitProcesses },
+    stats: { gitProcesses: report.gitProcesses, timings: report.timings ?? {} },
     images: report.images.map(imageJson),
   };
 }

@@ -73,9 +73,9 @@ export const LINT_RULES: readonly RuleMeta[] = [
   {
     id: 'invalid-ref',
     defaultLevel: 'warning',
-    title: 'A value looks like an image reference but does not parse',
+    title: 'A value where an image reference belongs does not parse or cannot be resolved',
     description:
-      'A value stored where a ref belongs does not follow the distribution reference grammar (uppercase path, bad digest length, …), so no tool can pull or track it.',
+      'A value stored where a ref belongs does not follow the distribution reference grammar (uppercase path, bad digest length, …), is incomplete (a split map with an empty repository), templated, conflicting (a digest in the tag and another in `digest`), or missing (an empty `.tag` file), so no tool can pull or track it.',
     hint: 'Write the ref as `registry/path:tag@sha256:<64 hex>`.',
   },
   {
@@ -85,6 +85,14 @@ export const LINT_RULES: readonly RuleMeta[] = [
     description:
       'A Makefile did not parse, or a recipe writes a file that does not exist. Producers behind it may be missing from the build model, so `no-producer` and `producer-not-built` may be incomplete.',
     hint: 'Fix the recipe, or declare its writes under `producers:` in pinwatch.yaml.',
+  },
+  {
+    id: 'build-recipe-assumption',
+    defaultLevel: 'note',
+    title: 'pinwatch had to guess while reading a build recipe',
+    description:
+      'A Makefile condition depends on something only known at build time (`$(shell uname)`), or a written file name was guessed, so pinwatch took one branch or one name. Producers found under that guess may differ from what a real build does.',
+    hint: 'Check the guess; if it is wrong, declare the producer under `producers:` in pinwatch.yaml.',
   },
   {
     id: 'third-party-missing-digest',

@@ -13,9 +13,16 @@ function declaredExtra(input: RuleInput): (file: string) => boolean {
   return (file) => match(file);
 }
 
-/** A scan problem is about a ref when its code says so (`invalid-ref`, `ref-invalid-digest`, …). */
+/** Problem codes about reading the file itself rather than one value in it. */
+const FILE_PROBLEM = /parse|collector|unreadable|binary|utf8|symlink|too-large/;
+
+/**
+ * A scan problem is about one ref (`invalid-ref`, `incomplete-ref`, `templated-ref`,
+ * `unresolved-ref`, `conflicting-digest`, `empty-tag-file`, …) unless its code says
+ * the file itself could not be read.
+ */
 export function isRefProblem(problem: Problem): boolean {
-  return /(^|-)ref($|-)/.test(problem.code);
+  return !FILE_PROBLEM.test(problem.code);
 }
 
 function skippedFindings(input: RuleInput, declared: (f: string) => boolean): RawFinding[] {
@@ -77,7 +84,7 @@ export const invalidRef: RuleCheck = {
   check: ({ problems }) =>
     problems.filter(isRefProblem).map((p) => ({
       rule: 'invalid-ref',
-      message: `${p.reason}`,
+      message: p.code === 'invalid-ref' ? p.reason : `${p.code}: ${p.reason}`,
       file: p.file,
       line: p.line,
       column: p.column,
@@ -86,15 +93,30 @@ export const invalidRef: RuleCheck = {
     })),
 };
 
-export const buildRecipeProblem: RuleCheck = {
-  id: 'build-recipe-problem',
-  check: ({ model }) =>
-    model.problems.map((p) => ({
-      rule: 'build-recipe-problem',
+/** Build problems that record a guess pinwatch made, not a defect in the recipe. */
+export function isAssumption(code: string): boolean {
+  return /assumed|guessed/.test(code);
+}
+
+function buildProblemFindings(model: RuleInput['model'], rule: 'build-recipe-problem' | 'build-recipe-assumption'): RawFinding[] {
+  return model.problems
+    .filter((p) => isAssumption(p.code) === (rule === 'build-recipe-assumption'))
+    .map((p) => ({
+      rule,
       message: `${p.code}: ${p.reason}`,
       file: p.file,
       line: p.line,
       identity: { file: p.file, extra: `${p.code}|${p.reason}` },
       evidence: { code: p.code },
-    })),
+    }));
+}
+
+export const buildRecipeProblem: RuleCheck = {
+  id: 'build-recipe-problem',
+  check: ({ model }) => buildProblemFindings(model, 'build-recipe-problem'),
+};
+
+export const buildRecipeAssumption: RuleCheck = {
+  id: 'build-recipe-assumption',
+  check: ({ model }) => buildProblemFindings(model, 'build-recipe-assumption'),
 };

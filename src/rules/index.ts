@@ -1,5 +1,5 @@
 /** The lint rules pinwatch runs, in report order, and their catalog. */
-import { buildRecipeProblem, invalidRef, unparsedFile } from './file-rules.js';
+import { buildRecipeAssumption, buildRecipeProblem, invalidRef, unparsedFile } from './file-rules.js';
 import { firstPartyMissingDigest, floatingTag, thirdPartyMissingDigest } from './pin-form-rules.js';
 import { lockstepMismatch, multipleProducers, noProducer, producerNotBuilt } from './producer-rules.js';
 import { repositoryMultipleDigests } from './repository-multiple-digests.js';
@@ -17,6 +17,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   unparsedFile,
   invalidRef,
   buildRecipeProblem,
+  buildRecipeAssumption,
   thirdPartyMissingDigest,
 ];
 

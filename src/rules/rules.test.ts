@@ -225,14 +225,19 @@ describe('what could not be read', () => {
   it('scan problems: ref problems are invalid-ref, others unparsed-file', () => {
     const problems = [
       { file: BSC, line: 12, column: 3, code: 'invalid-ref', reason: 'a digest must look like sha256:<64 hex>; saw "ghcr.io/acme/x@sha256:abc"' },
-      { file: BSC, line: 20, code: 'yaml-duplicate-key', reason: 'key "image" appears twice' },
+      { file: BSC, line: 14, code: 'incomplete-ref', reason: 'gpu.vgpuManager stores an image as separate keys but its repository is empty' },
+      { file: BSC, line: 20, code: 'yaml-parse-error', reason: 'bad indentation of a mapping entry' },
+      { file: TAG, line: 1, code: 'empty-tag-file', reason: 'the file is empty' },
     ];
     const r = lint({ pins: [], model: model([]), config: config(), problems });
-    expect(r.findings.map((f) => [f.rule, f.line, f.severity])).toEqual([
-      ['invalid-ref', 12, 'warning'],
-      ['unparsed-file', 20, 'warning'],
+    expect(r.findings.map((f) => [f.rule, f.file, f.line, f.severity])).toEqual([
+      ['invalid-ref', TAG, 1, 'warning'],
+      ['invalid-ref', BSC, 12, 'warning'],
+      ['invalid-ref', BSC, 14, 'warning'],
+      ['unparsed-file', BSC, 20, 'warning'],
     ]);
-    expect(r.findings[0]!.message).toContain('sha256:abc');
+    expect(r.findings[1]!.message).toBe('a digest must look like sha256:<64 hex>; saw "ghcr.io/acme/x@sha256:abc"');
+    expect(r.findings[2]!.message).toMatch(/^incomplete-ref: gpu\.vgpuManager/);
   });
 
   it('build model problems are findings, not crashes', () => {
@@ -269,5 +274,19 @@ describe('multiple-producers and copies', () => {
     const controller = producer('M', 'image-controller', [copy('copy-of:elsewhere.yaml#x.image')]);
     const r = lint({ pins: pins2, model: model([controller, sidecar]), config: config() });
     expect(byRule(r.findings)).toEqual({ 'multiple-producers': [`${TAGF}:1`] });
+  });
+});
+
+describe('build-recipe-assumption', () => {
+  it('guesses are notes, real problems warnings', () => {
+    const problems = [
+      { file: 'hack/common-envs.mk', line: 2, code: 'make-condition-assumed', reason: 'cannot decide "ifeq ($(shell uname),Darwin)"; took the first branch' },
+      { file: 'packages/a/Makefile', line: 7, code: 'make-missing-separator', reason: 'missing separator' },
+    ];
+    const r = lint({ pins: [], model: model([], problems), config: config() });
+    expect(r.findings.map((f) => [f.rule, f.severity])).toEqual([
+      ['build-recipe-assumption', 'note'],
+      ['build-recipe-problem', 'warning'],
+    ]);
   });
 });

@@ -24,7 +24,7 @@ import { buildInputMatcher } from './match.js';
 import { firstParentOwners } from './pr-owner.js';
 import { subjectsOf, type Subject } from './subjects.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
-import { cherryPickPool, outsideBuild, touchingInputs, type Candidate } from './unshipped.js';
+import { cherryPickPool, commitsByPath, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -40,8 +40,28 @@ export interface StaleOptions {
 
 const DAY_MS = 86_400_000;
 
+interface PhaseTimer {
+  phases: Record<string, number>;
+  lap(name: string): void;
+}
+
+/** Milliseconds per engine phase, for `stats.timings` and the benchmark. */
+function phaseTimer(): PhaseTimer {
+  let last = performance.now();
+  const phases: Record<string, number> = {};
+  return {
+    phases,
+    lap(name) {
+      const now = performance.now();
+      phases[name] = Math.round((phases[name] ?? 0) + now - last);
+      last = now;
+    },
+  };
+}
+
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
   const startProcesses = gitStats.processes;
+  const timer = phaseTimer();
   const headRev = options.head ?? 'HEAD';
   const head = await resolveCommit(repo, headRev);
   if (!head) throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo}; expected a branch, tag or sha`);
@@ -49,15 +69,19 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
   const sources = await buildSources(repo, subjects, methods, options, head, shallow);
+  timer.lap('provenance-sources');
   const provenance = await resolveProvenance(repo, subjects, sources);
+  timer.lap('provenance-resolve');
   const builds = [...new Set(provenance.flatMap((p) => (p.commit ? [p.commit] : [])))];
   const graph = await readCommitGraph(repo, [head, ...builds]);
-  const judged = await judge(repo, graph, head, subjects, provenance);
+  timer.lap('commit-graph');
+  const judged = await judge(repo, graph, head, subjects, provenance, timer);
   const now = options.now ?? new Date();
   const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
   const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, head, now));
   out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
-  return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses };
+  timer.lap('describe');
+  return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
 }
 
 async function buildSources(
@@ -91,21 +115,32 @@ interface Judgement {
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
-async function judge(repo: string, graph: CommitGraph, head: string, subjects: Subject[], provenance: Provenance[]): Promise<(Judgement | undefined)[]> {
+async function judge(repo: string, graph: CommitGraph, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
   const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
-  const outside = new Map<string, number[]>();
+  const outside = new Map<string, Uint8Array>();
   for (const b of ready) if (b && !outside.has(b)) outside.set(b, outsideBuild(graph, head, b));
-  const needed = new Set<number>();
-  for (const list of outside.values()) for (const i of list) needed.add(i);
-  const changed = await readChangedPaths(repo, [...needed].map((i) => graph.nodes[i]!.sha));
+  const needed = new Uint8Array(graph.nodes.length);
+  for (const bits of outside.values()) for (let i = 0; i < bits.length; i++) needed[i] |= bits[i]!;
+  timer.lap('ancestry');
+  const changed = await readChangedPaths(repo, graph.nodes.filter((_, i) => needed[i]).map((n) => n.sha));
+  timer.lap('changed-paths');
+  const byPath = commitsByPath(graph, changed);
   const candidates = subjects.map((s, i) => {
     const b = ready[i];
-    return b ? touchingInputs(graph, outside.get(b)!, changed, buildInputMatcher(s.input.inputs!)) : undefined;
+    return b ? touchingInputs(byPath, outside.get(b)!, buildInputMatcher(s.input.inputs!)) : undefined;
   });
-  const authorTimes = Float64Array.from(graph.nodes, (n) => Date.parse(n.date));
-  const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(graph, ready[i]!, candidates[i]!, authorTimes) : []));
-  const forPatchId = new Set<number>([...candidates.flatMap((c) => (c ?? []).map((x) => x.index)), ...pools.flat()]);
+  const byTime = timeIndex(graph);
+  const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(graph, ready[i]!, candidates[i]!, byTime) : []));
+  // Patch ids only where a cherry-pick is possible: images whose pool is not empty.
+  const forPatchId = new Set<number>();
+  pools.forEach((pool, i) => {
+    if (pool.length === 0) return;
+    for (const c of candidates[i]!) forPatchId.add(c.index);
+    for (const p of pool) forPatchId.add(p);
+  });
+  timer.lap('match-inputs');
   const ids = await patchIds(repo, [...forPatchId].map((i) => graph.nodes[i]!.sha));
+  timer.lap('patch-id');
   return subjects.map((_, i) => {
     const list = candidates[i];
     if (!list) return undefined;

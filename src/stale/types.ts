@@ -49,6 +49,8 @@ export interface StaleReport {
   warnings: string[];
   /** Git processes this run started (constant in the number of images). */
   gitProcesses: number;
+  /** Milliseconds per engine phase (diagnostics; not stable across runs). */
+  timings?: Record<string, number>;
 }
 
 /** One image as the engine takes it: plain data, no scanning or build-file reading. */

@@ -12,39 +12,83 @@ export interface Candidate {
   paths: string[];
 }
 
-/** Non-merge commits reachable from head and not from build. */
-export function outsideBuild(graph: CommitGraph, head: string, build: string): number[] {
+/** Bitmap of non-merge commits reachable from head and not from build. */
+export function outsideBuild(graph: CommitGraph, head: string, build: string): Uint8Array {
   const fromHead = graph.ancestors(head);
   const fromBuild = graph.ancestors(build);
-  const out: number[] = [];
+  const out = new Uint8Array(graph.nodes.length);
   for (let i = 0; i < graph.nodes.length; i++) {
-    if (fromHead[i] && !fromBuild[i] && graph.nodes[i]!.parentShas.length < 2) out.push(i);
+    if (fromHead[i] && !fromBuild[i] && graph.nodes[i]!.parentShas.length < 2) out[i] = 1;
   }
   return out;
 }
 
-/** Of `commits`, those whose changed paths hit the inputs. */
-export function touchingInputs(graph: CommitGraph, commits: number[], changed: Map<string, string[]>, match: PathMatcher): Candidate[] {
-  const out: Candidate[] = [];
-  for (const index of commits) {
-    const paths = (changed.get(graph.nodes[index]!.sha) ?? []).filter((p) => match(p) !== undefined);
-    if (paths.length > 0) out.push({ index, paths });
+/** Changed path → indices of the commits that change it (built once for all images). */
+export function commitsByPath(graph: CommitGraph, changed: Map<string, string[]>): Map<string, number[]> {
+  const byPath = new Map<string, number[]>();
+  for (const [sha, paths] of changed) {
+    const index = graph.index.get(sha);
+    if (index === undefined) continue;
+    for (const p of paths) {
+      const list = byPath.get(p);
+      if (list) list.push(index);
+      else byPath.set(p, [index]);
+    }
   }
-  return out;
+  return byPath;
+}
+
+/**
+ * Commits in `outside` (a bitmap) whose changed paths hit the inputs. The
+ * matcher runs once per distinct changed path, not once per commit and path.
+ */
+export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, match: PathMatcher): Candidate[] {
+  const hits = new Map<number, string[]>();
+  for (const [path, commits] of byPath) {
+    if (match(path) === undefined) continue;
+    for (const index of commits) {
+      if (!outside[index]) continue;
+      const list = hits.get(index);
+      if (list) list.push(path);
+      else hits.set(index, [path]);
+    }
+  }
+  return [...hits].map(([index, paths]) => ({ index, paths: paths.sort() }));
+}
+
+/** Node indices sorted by author time, oldest first, with the times, for pool lookups. */
+export interface TimeIndex {
+  order: Int32Array;
+  times: Float64Array;
+}
+
+export function timeIndex(graph: CommitGraph): TimeIndex {
+  const times = Float64Array.from(graph.nodes, (n) => Date.parse(n.date));
+  const order = Int32Array.from(graph.nodes.keys()).sort((a, b) => times[a]! - times[b]!);
+  return { order, times };
 }
 
 /**
  * Commits in the build commit's history that a cherry-pick of a candidate could
  * be: non-merge, authored no earlier than the oldest candidate (cherry-pick and
- * rebase keep the author date).
+ * rebase keep the author date). Visits only commits authored since then.
  */
-export function cherryPickPool(graph: CommitGraph, build: string, candidates: Candidate[], authorTimes: Float64Array): number[] {
+export function cherryPickPool(graph: CommitGraph, build: string, candidates: Candidate[], index: TimeIndex): number[] {
   if (candidates.length === 0) return [];
-  const since = Math.min(...candidates.map((c) => authorTimes[c.index]!));
+  let since = Infinity;
+  for (const c of candidates) since = Math.min(since, index.times[c.index]!);
+  let lo = 0;
+  let hi = index.order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (index.times[index.order[mid]!]! < since) lo = mid + 1;
+    else hi = mid;
+  }
   const fromBuild = graph.ancestors(build);
   const out: number[] = [];
-  for (let i = 0; i < graph.nodes.length; i++) {
-    if (fromBuild[i] && authorTimes[i]! >= since && graph.nodes[i]!.parentShas.length < 2) out.push(i);
+  for (let k = lo; k < index.order.length; k++) {
+    const i = index.order[k]!;
+    if (fromBuild[i] && graph.nodes[i]!.parentShas.length < 2) out.push(i);
   }
   return out;
 }

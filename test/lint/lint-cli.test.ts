@@ -203,6 +203,12 @@ describe('machine formats through the CLI', () => {
     expect(md.startsWith('# earlier step\n## pinwatch lint: 10 findings')).toBe(true);
   });
 
+  it('an unwritable GITHUB_STEP_SUMMARY is a runtime error, not silence', async () => {
+    const r = await runCli(['--repo', seed.dir, '--format', 'github', 'lint'], { env: { GITHUB_STEP_SUMMARY: join(seed.dir, 'no/such/dir/summary.md') } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot append to GITHUB_STEP_SUMMARY');
+  });
+
   it('--output writes the report to a file', async () => {
     const r = await runCli(['--repo', seed.dir, '--format', 'markdown', '--output', join(seed.dir, 'out.md'), 'lint']);
     expect(r.stdout).toBe('');

@@ -170,6 +170,15 @@ describe('basic auth from a docker config (htpasswd registry)', () => {
     expect(p.commit).toBe(COMMIT);
   });
 
+  it('says so when the docker config delegates to a credential helper it does not run', async () => {
+    const dir = join(work, 'helper');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: {}, credsStore: 'desktop' }));
+    const e = await failure(new RegistryClient({ cacheDir: false, env: { DOCKER_CONFIG: dir } }).getManifest({ domain: reg!.host, path: 'team/basic' }, 'v1'));
+    expect(e.code).toBe('unauthorized');
+    expect(e.message).toMatch(/delegates credentials to the "desktop" credential helper, which pinwatch does not run/);
+  });
+
   it('types missing and wrong credentials as unauthorized without echoing them', async () => {
     const none = await failure(new RegistryClient({ cacheDir: false }).getManifest({ domain: reg!.host, path: 'team/basic' }, 'v1'));
     expect(none.code).toBe('unauthorized');
@@ -249,13 +258,13 @@ describe('faults', () => {
   });
 
   it('says clearly when the registry stops mid-run', async () => {
-    proxy.fault = () => ({ kind: 'pass' });
+    const direct = { domain: reg.host, path: 'team/app' };
     const client = new RegistryClient({ cacheDir: false, retries: 1, retryBaseMs: 10 });
-    await client.getManifest(repo(), 'v1');
-    await proxy.stop();
-    const e = await failure(client.getManifest(repo(), digest));
+    await client.getManifest(direct, 'v1');
+    await reg.stop(); // the real registry process, by its pid
+    const e = await failure(client.getManifest(direct, digest));
     expect(e.code).toBe('registry-unreachable');
-    expect(e.message).toMatch(/connection refused \(is the registry running\?\)/);
-    expect(e.message).toContain(`http://${proxy.host}/v2/team/app/manifests/${digest}`);
+    expect(e.message).toMatch(/failed after 2 attempt\(s\): connection refused \(is the registry running\?\)/);
+    expect(e.message).toContain(`http://${reg.host}/v2/team/app/manifests/${digest}`);
   });
 });

@@ -89,6 +89,13 @@ describe('RegistryClient', () => {
     expect(m.digest).toBe(images.app);
   });
 
+  it('does not retry what cannot get better: a port fetch refuses', async () => {
+    const e = (await new RegistryClient({ cacheDir: false, retries: 3, retryBaseMs: 1000 }).ping('127.0.0.1:6000').catch((x: unknown) => x)) as RegistryError;
+    expect(e).toBeInstanceOf(RegistryError);
+    expect(e.code).toBe('registry-unreachable');
+    expect(e.message).toMatch(/failed after 1 attempt\(s\): Node's fetch refuses this port/);
+  });
+
   it('refuses plain http for a non-loopback host unless it is listed as insecure', () => {
     // Scheme choice is observable through the error URL without any network.
     return Promise.all([

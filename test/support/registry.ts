@@ -60,8 +60,19 @@ export function requireRegistryBinary(): void {
   }
 }
 
+/** Start a registry; a port taken between choosing and binding (parallel test files) is retried. */
 export async function startRegistry(auth: RegistryAuthConfig = {}): Promise<TestRegistry> {
   requireRegistryBinary();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRegistryOnce(auth);
+    } catch (e) {
+      if (attempt >= 3 || !/address already in use/.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+async function startRegistryOnce(auth: RegistryAuthConfig): Promise<TestRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'pinwatch-registry-'));
   const port = await freePort();
   const lines = [
@@ -85,7 +96,12 @@ export async function startRegistry(auth: RegistryAuthConfig = {}): Promise<Test
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitUp(url, child, () => stderr);
+  try {
+    await waitUp(url, child, () => stderr);
+  } catch (e) {
+    await stopChild(child, dir);
+    throw e;
+  }
   return {
     host: `127.0.0.1:${port}`,
     url,
@@ -111,7 +127,7 @@ async function waitUp(url: string, child: ChildProcess, stderr: () => string): P
 }
 
 async function stopChild(child: ChildProcess, dir: string): Promise<void> {
-  if (child.exitCode === null && child.pid) {
+  if (child.exitCode === null && child.signalCode === null && child.pid) {
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     process.kill(child.pid, 'SIGTERM');
     await exited;

@@ -6,7 +6,8 @@ import { Option } from 'commander';
 import type { CommandRegistrar } from '../main.js';
 import { pickFormat, type CommandContext } from '../context.js';
 import { loadConfig } from '../../config/index.js';
-import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
+import type { Config } from '../../config/types.js';
+import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, misspeltRuleNotes, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 
 interface LintFlags {
@@ -14,8 +15,8 @@ interface LintFlags {
   baseline?: string | false;
 }
 
-function notes(result: LintRepoResult): string[] {
-  const out: string[] = [];
+function notes(result: LintRepoResult, config: Config): string[] {
+  const out: string[] = [...misspeltRuleNotes(config)];
   const b = result.baseline;
   if (b && result.baselineFile) {
     out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);
@@ -36,11 +37,12 @@ async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
     return 0;
   }
   const result = await lintRepo(root, config, { baseline: flags.baseline });
+  const reportNotes = notes(result, config);
   emitFindingsReport(ctx, format, result.findings, {
     title: 'pinwatch lint',
     root,
-    notes: notes(result),
-    jsonExtra: { baseline: result.baseline ? { file: result.baselineFile, ...result.baseline } : null },
+    notes: reportNotes,
+    jsonExtra: { baseline: result.baseline ? { file: result.baselineFile, ...result.baseline } : null, notes: reportNotes },
   });
   return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
 }

@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { parseGoMod } from './gomod.js';
 import type { GoMod } from './gomod.js';
 import { readGoSource } from './gosource.js';
+import type { GoSourceInfo } from './gosource.js';
 
 export interface GoRoot {
   /** Repo-relative package directory. */
@@ -86,6 +87,24 @@ function importPathOf(ctx: ModuleContext, dir: string): string {
   return dir;
 }
 
+/** Parsed Go files by absolute path, valid while mtime and size are unchanged: many images share packages. */
+const goFileCache = new Map<string, { mtimeMs: number; size: number; info: GoSourceInfo }>();
+const GO_FILE_CACHE_LIMIT = 200_000;
+
+async function readGoFile(abs: string): Promise<GoSourceInfo | undefined> {
+  try {
+    const st = await stat(abs);
+    const hit = goFileCache.get(abs);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
+    const info = readGoSource(await readFile(abs, 'utf8'));
+    if (goFileCache.size >= GO_FILE_CACHE_LIMIT) goFileCache.clear();
+    goFileCache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, info });
+    return info;
+  } catch {
+    return undefined;
+  }
+}
+
 interface LoadedPackage {
   imports: Set<string>;
   embeds: string[];
@@ -109,14 +128,11 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
   }
   for (const name of names) {
     const path = join(dir, name);
-    let text: string;
-    try {
-      text = await readFile(posix.join(ctx.repoRoot, path), 'utf8');
-    } catch {
+    const info = await readGoFile(posix.join(ctx.repoRoot, path));
+    if (!info) {
       out.problems.push(`cannot read ${path}`);
       continue;
     }
-    const info = readGoSource(text);
     if (!info.buildable) {
       out.ignoredFiles.push({ path, reason: info.constraint ?? 'build constraint never holds' });
       continue;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { parsePatchLog } from '../../src/git/digest-history.js';
+import { pickAnswer } from '../../src/provenance/resolve.js';
+import { resolveFromGitTag } from '../../src/provenance/git-tag.js';
+import { registrySource } from '../../src/provenance/registry.js';
+import { resolveFromHistory } from '../../src/provenance/digest-history.js';
+import type { ImageSubject } from '../../src/provenance/types.js';
+
+const D1 = `sha256:${'1'.repeat(64)}`;
+const D2 = `sha256:${'2'.repeat(64)}`;
+const subject = (over: Partial<ImageSubject> = {}): ImageSubject => ({ repository: 'ghcr.io/acme/x', digest: D1, tags: ['v1.6.0'], pins: [], ...over });
+
+describe('parsePatchLog', () => {
+  it('reads added and removed digests per file, ignoring header lines', () => {
+    const log = [
+      '\x1eabc\x1fp1 p2\x1f2026-06-22T10:55:37+00:00\x1fPrepare release v1.5.0',
+      'diff --git a/a/values.yaml b/a/values.yaml',
+      'index 1..2 100644',
+      '--- a/a/values.yaml',
+      '+++ b/a/values.yaml',
+      '@@ -3 +3 @@',
+      `-    image: "x:v1.4.0@${D2}"`,
+      `+    image: "x:v1.5.0@${D1}"`,
+      'diff --git a/b.tag b/b.tag',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/b.tag',
+      '@@ -0,0 +1 @@',
+      `+x:v1@${D2}`,
+      '',
+    ].join('\n');
+    const [o] = parsePatchLog(log);
+    expect(o).toMatchObject({ commit: 'abc', parentShas: ['p1', 'p2'], subject: 'Prepare release v1.5.0' });
+    expect([...o!.added]).toEqual([
+      [D1, 'a/values.yaml'],
+      [D2, 'b.tag'],
+    ]);
+    expect([...o!.removed]).toEqual([[D2, ['a/values.yaml']]]);
+  });
+});
+
+describe('resolveFromHistory', () => {
+  const history = (commit: string, parents: string[]) => ({
+    found: new Map([[D1, { digest: D1, commit, parentShas: parents, date: '2026-06-22T10:55:37+00:00', subject: 'Prepare release', file: 'v.yaml', movedBy: [] }]]),
+    rounds: 1,
+    truncated: [],
+  });
+  const noShallow = { shallow: false, boundary: new Set<string>() };
+  it('answers the first parent by default and the commit itself with buildCommit: self', () => {
+    expect(resolveFromHistory(subject(), { history: history('c', ['p', 'q']), shallow: noShallow, buildCommit: 'parent', searchedFiles: 1 })).toMatchObject({ answered: true, commit: 'p' });
+    expect(resolveFromHistory(subject(), { history: history('c', ['p']), shallow: noShallow, buildCommit: 'self', searchedFiles: 1 })).toMatchObject({ answered: true, commit: 'c' });
+  });
+  it('refuses at a shallow boundary, a root commit, and a digest-less pin', () => {
+    const shallow = { shallow: true, boundary: new Set(['c']) };
+    expect(resolveFromHistory(subject(), { history: history('c', []), shallow, buildCommit: 'parent', searchedFiles: 1 }).reason).toContain('shallow clone');
+    expect(resolveFromHistory(subject(), { history: history('c', []), shallow: noShallow, buildCommit: 'parent', searchedFiles: 1 }).reason).toContain('root commit');
+    expect(resolveFromHistory(subject({ digest: undefined }), { history: history('c', ['p']), shallow: noShallow, buildCommit: 'parent', searchedFiles: 1 }).reason).toBe('no pin of this image stores a digest');
+  });
+});
+
+describe('resolveFromGitTag', () => {
+  it('matches a tag or its v-prefixed form, and says why not otherwise', () => {
+    const tags = new Map([['v1.6.0', 'sha-tag']]);
+    expect(resolveFromGitTag(subject(), tags)).toMatchObject({ answered: true, commit: 'sha-tag' });
+    expect(resolveFromGitTag(subject({ tags: ['1.6.0'] }), tags)).toMatchObject({ answered: true, evidence: { gitTag: 'v1.6.0' } });
+    expect(resolveFromGitTag(subject({ tags: ['pr-12'] }), tags)).toMatchObject({ answered: false, reason: 'image tag(s) pr-12 name no git tag' });
+  });
+});
+
+describe('registry seam', () => {
+  it('answers from the revision a registry reader returns, and reports a failed lookup', async () => {
+    const ok = registrySource(async (ref) => ({ commit: 'f00d', commitFrom: 'label', reason: undefined, ref }));
+    expect(await ok.resolve(subject())).toMatchObject({ method: 'registry', answered: true, commit: 'f00d', evidence: { ref: `ghcr.io/acme/x@${D1}` } });
+    const down = registrySource(async () => {
+      throw new Error('unauthorized');
+    });
+    expect(await down.resolve(subject())).toMatchObject({ answered: false, reason: expect.stringContaining('unauthorized') });
+  });
+});
+
+describe('pickAnswer', () => {
+  it('falls through when the answered commit is not in the clone and marks later steps not needed', () => {
+    const p = pickAnswer(
+      [
+        { method: 'registry', answered: true, commit: 'missing', reason: 'label says missing' },
+        { method: 'digest-history', answered: true, commit: 'here', reason: 'introduced by x' },
+        { method: 'git-tag', answered: true, commit: 'tag', reason: 'tag' },
+      ],
+      new Set(['here', 'tag']),
+    );
+    expect(p.commit).toBe('here');
+    expect(p.method).toBe('digest-history');
+    expect(p.steps[0]).toMatchObject({ answered: false, reason: expect.stringContaining('not in this clone') });
+    expect(p.steps[2]).toMatchObject({ answered: false, reason: expect.stringContaining('not needed') });
+  });
+  it('never calls an image current when nothing answers: reason lists every method', () => {
+    const p = pickAnswer([{ method: 'git-tag', answered: false, reason: 'no tag' }], new Set());
+    expect(p.commit).toBeUndefined();
+    expect(p.reason).toBe('git-tag: no tag');
+  });
+});
