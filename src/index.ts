@@ -1,5 +1,44 @@
-/** The pinwatch library: everything the CLI does, importable. */
-export * from './errors.js';
+/**
+ * The pinwatch library: everything the CLI does, importable. The CLI in
+ * src/cli/ is a thin face over these functions.
+ *
+ *   import { loadConfig, scanRepo, lintRepo, staleReport, checkRepo } from 'pinwatch';
+ */
+export { PinwatchError, isPinwatchError } from './errors.js';
 export * from './reference/index.js';
 export * from './model/index.js';
+
+// config and the tree
+export { loadConfig, parseConfigText, defaultConfig, configJsonSchema, CONFIG_FILE_NAME } from './config/index.js';
 export type * from './config/types.js';
+export { scanRepo, walkTree } from './scan/index.js';
+export type * from './scan/types.js';
+export { collectFile, collectYaml, collectTagFile, collectDockerfile, scrapeText } from './collect/index.js';
+export type { CollectContext, CollectResult, FileKind } from './collect/index.js';
+
+// build knowledge
+export { loadBuildModel, producersFor, recipesFor } from './producers/index.js';
+export type * from './producers/types.js';
+export { deriveBuildInputs, inputMatcher } from './sources/index.js';
+export type { BuildInputsRequest, InputMatcher } from './sources/index.js';
+export type * from './sources/types.js';
+
+// the commands as functions
+export { lint, lintRepo, lintScanned, exitCodeFor, writeBaselineFile } from './lint/index.js';
+export { LINT_RULES, describeProducers } from './rules/index.js';
+export { staleReport, computeStale, staleFindings, staleExitCode, STALE_RULES } from './stale/index.js';
+export type { StaleReport, StaleImage, UnshippedCommit } from './stale/index.js';
+export { computeAffected, affectedReport } from './affected/index.js';
+export { explainImage } from './explain/index.js';
+export { checkRepo } from './check/index.js';
+export type { CheckOptions, CheckResult } from './check/index.js';
+export { runOverlay } from './overlay/index.js';
+export type { OverlayOptions, OverlayReport } from './overlay/index.js';
+export { repin, repinExitCode } from './repin/index.js';
+export type { RepinOptions } from './repin/index.js';
+export { RegistryClient, RegistryError, registryProvenance } from './registry/index.js';
+export { editYaml, applySpans } from './edit/index.js';
+
+// formatters (pure: findings in, text out)
+export { formatFindings, FINDINGS_FORMATS } from './report/findings-format.js';
+export { buildDemoRepo } from './demo/index.js';

@@ -34,6 +34,9 @@ export const CHART_FILE = 'Chart.yaml';
 
 export const DEFAULT_BUILD_ENTRY = 'Makefile:build';
 
+/** The config file read at the repository root when --config is not given. */
+export const CONFIG_FILE_NAME = 'pinwatch.yaml';
+
 /** A config with every default filled in; `origin` says nothing was read. */
 export function defaultConfig(): Config {
   return {

@@ -7,13 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
-import { DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
+import { CONFIG_FILE_NAME, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
 import { firstPartyPrefixProblem } from './first-party.js';
 import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
 import { validateNode } from './validate.js';
 
-export const CONFIG_FILE_NAME = 'pinwatch.yaml';
+export { CONFIG_FILE_NAME };
 
 export interface LoadConfigOptions {
   /** Config file; relative paths are resolved against repoRoot. Must exist when given. */

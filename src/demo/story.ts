@@ -4,12 +4,15 @@
  *
  * - billing-controller: pinned by tag+digest at "Prepare release v1.0.0"; a fix
  *   (#42) merged three days later touches its Go sources → stale, fix unshipped.
+ * - backup-strategy-controller: a driver (feat, #43) merged after the release →
+ *   stale, but only a feature (the default policy fails on unshipped fixes).
  * - gateway: split-map pin, nothing changed since the release → current.
- * - backup-strategy: a bare-tag pin under a suffixed key (`redisBackupClientImage`)
- *   and a `:latest` pin (`migrationController.image`).
- * - objectstorage-sidecar: pinned at two digests (values.yaml vs images/*.tag),
- *   and its Makefile is not called from the root `build:` target.
- * - multus: a Helm-templated manifest no YAML parser accepts, declared in extraFiles.
+ * - a bare-tag pin under a suffixed key (`redisBackupClientImage`) and a `:latest`
+ *   pin (`migrationController.image`), neither stamped by any recipe.
+ * - objectstorage-sidecar: pinned at two digests (values.yaml vs a hand-bumped
+ *   images/*.tag), and its Makefile is not called from the root `build:` target.
+ * - multus: a Helm-templated manifest no YAML parser accepts, declared in
+ *   extraFiles and stamped with `sed -i`.
  */
 import { demoDigest } from './digest.js';
 
@@ -28,6 +31,7 @@ export const DEMO_IMAGES = {
   billingV10: `${REG}/billing-controller:v1.0.0@${d('billing-controller v1.0.0')}`,
   gatewayV10: d('gateway v1.0.0'),
   gatewayV09: d('gateway v0.9.0'),
+  backupV09: `${REG}/backup-strategy-controller:v0.9.0@${d('backup-strategy-controller v0.9.0')}`,
   backupV10: `${REG}/backup-strategy-controller:v1.0.0@${d('backup-strategy-controller v1.0.0')}`,
   sidecarA: `${REG}/objectstorage-sidecar:v1.0.0@${d('objectstorage-sidecar build A')}`,
   sidecarB: `${REG}/objectstorage-sidecar:v1.0.0@${d('objectstorage-sidecar build B')}`,
@@ -44,6 +48,7 @@ build:
 \tmake -C packages/system/billing image
 \tmake -C packages/system/gateway image
 \tmake -C packages/system/backup-strategy image
+\tmake -C packages/system/multus image
 `;
 
 const commonEnvs = `REGISTRY ?= ${REG}
@@ -131,12 +136,30 @@ cache:
 `;
 }
 
-const backupValues = `backupStrategyController:
-  image: "${DEMO_IMAGES.backupV10}"
-  # The restore jobs run this client; pinned by tag only (no digest).
+function backupValues(ref: string, clients: boolean): string {
+  const extra = clients
+    ? `  # The restore jobs run this client; pinned by tag only (no digest).
   redisBackupClientImage: "${REG}/redis-backup:v1.0.0"
 migrationController:
   image: "${REG}/migration-controller:latest"
+`
+    : '';
+  return `# DO NOT hand-edit backupStrategyController.image: packages/system/backup-strategy/Makefile stamps it.
+backupStrategyController:
+  image: "${ref}"
+${extra}`;
+}
+
+const multusMakefile = `include ../../../hack/common-envs.mk
+
+image:
+\tdocker buildx build images/multus --tag $(REGISTRY)/multus-cni:$(TAG) --metadata-file images/multus.json
+\tIMAGE="$(REGISTRY)/multus-cni:$(TAG)@$$(yq e '."containerimage.digest"' images/multus.json -r)" && \\
+\t\tsed -i "s|image: $(REGISTRY)/multus-cni:.*|image: $$IMAGE|" templates/multus-daemonset-thick.yml
+`;
+
+const multusDockerfile = `FROM ghcr.io/k8snetworkplumbingwg/multus-cni:v4.1.0-thick
+COPY entrypoint.sh /entrypoint.sh
 `;
 
 function storageValues(ref: string): string {
@@ -169,7 +192,7 @@ FROM gcr.io/distroless/static:nonroot AS sidecar
 COPY --from=sidecar-build /sidecar /sidecar
 `;
 
-const multusManifest = `# Vendored from upstream multus-cni; the image lines are templated by Helm.
+const multusManifest = (ref: string) => `# Vendored from upstream multus-cni; the image lines are templated by Helm.
 apiVersion: apps/v1
 kind: DaemonSet
 metadata:
@@ -182,16 +205,16 @@ spec:
           {{- if .Values.multus.image }}
           image: {{ .Values.multus.image }}
           {{- else }}
-          image: ${DEMO_IMAGES.multus}
+          image: ${ref}
           {{- end }}
       containers:
         - name: kube-multus
-          image: ${DEMO_IMAGES.multus}
+          image: ${ref}
           {{- with .Values.multus.resources }}
           resources: {{ toYaml . | nindent 12 }}
           {{- end }}
         - name: kube-multus-gc
-          image: ${DEMO_IMAGES.multus}
+          image: ${ref}
 `;
 
 const pinwatchYaml = `# pinwatch configuration for the demo platform repo.
@@ -204,11 +227,18 @@ extraFiles:
   - packages/system/multus/templates/multus-daemonset-thick.yml
 `;
 
+const bs = (name: string) => `package main
+
+import "github.com/acme/platform/internal/${name}"
+
+func main() { ${name}.Run() }
+`;
+
 export function demoStory(): DemoCommit[] {
   return [
     {
       date: '2026-06-01T09:00:00Z',
-      message: 'feat: platform skeleton with billing, gateway, backups and storage',
+      message: 'feat: platform skeleton: billing, gateway, backups, storage and multus packages',
       files: {
         'pinwatch.yaml': pinwatchYaml,
         'go.mod': goMod,
@@ -217,21 +247,35 @@ export function demoStory(): DemoCommit[] {
         'hack/common-envs.mk': commonEnvs,
         'cmd/billing-controller/main.go': 'package main\n\nimport "github.com/acme/platform/internal/billing"\n\nfunc main() { billing.Reconcile("demo") }\n',
         'internal/billing/reconcile.go': billingReconcileV1,
-        'cmd/gateway/main.go': 'package main\n\nimport "github.com/acme/platform/internal/gateway"\n\nfunc main() { gateway.Serve() }\n',
-        'internal/gateway/serve.go': 'package gateway\n\n// Serve answers requests.\nfunc Serve() {}\n',
+        'cmd/gateway/main.go': bs('gateway'),
+        'internal/gateway/serve.go': 'package gateway\n\n// Run answers requests.\nfunc Run() {}\n',
+        'cmd/backup-strategy-controller/main.go': bs('backup'),
+        'internal/backup/drivers.go': 'package backup\n\n// Kinds lists the supported strategy kinds.\nvar Kinds = []string{"Job", "Postgres"}\n\n// Run dispatches backups.\nfunc Run() {}\n',
         'packages/system/billing/Makefile': goImageMakefile('billing-controller', '.billingController.image'),
         'packages/system/billing/images/billing-controller/Dockerfile': goDockerfile('billing-controller'),
-        'packages/system/billing/values.yaml': billingValues(DEMO_IMAGES.billingV09),
         'packages/system/gateway/Makefile': goImageMakefile('gateway', '.gateway.image.digest'),
         'packages/system/gateway/images/gateway/Dockerfile': goDockerfile('gateway'),
-        'packages/system/gateway/values.yaml': gatewayValues('v0.9.0', DEMO_IMAGES.gatewayV09),
-        'packages/system/backup-strategy/values.yaml': backupValues,
+        'packages/system/backup-strategy/Makefile': goImageMakefile('backup-strategy-controller', '.backupStrategyController.image'),
+        'packages/system/backup-strategy/images/backup-strategy-controller/Dockerfile': goDockerfile('backup-strategy-controller'),
+        'packages/system/multus/Makefile': multusMakefile,
+        'packages/system/multus/images/multus/Dockerfile': multusDockerfile,
+        'packages/system/multus/images/multus/entrypoint.sh': '#!/bin/sh\nexec /usr/src/multus-cni/bin/multus-daemon "$@"\n',
         'packages/extra/storage/Makefile': storageMakefile,
         'packages/extra/storage/images/objectstorage/Dockerfile': sidecarDockerfile,
         'packages/extra/storage/images/objectstorage/main.go': 'package main\n\nfunc main() {}\n',
+      },
+    },
+    {
+      date: '2026-06-02T12:00:00Z',
+      message: 'Prepare release v0.9.0',
+      tag: 'v0.9.0',
+      files: {
+        'packages/system/billing/values.yaml': billingValues(DEMO_IMAGES.billingV09),
+        'packages/system/gateway/values.yaml': gatewayValues('v0.9.0', DEMO_IMAGES.gatewayV09),
+        'packages/system/backup-strategy/values.yaml': backupValues(DEMO_IMAGES.backupV09, false),
         'packages/extra/storage/values.yaml': storageValues(DEMO_IMAGES.sidecarA),
         'packages/extra/storage/images/objectstorage-sidecar.tag': `${DEMO_IMAGES.sidecarA}\n`,
-        'packages/system/multus/templates/multus-daemonset-thick.yml': multusManifest,
+        'packages/system/multus/templates/multus-daemonset-thick.yml': multusManifest(DEMO_IMAGES.multus),
       },
     },
     {
@@ -240,19 +284,36 @@ export function demoStory(): DemoCommit[] {
       files: { 'internal/billing/metrics.go': 'package billing\n\n// LedgerLag is exported as a metric.\nvar LedgerLag float64\n' },
     },
     {
+      date: '2026-06-19T10:00:00Z',
+      message: 'feat(backups): run restores with the redis backup client and the migration controller (#39)',
+      files: { 'packages/system/backup-strategy/values.yaml': backupValues(DEMO_IMAGES.backupV09, true) },
+    },
+    {
+      date: '2026-06-20T16:00:00Z',
+      message: 'chore(storage): point the sidecar tag file at the rebuilt sidecar',
+      files: { 'packages/extra/storage/images/objectstorage-sidecar.tag': `${DEMO_IMAGES.sidecarB}\n` },
+    },
+    {
       date: '2026-06-22T12:00:00Z',
       message: 'Prepare release v1.0.0',
       tag: 'v1.0.0',
       files: {
         'packages/system/billing/values.yaml': billingValues(DEMO_IMAGES.billingV10),
         'packages/system/gateway/values.yaml': gatewayValues('v1.0.0', DEMO_IMAGES.gatewayV10),
-        'packages/extra/storage/images/objectstorage-sidecar.tag': `${DEMO_IMAGES.sidecarB}\n`,
+        'packages/system/backup-strategy/values.yaml': backupValues(DEMO_IMAGES.backupV10, true),
       },
     },
     {
       date: '2026-06-25T15:30:00Z',
       message: 'fix(billing-controller): requeue BillingClaim until the ledger is ready (#42)',
       files: { 'internal/billing/reconcile.go': billingReconcileFixed },
+    },
+    {
+      date: '2026-06-27T11:00:00Z',
+      message: 'feat(backups): add Redis backup strategy driver (#43)',
+      files: {
+        'internal/backup/drivers.go': 'package backup\n\n// Kinds lists the supported strategy kinds.\nvar Kinds = []string{"Job", "Postgres", "Redis"}\n\n// Run dispatches backups.\nfunc Run() {}\n',
+      },
     },
     {
       date: '2026-06-29T08:00:00Z',

@@ -20,6 +20,9 @@ describe('editYaml', () => {
     { name: 'flow sequence item inside a string', input: 'args: ["--x-image=r.io/x:v1", "--y"]\n', from: 'v1', to: 'v2', want: 'args: ["--x-image=r.io/x:v2", "--y"]\n' },
     { name: 'block scalar through the CST', input: 'image: >-\n  r.io/x:v1\nnext: 1\n', from: 'v1', to: 'v2', want: 'image: >-\n  r.io/x:v2\nnext: 1\n' },
     { name: 'escaped double-quoted through the CST', input: 'image: "r.io/x:v1\\u0020"\n', from: 'v1', to: 'v2', want: 'image: "r.io/x:v2 "\n' },
+    { name: 'anchored scalar (the alias follows)', input: 'a: &img "r.io/x:v1"\nb: *img\n', from: 'v1', to: 'v2', want: 'a: &img "r.io/x:v2"\nb: *img\n' },
+    { name: 'tagged plain scalar', input: 'a: !!str r.io/x:v1\n', from: 'v1', to: 'v2', want: 'a: !!str r.io/x:v2\n' },
+    { name: 'plain in a flow map', input: 'a: {image: r.io/x:v1, b: 1}\n', from: 'v1', to: 'v2', want: 'a: {image: r.io/x:v2, b: 1}\n' },
     { name: 'second document of a multi-document file', input: 'a: 1\n---\nimage: r.io/x:v1\n', from: 'v1', to: 'v2', want: 'a: 1\n---\nimage: r.io/x:v2\n' },
   ];
   it.each(cases)('$name', ({ input, from, to, want }) => {

@@ -14,6 +14,7 @@ import type { ScanResult } from '../scan/types.js';
 import { computeStale, type StaleOptions } from '../stale/engine.js';
 import { imagesFromPins, shortName, type ImageKnowledge } from '../stale/images.js';
 import type { StaleImage } from '../stale/types.js';
+import { methodsFor } from '../stale/registry-options.js';
 
 export interface ExplainedPin {
   pin: Pin;
@@ -50,8 +51,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
     const names = known.images.map((k) => k.image);
     throw new PinwatchError('unknown-image', `no first-party image "${query}" is pinned in this tree; expected one of: ${names.join(', ') || '(none: is firstParty set in pinwatch.yaml?)'}`);
   }
-  const methods = opts.registry && !config.provenance.methods.includes('registry') ? ['registry' as const, ...config.provenance.methods] : config.provenance.methods;
-  const report = await computeStale(repoRoot, [match], { ...opts, methods, buildCommit: config.provenance.buildCommit });
+  const report = await computeStale(repoRoot, [match], { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
   const producers = (pin: Pin): Producer[] => (known.model ? producersFor(known.model, pin.file, pin.keyPath) : []);
   return {
     image: match.image,

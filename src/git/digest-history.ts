@@ -33,6 +33,8 @@ const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-
 /** Works as a basic or extended regex, whichever git compiles it as. */
 const PICKAXE = 'sha[0-9]*:[0-9a-f]';
 const MAX_MOVE_ROUNDS = 4;
+/** File names are paths, not pathspec patterns (a `*` in a name is a `*`). */
+const LITERAL = { env: { GIT_LITERAL_PATHSPECS: '1' } };
 
 interface PatchOccurrence {
   commit: string;
@@ -104,7 +106,7 @@ export async function readDigestIntroductions(repo: string, digests: Iterable<st
   const wanted = new Set(digests);
   const found = new Map<string, DigestIntroduction>();
   if (wanted.size === 0 || paths.length === 0) return { found, rounds: 0, truncated: [] };
-  const first = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, head, '--', ...paths]);
+  const first = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, head, '--', ...paths], LITERAL);
   for (const [d, o] of oldestAdditions(parsePatchLog(first), wanted)) {
     found.set(d, { digest: d, commit: o.commit, parentShas: o.parentShas, date: o.date, subject: o.subject, file: o.added.get(d)!, movedBy: [] });
   }
@@ -141,7 +143,7 @@ async function followMoves(repo: string, intros: DigestIntroduction[], searched:
   if (moves.size === 0) return [];
   const starts = [...new Set([...moves.keys()].map((d) => `${found.get(d)!.commit}^`))];
   const files = [...new Set([...moves.values()].flat())];
-  const older = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, ...starts, '--', ...files]);
+  const older = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, ...starts, '--', ...files], LITERAL);
   const oldest = oldestAdditions(parsePatchLog(older), new Set(moves.keys()));
   const moved: DigestIntroduction[] = [];
   for (const [d, o] of oldest) {

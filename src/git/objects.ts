@@ -1,15 +1,15 @@
 /** Which of a list of commit shas exist in the object store: one `git cat-file --batch-check`. */
 import { git, runGit } from './run.js';
 
-export async function existingCommits(repo: string, shas: string[]): Promise<Set<string>> {
-  const present = new Set<string>();
+/** Input sha (full or abbreviated) → full commit sha, for those that name a commit here. */
+export async function existingCommits(repo: string, shas: string[]): Promise<Map<string, string>> {
+  const present = new Map<string, string>();
   if (shas.length === 0) return present;
   const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${shas.join('\n')}\n` });
   const lines = out.split('\n');
   shas.forEach((sha, i) => {
     const line = lines[i] ?? '';
-    if (line.endsWith(' commit')) present.add(line.split(' ')[0]!);
-    else if (line.startsWith(sha) && line.endsWith(' commit')) present.add(sha);
+    if (line.endsWith(' commit')) present.set(sha, line.split(' ')[0]!);
   });
   return present;
 }

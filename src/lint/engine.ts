@@ -114,7 +114,7 @@ function adopt(f: Finding, config: Config): Finding | undefined {
 /** Run every lint rule and apply suppressions and the baseline. */
 export function lint(input: LintInput): LintResult {
   const stampsOf = memoize(input.stampsOf ?? stampIndex(input.model));
-  const ruleInput = { pins: input.pins, model: input.model, config: input.config, skipped: input.skipped ?? [], problems: input.problems ?? [], stampsOf };
+  const ruleInput = { pins: input.pins, model: input.model, config: input.config, skipped: input.skipped ?? [], problems: input.problems ?? [], stampsOf, fileText: input.fileText };
   const raws = RULE_CHECKS.flatMap((rule) => rule.check(ruleInput));
   const own = finalize(raws.map((r) => toFinding(r, input.config)).filter((p): p is Pending => p !== undefined));
   const extraFindings = input.extraFindings ?? [];

@@ -7,19 +7,19 @@ import { existingCommits } from '../git/objects.js';
 import type { ImageSubject, Provenance, ProvenanceSource, ProvenanceStep } from './types.js';
 
 export async function resolveProvenance(repo: string, images: ImageSubject[], sources: ProvenanceSource[]): Promise<Provenance[]> {
-  const allSteps: ProvenanceStep[][] = [];
-  for (const image of images) {
+  // Images in parallel (the registry method is network-bound; its client limits concurrency).
+  const allSteps = await Promise.all(images.map(async (image) => {
     const steps: ProvenanceStep[] = [];
     for (const source of sources) steps.push(await source.resolve(image));
-    allSteps.push(steps);
-  }
+    return steps;
+  }));
   const answered = [...new Set(allSteps.flat().flatMap((s) => (s.answered && s.commit ? [s.commit] : [])))];
   const present = await existingCommits(repo, answered);
   return allSteps.map((steps) => pickAnswer(steps, present));
 }
 
-/** The first answered step whose commit is present; later steps are marked not consulted. */
-export function pickAnswer(steps: ProvenanceStep[], present: Set<string>): Provenance {
+/** The first answered step whose commit is present (normalised to the full sha); later steps are marked not needed. */
+export function pickAnswer(steps: ProvenanceStep[], present: Map<string, string>): Provenance {
   const out: ProvenanceStep[] = [];
   let chosen: ProvenanceStep | undefined;
   for (const step of steps) {
@@ -31,8 +31,9 @@ export function pickAnswer(steps: ProvenanceStep[], present: Set<string>): Prove
       out.push({ ...step, answered: false, reason: `${step.reason}, but commit ${step.commit.slice(0, 10)} is not in this clone (shallow or another branch: fetch it)` });
       continue;
     }
-    out.push(step);
-    if (step.answered) chosen = step;
+    const full = step.answered && step.commit ? { ...step, commit: present.get(step.commit)! } : step;
+    out.push(full);
+    if (full.answered) chosen = full;
   }
   if (chosen) return { commit: chosen.commit, method: chosen.method, steps: out };
   const reason = out.length === 0 ? 'no provenance method is configured' : out.map((s) => `${s.method}: ${s.reason}`).join('; ');

@@ -28,6 +28,8 @@ export interface TokenRequestOptions {
 
 export class HostAuth {
   private readonly tokens = new Map<string, CachedToken>();
+  /** Token requests in flight, so parallel requests for one scope share one fetch. */
+  private readonly pending = new Map<string, Promise<CachedToken>>();
   /** Last bearer challenge seen on this host, to pre-authorize later requests. */
   private bearer?: { realm: string; service?: string };
   private basicRequired = false;
@@ -46,13 +48,8 @@ export class HostAuth {
     return t && t.expiresAt > now ? `Bearer ${t.token}` : undefined;
   }
 
-  /** Forget a token the registry rejected. */
-  dropToken(scope: string): void {
-    if (this.bearer) this.tokens.delete(this.key(this.bearer.realm, this.bearer.service, scope));
-  }
-
   /** Answer a 401 challenge: the header to retry with, or undefined when there is nothing to try. */
-  async answer(challenge: Challenge, scope: string, opts: TokenRequestOptions): Promise<string | undefined> {
+  async answer(challenge: Challenge, scope: string, opts: TokenRequestOptions, sent?: string): Promise<string | undefined> {
     if (challenge.scheme === 'basic') {
       this.basicRequired = true;
       return this.credentials ? basicHeader(this.credentials) : undefined;
@@ -61,8 +58,17 @@ export class HostAuth {
     const realm = challenge.params.realm;
     const service = challenge.params.service;
     this.bearer = { realm, service };
+    // A parallel request may have fetched a token since this one was sent: use it, unless it is the one refused.
+    const cached = this.tokens.get(this.key(realm, service, scope));
+    if (cached && cached.expiresAt > opts.now() && `Bearer ${cached.token}` !== sent) return `Bearer ${cached.token}`;
     const wanted = challenge.params.scope ?? scope;
-    const token = await this.fetchToken(realm, service, wanted, opts);
+    const key = this.key(realm, service, wanted);
+    let inflight = this.pending.get(key);
+    if (!inflight) {
+      inflight = this.fetchToken(realm, service, wanted, opts).finally(() => this.pending.delete(key));
+      this.pending.set(key, inflight);
+    }
+    const token = await inflight;
     this.tokens.set(this.key(realm, service, scope), token);
     if (wanted !== scope) this.tokens.set(this.key(realm, service, wanted), token);
     return `Bearer ${token.token}`;

@@ -114,9 +114,10 @@ export class Transport {
         const challenge = parseChallenge(res.headers.get('www-authenticate'));
         if (challenge && challengesAnswered < 2) {
           if (challengesAnswered === 1 && challenge.params.error === 'insufficient_scope') throw this.httpError(res, body, url, req, 'insufficient-scope');
+          // Basic credentials that were refused once will be refused again.
+          if (challengesAnswered === 1 && challenge.scheme === 'basic') throw this.httpError(res, body, url, req, 'unauthorized', undefined, undefined, auth.credentialsNote);
           challengesAnswered++;
-          auth.dropToken(req.scope);
-          const next = await auth.answer(challenge, req.scope, { ...this.opts, plainHttpAllowed: (h) => schemeFor(h, this.opts.insecureRegistries) === 'http' });
+          const next = await auth.answer(challenge, req.scope, { ...this.opts, plainHttpAllowed: (h) => schemeFor(h, this.opts.insecureRegistries) === 'http' }, authorization);
           if (next) {
             authorization = next;
             continue;
@@ -154,10 +155,10 @@ export class Transport {
       challengeError === 'invalid_token'
         ? '; the registry rejected the token (invalid_token: expired, or not signed by an issuer it trusts)'
         : code === 'unauthorized'
-        ? '; add credentials to $DOCKER_CONFIG/config.json or ~/.docker/config.json ("auths")'
-        : code === 'insufficient-scope'
-          ? `; the credentials are not allowed "${req.scope}"`
-          : '';
+          ? `; ${credentialsNote ?? 'add credentials to $DOCKER_CONFIG/config.json or ~/.docker/config.json ("auths")'}`
+          : code === 'insufficient-scope'
+            ? `; the credentials are not allowed "${req.scope}"`
+            : '';
     return new RegistryError(code, `${req.method} ${redactUrl(url)} answered HTTP ${res.status}${tries}${said}${hint}`, {
       status: res.status,
       url,

@@ -55,6 +55,9 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     return texts.get(file)!;
   };
   const plan = planRepin(scan.pins, textOf, target, opts.buildModel);
+  for (const skipped of scan.skipped.filter((f) => !f.scraped)) {
+    plan.problems.push({ file: skipped.file, code: `not-read:${skipped.code}`, reason: `${skipped.file} was not read (${skipped.reason}); a pin in it would not be moved`, blocking: false });
+  }
   const result: RepinResult = {
     repository,
     target,
@@ -67,7 +70,8 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     written: false,
   };
   if (opts.onlyForward) {
-    result.forward = await checkForward(opts.root, target, plan.oldDigests, { ...registryOpts, client: getClient() });
+    const pinFiles = [...new Set(scan.pins.filter((p) => p.ref.name === repository).map((p) => p.file))];
+    result.forward = await checkForward(opts.root, target, plan.oldDigests, { ...registryOpts, client: getClient() }, { files: pinFiles, buildCommit: opts.config.provenance.buildCommit });
     if (!result.forward.ok) return result;
   }
   if (plan.problems.some((p) => p.blocking)) return result;
@@ -83,6 +87,12 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     const overlay = new Map(files.map((f) => [f.file, f.after]));
     result.leftovers = await textLeftovers({ ...sweep, overlay }, scan.pins, []);
     return result;
+  }
+  for (const f of files) {
+    const now = readTextFile(join(opts.root, f.file), f.file);
+    if (!('text' in now) || now.text !== f.before) {
+      throw new PinwatchError('repin-file-changed', `${f.file} changed on disk while repin was planning; nothing was written, run repin again`, { file: f.file });
+    }
   }
   for (const f of files) writeFileAtomic(join(opts.root, f.file), f.after);
   result.written = files.length > 0;

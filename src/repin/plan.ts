@@ -62,7 +62,12 @@ export function planRepin(pins: Pin[], texts: (file: string) => string, target: 
       problems.push({ file: pin.file, line: pin.line, code: 'pin-not-rewritable', reason: `${pin.file}:${pin.line}${pin.keyPath ? ` (${pin.keyPath})` : ''}: ${r}`, blocking: true });
       return;
     }
-    if (r.edits.length === 0) return;
+    if (r.edits.length === 0) {
+      if (!pin.spans.some((sp) => sp.field === 'ref' || sp.field === 'tag' || sp.field === 'digest')) {
+        problems.push({ file: pin.file, line: pin.line, code: 'pin-without-version', reason: `${pin.file}:${pin.line}${pin.keyPath ? ` (${pin.keyPath})` : ''} stores neither a tag nor a digest of ${pin.ref.name}; left as it is`, blocking: false });
+      }
+      return;
+    }
     const entry = edits.get(pin.file) ?? { pins: [], edits: [] };
     entry.pins.push(pin);
     entry.edits.push(...r.edits);

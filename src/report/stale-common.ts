@@ -26,3 +26,20 @@ export function summaryCounts(images: StaleImage[]): string {
   const n = (s: string) => images.filter((i) => i.status === s).length;
   return `${images.length} image(s): ${n('stale')} stale, ${n('current')} current, ${n('unknown')} unknown`;
 }
+
+/** Row labels: the image name, made unique with the tag or a digest prefix when one image has several digests. */
+export function imageLabels(images: StaleImage[]): string[] {
+  const count = (f: (i: StaleImage) => string) => {
+    const m = new Map<string, number>();
+    for (const i of images) m.set(f(i), (m.get(f(i)) ?? 0) + 1);
+    return m;
+  };
+  const byName = count((i) => i.image);
+  const withTag = (i: StaleImage) => `${i.image}:${i.tags[0] ?? ''}`;
+  const byTag = count(withTag);
+  return images.map((i) => {
+    if (byName.get(i.image) === 1) return i.image;
+    if (i.tags.length > 0 && byTag.get(withTag(i)) === 1) return withTag(i);
+    return `${i.image}@${(i.digest ?? 'none').replace(/^sha\d+:/, '').slice(0, 12)}`;
+  });
+}

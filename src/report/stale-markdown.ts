@@ -1,13 +1,14 @@
 /** `pinwatch stale --format markdown`: a summary table and a section per stale image (PR comments, job summaries). */
 import type { StaleReport } from '../stale/types.js';
-import { ageText, builtFromText, summaryCounts, unshippedCount } from './stale-common.js';
+import { ageText, builtFromText, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 
 const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function formatStaleMarkdown(report: StaleReport & { notes?: string[] }): string {
   const out: string[] = ['## pinwatch stale', '', summaryCounts(report.images), ''];
   out.push('| Image | Status | Built from | Unshipped | Oldest |', '|---|---|---|---|---|');
-  for (const i of report.images) out.push(`| \`${cell(i.image)}\` | ${i.status} | ${cell(builtFromText(i))} | ${unshippedCount(i)} | ${ageText(i)} |`);
+  const labels = imageLabels(report.images);
+  for (const [n, i] of report.images.entries()) out.push(`| \`${cell(labels[n]!)}\` | ${i.status} | ${cell(builtFromText(i))} | ${unshippedCount(i)} | ${ageText(i)} |`);
   out.push('');
   for (const img of report.images) {
     if (img.status === 'current') continue;

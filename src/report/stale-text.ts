@@ -1,6 +1,6 @@
 /** `pinwatch stale` as a text table plus the unshipped commits of each stale image. */
 import type { StaleReport } from '../stale/types.js';
-import { ageText, builtFromText, commitLine, summaryCounts, unshippedCount } from './stale-common.js';
+import { ageText, builtFromText, commitLine, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -9,11 +9,12 @@ function table(rows: string[][]): string[] {
 
 export function formatStaleText(report: StaleReport & { notes?: string[] }): string {
   const lines: string[] = [];
-  const rows = [['IMAGE', 'STATUS', 'BUILT FROM', 'UNSHIPPED', 'OLDEST'], ...report.images.map((i) => [i.image, i.status, builtFromText(i), unshippedCount(i), ageText(i)])];
+  const labels = imageLabels(report.images);
+  const rows = [['IMAGE', 'STATUS', 'BUILT FROM', 'UNSHIPPED', 'OLDEST'], ...report.images.map((i, n) => [labels[n]!, i.status, builtFromText(i), unshippedCount(i), ageText(i)])];
   lines.push(...table(rows), '');
-  for (const img of report.images) {
+  for (const [n, img] of report.images.entries()) {
     if (img.status === 'current') continue;
-    lines.push(`${img.image} (${img.repository}${img.digest ? `@${img.digest.slice(0, 19)}…` : ''}): ${img.status}`);
+    lines.push(`${labels[n]} (${img.repository}${img.digest ? `@${img.digest.slice(0, 19)}…` : ''}): ${img.status}`);
     if (img.builtFrom) {
       const step = img.provenance.find((s) => s.answered);
       lines.push(`  built from ${img.builtFrom.commit}${img.builtFrom.subject ? ` "${img.builtFrom.subject}"` : ''}`);

@@ -63,6 +63,14 @@ export const LINT_RULES: readonly RuleMeta[] = [
     hint: 'Call the recipe from the build entry point (e.g. add `make -C <package> image` to the root `build:` target).',
   },
   {
+    id: 'write-without-pin',
+    defaultLevel: 'warning',
+    title: 'A producer writes a place where pinwatch found no pin',
+    description:
+      'A recipe stamps a file that pinwatch does not scan, so the refs it writes there are never checked, promoted or mirrored ("scan wider than you rewrite"); or it writes a key that does not exist or holds no image reference.',
+    hint: 'Add the written file to `include` or `extraFiles` in pinwatch.yaml, or fix the path the recipe writes.',
+  },
+  {
     id: 'unparsed-file',
     defaultLevel: 'warning',
     title: 'A ref-bearing file could only be scraped as text, or not read',

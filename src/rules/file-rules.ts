@@ -79,10 +79,19 @@ export const unparsedFile: RuleCheck = {
   },
 };
 
+/**
+ * `image: {{ .Values.x }}` in a declared Helm template is how charts read values,
+ * not a broken pin: scan still lists it under problems, lint does not flag it.
+ */
+function expectedTemplate(p: Problem, declared: (f: string) => boolean): boolean {
+  return p.code === 'templated-ref' && declared(p.file);
+}
+
 export const invalidRef: RuleCheck = {
   id: 'invalid-ref',
-  check: ({ problems }) =>
-    problems.filter(isRefProblem).map((p) => ({
+  check: (input) => {
+    const declared = declaredExtra(input);
+    return input.problems.filter((p) => isRefProblem(p) && !expectedTemplate(p, declared)).map((p) => ({
       rule: 'invalid-ref',
       message: p.code === 'invalid-ref' ? p.reason : `${p.code}: ${p.reason}`,
       file: p.file,
@@ -90,7 +99,8 @@ export const invalidRef: RuleCheck = {
       column: p.column,
       identity: { file: p.file, extra: `${p.code}|${p.reason}` },
       evidence: { code: p.code },
-    })),
+    }));
+  },
 };
 
 /** Build problems that record a guess pinwatch made, not a defect in the recipe. */

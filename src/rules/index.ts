@@ -3,6 +3,7 @@ import { buildRecipeAssumption, buildRecipeProblem, invalidRef, unparsedFile } f
 import { firstPartyMissingDigest, floatingTag, thirdPartyMissingDigest } from './pin-form-rules.js';
 import { lockstepMismatch, multipleProducers, noProducer, producerNotBuilt } from './producer-rules.js';
 import { repositoryMultipleDigests } from './repository-multiple-digests.js';
+import { writeWithoutPin } from './write-without-pin.js';
 import type { RuleCheck } from './types.js';
 
 /** Every rule that reads pins and the build model. Suppression rules live in src/lint. */
@@ -14,6 +15,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   multipleProducers,
   lockstepMismatch,
   producerNotBuilt,
+  writeWithoutPin,
   unparsedFile,
   invalidRef,
   buildRecipeProblem,

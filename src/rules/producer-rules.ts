@@ -111,15 +111,25 @@ function stampedPins(input: RuleInput, producer: Producer): Pin[] {
   return input.pins.filter((pin) => input.stampsOf(pin).some((s) => s.producer === producer));
 }
 
+/** Every write of the producer already has a build problem at its line (it writes a file that does not exist, …). */
+function writesAllBroken(input: RuleInput, producer: Producer): boolean {
+  return producer.writes.every((w) => input.model.problems.some((p) => p.file === w.source.file && p.line === w.source.line));
+}
+
+/**
+ * An unbuilt producer is a finding when something it stamps exists: a pin, or a
+ * write not already reported broken (then `build-recipe-problem` says it all).
+ */
 export const producerNotBuilt: RuleCheck = {
   id: 'producer-not-built',
   check: (input) =>
     input.model.producers
       .filter((p) => !p.built)
-      .map((producer): RawFinding => {
+      .flatMap((producer): RawFinding[] => {
         const pins = stampedPins(input, producer);
+        if (pins.length === 0 && writesAllBroken(input, producer)) return [];
         const keys = pins.length ? pins.map(where).join(', ') : producer.writes.map((w) => (w.keyPath ? `${w.file} key ${w.keyPath}` : w.file)).join(', ');
-        return {
+        return [{
           rule: 'producer-not-built',
           message: `${producer.id} is not reachable from the build entry point ${input.model.entry}, so what it stamps never refreshes: ${keys || 'no writes'}`,
           file: producer.makefile,
@@ -127,6 +137,6 @@ export const producerNotBuilt: RuleCheck = {
           related: pins.map((p) => ({ file: p.file, line: p.line, column: p.column, message: `stamped by ${producer.id}` })),
           identity: { file: producer.makefile, extra: producer.target },
           evidence: { producer: producer.id, entry: input.model.entry, pins: pins.map((p) => ({ file: p.file, line: p.line, keyPath: p.keyPath })) },
-        };
+        }];
       }),
 };

@@ -213,12 +213,14 @@ describe('what could not be read', () => {
   });
 
   it('declared extraFiles may be globs', () => {
-    const r = lint({ pins: scraped.slice(0, 1), model: m, config: config({ extraFiles: ['packages/*/multus/templates/*.yml'] }), skipped: skipped.slice(0, 1) });
+    const m1 = model([producer('M', 'image', [write(extra, undefined, 'x')])]);
+    const r = lint({ pins: scraped.slice(0, 1), model: m1, config: config({ extraFiles: ['packages/*/multus/templates/*.yml'] }), skipped: skipped.slice(0, 1) });
     expect(r.findings).toEqual([]);
   });
 
   it('a scraped pin in a file skipped does not mention is still reported', () => {
-    const r = lint({ pins: scraped.slice(1), model: m, config: config() });
+    const m2 = model([producer('M', 'image', [write(broken, undefined, 'x')])]);
+    const r = lint({ pins: scraped.slice(1), model: m2, config: config() });
     expect(r.findings.map((f) => [f.rule, f.file])).toEqual([['unparsed-file', broken]]);
   });
 
@@ -265,7 +267,7 @@ describe('multiple-producers and copies', () => {
   const sidecar = producer('M', 'image-sidecar', [write(SRC, 'seaweedfs.cosi.sidecar.image', 's'), copy('s')]);
 
   it('a target that only copies the key another producer of the pin stamps is not a rival', () => {
-    const controller = producer('M', 'image-controller', [write(OSC, 'objectstorage.controller.image', 'c'), copy(`copy-of:${SRC}#seaweedfs.cosi.sidecar.image`)]);
+    const controller = producer('M', 'image-controller', [copy(`copy-of:${SRC}#seaweedfs.cosi.sidecar.image`)]);
     const r = lint({ pins: pins2, model: model([controller, sidecar]), config: config() });
     expect(r.findings).toEqual([]);
   });
@@ -288,5 +290,17 @@ describe('build-recipe-assumption', () => {
       ['build-recipe-assumption', 'note'],
       ['build-recipe-problem', 'warning'],
     ]);
+  });
+});
+
+describe('producer-not-built and dead recipes', () => {
+  const ghost = 'packages/extra/monitoring/images/grafana.tag';
+  const dead = producer('packages/extra/monitoring/Makefile', 'image', [write(ghost, undefined, 'g', 23)], false);
+  it('a dead recipe whose every write is already a build problem is left to build-recipe-problem', () => {
+    const problems = [{ file: 'packages/extra/monitoring/Makefile', line: 23, code: 'producer-target-missing', reason: `writes "${ghost}", which does not exist` }];
+    expect(lint({ pins: [], model: model([dead], problems), config: config() }).findings.map((f) => f.rule)).toEqual(['build-recipe-problem']);
+  });
+  it('an unbuilt producer with no pin found but an unbroken write is still reported', () => {
+    expect(lint({ pins: [], model: model([dead]), config: config() }).findings.map((f) => f.rule)).toEqual(['producer-not-built', 'write-without-pin']);
   });
 });

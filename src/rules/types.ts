@@ -64,6 +64,8 @@ export interface RuleInput {
   problems: readonly Problem[];
   /** The producer writes that stamp a pin (computed once by the engine). */
   stampsOf(pin: Pin): readonly PinStamp[];
+  /** Text of a repo-relative file, when the caller can read files. */
+  fileText?: (file: string) => string | undefined;
 }
 
 export interface RuleCheck {

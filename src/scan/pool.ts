@@ -1,29 +1,21 @@
 /**
  * Read and collect many files on worker threads: batches from a shared queue,
- * results stored by index so the order never depends on timing. Only used from
- * the built package (the worker is dist/scan/collect-worker.js) and only for
- * large trees; any worker failure makes the caller redo the work in-process.
+ * results stored by index so the order never depends on timing. Opt-in
+ * (`scanRepo(root, config, { workers: n })`) and only from the built package (the
+ * worker is dist/scan/collect-worker.js); any worker failure makes the caller redo
+ * the work in-process. Not the default: on the 2-core benchmark machine, worker
+ * start-up (module load + a cold JIT per isolate) cost more than it saved.
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FileOutcome, FileTask } from './read-collect.js';
 
-/** Below this many files a pool costs more (worker start-up) than it saves. */
-export const POOL_MIN_FILES = 400;
-const MAX_WORKERS = 4;
 const BATCH = 50;
 
 const workerUrl = new URL('./collect-worker.js', import.meta.url);
 
-/** Workers to use for `fileCount` files: 0 means run in-process. */
-export function autoWorkerCount(fileCount: number): number {
-  if (fileCount < POOL_MIN_FILES || !existsSync(fileURLToPath(workerUrl))) return 0;
-  const n = Math.min(availableParallelism(), MAX_WORKERS);
-  return n > 1 ? n : 0;
-}
-
+/** True when the worker script exists (the built package, not the TypeScript sources). */
 export function workersAvailable(): boolean {
   return existsSync(fileURLToPath(workerUrl));
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,8 @@ import { defaultConfig } from '../config/defaults.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/types.js';
 import { fileKind } from './kind.js';
-import { firstInvalidUtf8 } from './read.js';
+import { scanToJson } from '../report/scan-json.js';
+import { firstInvalidUtf8, MAX_FILE_BYTES, readTextFile } from './read.js';
 import { scanRepo } from './scan.js';
 import { walkTree } from './walk.js';
 
@@ -56,6 +58,23 @@ describe('firstInvalidUtf8', () => {
     ['bad continuation', [0xe2, 0x28, 0xa1], 0],
   ])('%s', (_name, bytes, want) => {
     expect(firstInvalidUtf8(new Uint8Array(bytes))).toBe(want);
+  });
+});
+
+describe('readTextFile', () => {
+  it('keeps a BOM, so offsets match the file read as UTF-8', () => {
+    const dir = tree({ 'v.yaml': '\uFEFFimage: nginx:1\n' });
+    expect(readTextFile(join(dir, 'v.yaml'), 'v.yaml')).toEqual({ text: '\uFEFFimage: nginx:1\n' });
+  });
+
+  it('refuses a file over the size limit', () => {
+    const dir = tree({ 'big.yaml': 'a'.repeat(MAX_FILE_BYTES + 1) });
+    const r = readTextFile(join(dir, 'big.yaml'), 'big.yaml');
+    expect(r).toEqual({ skipped: { file: 'big.yaml', code: 'too-large', reason: expect.stringMatching(/^8388609 bytes is more than the 8388608-byte limit/) } });
+  });
+
+  it('says why a missing file cannot be read', () => {
+    expect(readTextFile('/nonexistent/pinwatch/v.yaml', 'v.yaml')).toEqual({ skipped: { file: 'v.yaml', code: 'unreadable', reason: 'cannot read the file (ENOENT)' } });
   });
 });
 
@@ -141,5 +160,8 @@ describe('scanRepo on the cozystack fixture (hand-checked counts in its README)'
     expect(r.skipped).toEqual([]);
     const again = await scanRepo(fixture, cfg);
     expect(again.pins).toEqual(r.pins);
+    const schema = JSON.parse(readFileSync(join(process.cwd(), 'schemas/scan-output.schema.json'), 'utf8'));
+    const validate = new Ajv({ strict: true }).compile(schema);
+    expect(validate(scanToJson(r)), JSON.stringify(validate.errors)).toBe(true);
   });
 });

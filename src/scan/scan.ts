@@ -1,8 +1,8 @@
 /**
  * scanRepo: walk the tree, read each ref-bearing file, hand it to its collector,
  * and gather pins, skipped files, problems and exclusion counts. Bad input never
- * stops the scan; the result is sorted and deterministic. Large trees are read
- * and collected on worker threads when the package is built (pool.ts).
+ * stops the scan; the result is sorted and deterministic. Reading and collecting
+ * can run on worker threads when asked (pool.ts).
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,13 +10,13 @@ import type { CollectResult } from '../collect/types.js';
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
 import type { Pin, Problem } from '../model/index.js';
-import { autoWorkerCount, collectInWorkers, workersAvailable } from './pool.js';
+import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
 import { walkTree } from './walk.js';
 
 export interface ScanOptions {
-  /** Worker threads for reading and collecting: 0 = in-process; default: automatic (large trees, built package). */
+  /** Worker threads for reading and collecting (built package only); default 0: in-process. */
   workers?: number;
 }
 
@@ -57,7 +57,7 @@ function compareLocated(a: { file: string; line?: number; code: string }, b: { f
 }
 
 async function collectAll(tasks: FileTask[], firstParty: readonly string[], options: ScanOptions): Promise<FileOutcome[]> {
-  const workers = options.workers ?? autoWorkerCount(tasks.length);
+  const workers = options.workers ?? 0;
   if (workers > 0 && tasks.length > 0 && workersAvailable()) {
     try {
       return await collectInWorkers(tasks, firstParty, workers);

@@ -7,8 +7,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statS
 import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileKind } from '../collect/types.js';
-import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
-import { CONFIG_FILE_NAME } from '../config/load.js';
+import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAME, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
 import { fileKind, isYamlName } from './kind.js';

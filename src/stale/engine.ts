@@ -10,7 +10,7 @@ import { readDigestIntroductions } from '../git/digest-history.js';
 import { readCommitGraph, type CommitGraph } from '../git/graph.js';
 import { resolveCommit } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
-import { gitStats } from '../git/run.js';
+import { gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import type { ProvenanceMethod } from '../config/types.js';
@@ -23,8 +23,9 @@ import { conventionalType, prNumber } from './commit-meta.js';
 import { buildInputMatcher } from './match.js';
 import { firstParentOwners } from './pr-owner.js';
 import { subjectsOf, type Subject } from './subjects.js';
+import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
-import { cherryPickPool, commitsByPath, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -40,31 +41,16 @@ export interface StaleOptions {
 
 const DAY_MS = 86_400_000;
 
-interface PhaseTimer {
-  phases: Record<string, number>;
-  lap(name: string): void;
-}
-
-/** Milliseconds per engine phase, for `stats.timings` and the benchmark. */
-function phaseTimer(): PhaseTimer {
-  let last = performance.now();
-  const phases: Record<string, number> = {};
-  return {
-    phases,
-    lap(name) {
-      const now = performance.now();
-      phases[name] = Math.round((phases[name] ?? 0) + now - last);
-      last = now;
-    },
-  };
-}
-
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
   const startProcesses = gitStats.processes;
   const timer = phaseTimer();
   const headRev = options.head ?? 'HEAD';
   const head = await resolveCommit(repo, headRev);
-  if (!head) throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo}; expected a branch, tag or sha`);
+  if (!head) {
+    const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
+    if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone (or pass --repo DIR)`);
+    throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);
+  }
   const shallow = await readShallowState(repo);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
@@ -78,7 +64,8 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const judged = await judge(repo, graph, head, subjects, provenance, timer);
   const now = options.now ?? new Date();
   const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
-  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, head, now));
+  const owners = judged.some((j) => j && j.unshipped.length > 0) ? firstParentOwners(graph, head) : new Int32Array(0);
+  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, owners, now));
   out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
   timer.lap('describe');
   return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
@@ -119,18 +106,23 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
   const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
   const outside = new Map<string, Uint8Array>();
   for (const b of ready) if (b && !outside.has(b)) outside.set(b, outsideBuild(graph, head, b));
+  const byTime = timeIndex(graph);
+  // Where cherry-picks of outside commits could sit: fetched in the same changed-paths pass.
+  const supersets = new Map<string, number[]>();
+  for (const [b, bits] of outside) supersets.set(b, authoredSince(graph, b, oldestTime(bits, byTime), byTime));
   const needed = new Uint8Array(graph.nodes.length);
   for (const bits of outside.values()) for (let i = 0; i < bits.length; i++) needed[i] |= bits[i]!;
+  for (const list of supersets.values()) for (const i of list) needed[i] = 1;
   timer.lap('ancestry');
   const changed = await readChangedPaths(repo, graph.nodes.filter((_, i) => needed[i]).map((n) => n.sha));
   timer.lap('changed-paths');
+  const changedOf = (i: number) => changed.get(graph.nodes[i]!.sha) ?? [];
   const byPath = commitsByPath(graph, changed);
   const candidates = subjects.map((s, i) => {
     const b = ready[i];
     return b ? touchingInputs(byPath, outside.get(b)!, buildInputMatcher(s.input.inputs!)) : undefined;
   });
-  const byTime = timeIndex(graph);
-  const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(graph, ready[i]!, candidates[i]!, byTime) : []));
+  const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(supersets.get(ready[i]!)!, candidates[i]!, changedOf, byTime) : []));
   // Patch ids only where a cherry-pick is possible: images whose pool is not empty.
   const forPatchId = new Set<number>();
   pools.forEach((pool, i) => {
@@ -161,19 +153,16 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
   });
 }
 
-let ownersCache: { graph: CommitGraph; head: string; owners: Int32Array } | undefined;
-
-function describeCommit(graph: CommitGraph, head: string, c: Candidate): UnshippedCommit {
-  if (!ownersCache || ownersCache.graph !== graph || ownersCache.head !== head) ownersCache = { graph, head, owners: firstParentOwners(graph, head) };
+function describeCommit(graph: CommitGraph, owners: Int32Array, c: Candidate): UnshippedCommit {
   const node = graph.nodes[c.index]!;
-  const owner = ownersCache.owners[c.index]!;
+  const owner = owners[c.index]!;
   const ownerNode = owner >= 0 && owner !== c.index ? graph.nodes[owner] : undefined;
   const pr = prNumber(node.subject) ?? (ownerNode && ownerNode.parentShas.length > 1 ? prNumber(ownerNode.subject) : undefined);
   const type = conventionalType(node.subject);
   return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), paths: c.paths.slice(0, 5) };
 }
 
-function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: CommitGraph, head: string, now: Date): StaleImage {
+function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: CommitGraph, owners: Int32Array, now: Date): StaleImage {
   const inputs = s.input.inputs;
   const base: StaleImage = {
     image: s.input.image,
@@ -202,7 +191,7 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: Com
   else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
-  const unshipped = j.unshipped.map((c) => describeCommit(graph, head, c)).sort((a, b) => b.date.localeCompare(a.date));
+  const unshipped = j.unshipped.map((c) => describeCommit(graph, owners, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
   const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
   return {
     ...base,

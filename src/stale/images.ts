@@ -51,16 +51,18 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
   return { byRepo, incomplete };
 }
 
-/** Build model once, then recipes and inputs per first-party repository. */
-export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[]): Promise<ImagesResult> {
+/** Build model once (or the caller's), then recipes and inputs per first-party repository. */
+export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel): Promise<ImagesResult> {
   const notes: string[] = [];
   const { byRepo, incomplete } = groupFirstParty(pins);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
-  let model: BuildModel | undefined;
-  try {
-    model = await loadBuildModel(repoRoot, config);
-  } catch (e) {
-    notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);
+  let model: BuildModel | undefined = known;
+  if (!model) {
+    try {
+      model = await loadBuildModel(repoRoot, config);
+    } catch (e) {
+      notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   const images: ImageKnowledge[] = [];
   for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {

@@ -69,14 +69,11 @@ export function timeIndex(graph: CommitGraph): TimeIndex {
 }
 
 /**
- * Commits in the build commit's history that a cherry-pick of a candidate could
- * be: non-merge, authored no earlier than the oldest candidate (cherry-pick and
- * rebase keep the author date). Visits only commits authored since then.
+ * Commits in the build commit's history authored at or after `since`
+ * (non-merge): where a cherry-pick of a later commit can sit, since
+ * cherry-pick and rebase keep the author date. Visits only commits authored since then.
  */
-export function cherryPickPool(graph: CommitGraph, build: string, candidates: Candidate[], index: TimeIndex): number[] {
-  if (candidates.length === 0) return [];
-  let since = Infinity;
-  for (const c of candidates) since = Math.min(since, index.times[c.index]!);
+export function authoredSince(graph: CommitGraph, build: string, since: number, index: TimeIndex): number[] {
   let lo = 0;
   let hi = index.order.length;
   while (lo < hi) {
@@ -91,4 +88,27 @@ export function cherryPickPool(graph: CommitGraph, build: string, candidates: Ca
     if (fromBuild[i] && graph.nodes[i]!.parentShas.length < 2) out.push(i);
   }
   return out;
+}
+
+/** Oldest author time among the set bits of `bits`. */
+export function oldestTime(bits: Uint8Array, index: TimeIndex): number {
+  let t = Infinity;
+  for (let i = 0; i < bits.length; i++) if (bits[i] && index.times[i]! < t) t = index.times[i]!;
+  return t;
+}
+
+/**
+ * The cherry-pick pool of one image: commits of `superset` (its build's history
+ * authored since the oldest commit outside it) authored no earlier than the
+ * oldest candidate and changing at least one path a candidate changes.
+ */
+export function cherryPickPool(superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex): number[] {
+  if (candidates.length === 0 || superset.length === 0) return [];
+  let since = Infinity;
+  const paths = new Set<string>();
+  for (const c of candidates) {
+    since = Math.min(since, index.times[c.index]!);
+    for (const p of changedOf(c.index)) paths.add(p);
+  }
+  return superset.filter((i) => index.times[i]! >= since && changedOf(i).some((p) => paths.has(p)));
 }

@@ -52,6 +52,14 @@ describe('pinwatch overlay', () => {
     expect(readFileSync(join(root, 'packages/ok/values.yaml'), 'utf8')).toBe(fresh());
   });
 
+  it('skip flags are repeatable and accept JSON arrays and plain lists alike', async () => {
+    const { root, from } = fixture();
+    const r = await cli(['--repo', root, '--format', 'json', 'overlay', '--from', from, '--built', '["packages/ok"]', '--built', 'packages/cfg', '--touched', 'packages/own other/dir']);
+    const json = JSON.parse(r.out);
+    expect(json.summary).toMatchObject({ skipped: 3, overlaid: 0, drift: 0 });
+    expect(json.files.map((f: { skip: { set: string } }) => f.skip.set).sort()).toEqual(['built', 'built', 'touched']);
+  });
+
   it('--fail-on-drift exits 1 when a file drifted', async () => {
     const { root, from } = fixture();
     expect((await cli(['--repo', root, 'overlay', '--from', from, '--fail-on-drift'])).code).toBe(1);

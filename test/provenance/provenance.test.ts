@@ -86,15 +86,19 @@ describe('pickAnswer', () => {
         { method: 'digest-history', answered: true, commit: 'here', reason: 'introduced by x' },
         { method: 'git-tag', answered: true, commit: 'tag', reason: 'tag' },
       ],
-      new Set(['here', 'tag']),
+      new Map([['here', 'here'], ['tag', 'tag']]),
     );
     expect(p.commit).toBe('here');
     expect(p.method).toBe('digest-history');
     expect(p.steps[0]).toMatchObject({ answered: false, reason: expect.stringContaining('not in this clone') });
     expect(p.steps[2]).toMatchObject({ answered: false, reason: expect.stringContaining('not needed') });
   });
+  it('normalises an abbreviated answer to the full sha', () => {
+    const p = pickAnswer([{ method: 'registry', answered: true, commit: 'abc1234', reason: 'label' }], new Map([['abc1234', 'abc1234'.padEnd(40, '0')]]));
+    expect(p.commit).toBe('abc1234'.padEnd(40, '0'));
+  });
   it('never calls an image current when nothing answers: reason lists every method', () => {
-    const p = pickAnswer([{ method: 'git-tag', answered: false, reason: 'no tag' }], new Set());
+    const p = pickAnswer([{ method: 'git-tag', answered: false, reason: 'no tag' }], new Map());
     expect(p.commit).toBeUndefined();
     expect(p.reason).toBe('git-tag: no tag');
   });

@@ -68,6 +68,13 @@ describe('token auth', () => {
     expect(tokens.requests - before).toBe(1);
   });
 
+  it('shares one token fetch between parallel requests for the same scope', async () => {
+    const client = new RegistryClient({ cacheDir: false });
+    const before = tokens.requests;
+    await Promise.all(Array.from({ length: 5 }, () => client.headManifest({ domain: reg.host, path: 'team/app' }, 'v1')));
+    expect(tokens.requests - before).toBe(1);
+  });
+
   it('types a scope the token server does not grant as insufficient-scope', async () => {
     tokens.policy = (_user, repo, wanted) => (repo === 'team/secret' ? [] : wanted.filter((a) => a === 'pull'));
     const client = new RegistryClient({ cacheDir: false, env: dockerConfig(reg.host, 'alice', PASSWORD) });

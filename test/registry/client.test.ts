@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RegistryClient, RegistryError, registryProvenance, sha256Digest } from '../../src/registry/index.js';
+import { apiHost, schemeFor } from '../../src/registry/transport.js';
 import type { TestRegistry } from '../support/registry.js';
 import { pushAttestation, pushImage, pushIndex, startRegistry } from '../support/registry.js';
 
@@ -96,16 +97,22 @@ describe('RegistryClient', () => {
     expect(e.message).toMatch(/failed after 1 attempt\(s\): Node's fetch refuses this port/);
   });
 
-  it('refuses plain http for a non-loopback host unless it is listed as insecure', () => {
-    // Scheme choice is observable through the error URL without any network.
-    return Promise.all([
-      new RegistryClient({ cacheDir: false, retries: 0, timeoutMs: 2000 })
-        .ping('registry.invalid')
-        .catch((e: RegistryError) => expect(e.message).toContain('https://registry.invalid/v2/')),
-      new RegistryClient({ cacheDir: false, retries: 0, timeoutMs: 2000, insecureRegistries: ['registry.invalid'] })
-        .ping('registry.invalid')
-        .catch((e: RegistryError) => expect(e.message).toContain('http://registry.invalid/v2/')),
-    ]);
+  it.each([
+    ['127.0.0.1:5000', [], 'http'],
+    ['localhost:5000', [], 'http'],
+    ['[::1]:5000', [], 'http'],
+    ['registry.lan:5000', [], 'https'],
+    ['registry.lan:5000', ['registry.lan:5000'], 'http'],
+    ['registry.lan:5000', ['registry.lan'], 'http'],
+    ['registry.lan', ['other.lan'], 'https'],
+    ['ghcr.io', [], 'https'],
+  ] as const)('uses %s with insecure=%j over %s', (host, insecure, want) => {
+    expect(schemeFor(host, insecure)).toBe(want);
+  });
+
+  it('maps docker.io to its API host', () => {
+    expect(apiHost('docker.io')).toBe('registry-1.docker.io');
+    expect(apiHost('ghcr.io')).toBe('ghcr.io');
   });
 });
 

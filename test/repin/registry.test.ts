@@ -86,6 +86,19 @@ describe('repin with a registry', () => {
   });
 });
 
+describe('--only-forward falls back to digest history for an unlabelled current image', () => {
+  it('takes the parent of the commit that introduced the digest as its build commit', async () => {
+    repo.commit({ 'deploy/values.yaml': `app:\n  image: ${APP}:nolabel@${digests.nolabel}\n`, 'images/app.tag': null }, 'Prepare release: pin nolabel');
+    // Built from c2 (the parent of the pinning commit): v2 (c2) is forward, v0 (c0) is not.
+    const back = await run(['repin', APP, '--to-tag', 'v0', '--only-forward', '--no-cache']);
+    expect(back.code).toBe(1);
+    expect(back.out).toContain(`does not contain ${commits.c2}`);
+    const fwd = await run(['repin', APP, '--to-tag', 'v2', '--only-forward', '--no-cache']);
+    expect(fwd.code).toBe(0);
+    expect(fwd.out).toMatch(/--only-forward: ok: .*digest history: [0-9a-f]{10} introduced sha256:/);
+  });
+});
+
 describe('pinwatch inspect', () => {
   it('prints digest, platform, labels and the commit, as text and json', async () => {
     const text = await run(['inspect', `${APP}:v1`, '--no-cache']);

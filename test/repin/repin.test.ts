@@ -133,6 +133,16 @@ describe('repin', () => {
     expect(readFileSync(join(repo!.dir, 'deploy/multi/values.yaml'))).toEqual(Buffer.from(text.replace(`v1.0.0@${OLD}`, `v1.1.0@${NEW}`), 'utf8'));
   });
 
+  it('names pins it leaves alone and files it could not read', async () => {
+    setup({ 'deploy/bare/values.yaml': `bare:\n  repository: ${APP}\n  pullPolicy: Always\n`, 'deploy/bin/values.yaml': Buffer.from([0x61, 0x00, 0x62]).toString('latin1') });
+    const r = await repin({ root: repo!.dir, config: config(), image: APP, to: `${APP}:v1.1.0@${NEW}` });
+    expect(r.written).toBe(true);
+    const codes = r.problems.map((p) => `${p.code} ${p.file}`);
+    expect(codes).toContain('not-read:binary-file deploy/bin/values.yaml');
+    expect(codes).toContain('pin-without-version deploy/bare/values.yaml');
+    expect(r.problems.every((p) => !p.blocking)).toBe(true);
+  });
+
   it('quotes a plain tag that would read back as a number', async () => {
     setup({ 'deploy/num/values.yaml': `img:\n  repository: ${APP}\n  tag: v1.0.0\n  digest: ${OLD}\n` });
     await repin({ root: repo!.dir, config: config(), image: APP, to: `${APP}:1.10@${NEW}` });

@@ -185,3 +185,11 @@ describe('computeStale', () => {
     expect(one).toBeLessThanOrEqual(10);
   });
 });
+
+describe('computeStale errors', () => {
+  it('says clearly when the directory is not a git repository', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-nogit-'));
+    tmp.push(dir);
+    await expect(computeStale(dir, [])).rejects.toMatchObject({ code: 'not-a-git-repo' });
+  });
+});

@@ -304,7 +304,13 @@ export async function startFaultProxy(target: TestRegistry): Promise<FaultProxy>
     const n = state.seen.push(`${req.method} ${req.url}`);
     inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-    res.on('close', () => inFlight--);
+    let done = false;
+    const finished = () => {
+      if (!done) inFlight--;
+      done = true;
+    };
+    res.on('finish', finished);
+    res.on('close', finished);
     const action = state.fault(req, n);
     if (action.kind === 'respond') {
       req.resume();

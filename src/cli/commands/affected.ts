@@ -1,8 +1,7 @@
 /** `pinwatch affected --base REV`: the first-party images whose build inputs changed since REV, as a CI build matrix. */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/load.js';
+import { loadCommandConfig } from '../config.js';
 import { PinwatchError } from '../../errors.js';
 import { affectedReport } from '../../affected/report.js';
 import { formatAffectedJson } from '../../report/affected-json.js';
@@ -20,8 +19,8 @@ async function runAffected(ctx: CommandContext, flags: AffectedFlags): Promise<n
   if (!flags.base) throw new PinwatchError('usage', '--base REV is required (the revision to compare with, e.g. origin/main)');
   const unknown = flags.unknown ?? 'include';
   if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('usage', `--unknown must be include or exclude; saw "${unknown}"`);
-  const { repo, config: configPath, firstParty } = ctx.global;
-  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
   const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });
   if (format === 'json') {
     emit(ctx, formatAffectedJson(result));

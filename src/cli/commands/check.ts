@@ -1,14 +1,58 @@
-/** `pinwatch check`: placeholder until its issue lands. */
+/** `pinwatch check` (the default command): lint + stale in one report, one exit code. */
 import type { CommandRegistrar } from '../main.js';
-import { PinwatchError } from '../../errors.js';
+import { emit, pickFormat, type CommandContext } from '../context.js';
+import { loadCommandConfig } from '../config.js';
+import { checkRepo } from '../../check/index.js';
+import { emitFindingsReport, exitCodeFor } from '../../lint/index.js';
+import { FINDINGS_FORMATS } from '../../report/findings-format.js';
+import { formatCheckText } from '../../report/check-text.js';
+import { staleJson } from '../../report/stale-json.js';
+import { LINT_RULES } from '../../rules/index.js';
+import { STALE_RULES } from '../../stale/findings.js';
+import { parseFailOnStale, parseMaxAge, type StalePolicy } from '../../stale/policy.js';
+import { registryOptions } from '../../stale/registry-options.js';
+import type { RegistryFlags } from '../../registry/options.js';
+
+interface CheckFlags extends RegistryFlags {
+  failOnStale?: string;
+  maxAge?: string;
+  registry?: boolean;
+  baseline?: string | false;
+}
+
+async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
+  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
+  const repo = ctx.global.repo;
+  const config = loadCommandConfig(ctx);
+  const result = await checkRepo(repo, config, {
+    policy,
+    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
+    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
+  });
+  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.warnings, ...result.stale.notes];
+  if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
+  else
+    emitFindingsReport(ctx, format, result.findings, {
+      title: 'pinwatch check',
+      root: repo,
+      rules: [...LINT_RULES, ...STALE_RULES],
+      notes,
+      jsonExtra: { stale: staleJson(result.stale), notes },
+    });
+  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+}
 
 export const registerCheck: CommandRegistrar = (program, run) => {
   program
-    .command('check')
-    .description('(not yet implemented)')
-    .action(
-      run(async () => {
-        throw new PinwatchError('not-implemented', 'check is not implemented yet');
-      }),
-    );
+    .command('check', { isDefault: false })
+    .description('lint + stale in one report (the default command): the one job CI runs')
+    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), or never', 'fix')
+    .option('--max-age <days>', 'a stale image is an error only when its oldest counted unshipped commit is older than DAYS')
+    .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
+    .option('--no-baseline', 'ignore any baseline: report every finding')
+    .option('--registry', 'ask the registry for the image revision label first (network)')
+    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; with --registry)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--timeout <ms>', 'registry request timeout in milliseconds (with --registry)')
+    .action(run(async (ctx: CommandContext, flags: CheckFlags) => runCheck(ctx, flags)));
 };

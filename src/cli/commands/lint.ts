@@ -5,7 +5,7 @@
 import { Option } from 'commander';
 import type { CommandRegistrar } from '../main.js';
 import { pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/index.js';
+import { loadCommandConfig } from '../config.js';
 import type { Config } from '../../config/types.js';
 import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, misspeltRuleNotes, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
@@ -28,7 +28,7 @@ function notes(result: LintRepoResult, config: Config): string[] {
 async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
   const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
   const root = ctx.global.repo;
-  const config = loadConfig(root, { configPath: ctx.global.config, firstParty: ctx.global.firstParty });
+  const config = loadCommandConfig(ctx);
   if (flags.writeBaseline) {
     const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
     const result = await lintRepo(root, config, { baseline: false });

@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/index.js';
+import { loadCommandConfig } from '../config.js';
 import { PinwatchError } from '../../errors.js';
 import { runOverlay } from '../../overlay/engine.js';
 import { parseDirList, type SkipSets } from '../../overlay/skip-sets.js';
@@ -20,9 +20,9 @@ import { formatOverlayText } from '../../report/overlay-text.js';
 interface OverlayFlags {
   from?: string;
   at?: string;
-  built: string[];
-  touched: string[];
-  owned: string[];
+  built?: string[];
+  touched?: string[];
+  owned?: string[];
   dryRun?: boolean;
   failOnDrift?: boolean;
   ignoreComments?: boolean;
@@ -34,9 +34,9 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 function skipSets(flags: OverlayFlags): SkipSets {
   return {
-    built: flags.built.flatMap((v) => parseDirList(v, '--built')),
-    touched: flags.touched.flatMap((v) => parseDirList(v, '--touched')),
-    owned: flags.owned.flatMap((v) => parseDirList(v, '--owned')),
+    built: (flags.built ?? []).flatMap((v) => parseDirList(v, '--built')),
+    touched: (flags.touched ?? []).flatMap((v) => parseDirList(v, '--touched')),
+    owned: (flags.owned ?? []).flatMap((v) => parseDirList(v, '--owned')),
   };
 }
 
@@ -67,7 +67,7 @@ function appendStepSummary(ctx: CommandContext, report: OverlayReport): void {
 async function overlayAction(ctx: CommandContext, flags: OverlayFlags): Promise<number> {
   if (!flags.from) throw new PinwatchError('usage', 'overlay needs --from DIR: the extracted artifact tree whose pins name the images just built');
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadConfig(ctx.global.repo, { configPath: ctx.global.config, firstParty: ctx.global.firstParty });
+  const config = loadCommandConfig(ctx);
   const report = runOverlay({
     root: ctx.global.repo,
     from: resolve(ctx.io.cwd, flags.from),
@@ -87,10 +87,10 @@ export const registerOverlay: CommandRegistrar = (program, run) => {
     .command('overlay')
     .description('put freshly built current-main refs from an artifact tree onto the checkout, only where every differing line is a ref; name every drift')
     .option('--from <dir>', 'artifact tree (same layout as the checkout, or as --at) whose pins name the images just built')
-    .option('--at <subdir>', 'the checkout subdirectory the artifact root stands for (e.g. packages)', '')
-    .option('--built <dirs>', 'dirs rebuilt by this PR: skipped (JSON array or comma/space/newline list; repeatable)', collect, [])
-    .option('--touched <dirs>', 'dirs edited by this PR: skipped, their refs are its intent (repeatable)', collect, [])
-    .option('--owned <dirs>', 'dirs owned by another job: skipped (repeatable)', collect, [])
+    .option('--at <subdir>', 'the checkout subdirectory the artifact root stands for (e.g. packages)')
+    .option('--built <dirs>', 'dirs rebuilt by this PR: skipped (JSON array or comma/space/newline list; repeatable)', collect)
+    .option('--touched <dirs>', 'dirs edited by this PR: skipped, their refs are its intent (repeatable)', collect)
+    .option('--owned <dirs>', 'dirs owned by another job: skipped (repeatable)', collect)
     .option('--dry-run', 'print a unified diff of what would change; write nothing')
     .option('--fail-on-drift', 'exit 1 when any file drifted')
     .option('--ignore-comments', 'comment-only differences do not count as drift')

@@ -1,8 +1,7 @@
 /** `pinwatch scan`: every pin in the tree, all shapes, with form and first-party flag. */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/load.js';
+import { loadCommandConfig } from '../config.js';
 import { scanRepo } from '../../scan/scan.js';
 import { formatScanJson } from '../../report/scan-json.js';
 import { formatScanText } from '../../report/scan-text.js';
@@ -11,8 +10,8 @@ const FORMATS = ['text', 'json'] as const;
 
 async function runScan(ctx: CommandContext): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
-  const { repo, config: configPath, firstParty } = ctx.global;
-  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
   const result = await scanRepo(repo, config);
   emit(ctx, format === 'json' ? formatScanJson(result) : formatScanText(result));
   return 0;

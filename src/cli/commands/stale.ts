@@ -1,8 +1,9 @@
 /** `pinwatch stale`: per first-party image, the build commit, the method, and the merged commits it does not ship. */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/load.js';
+import { loadCommandConfig } from '../config.js';
+import { registryOptions } from '../../stale/registry-options.js';
+import type { RegistryFlags } from '../../registry/options.js';
 import { staleReport } from '../../stale/report.js';
 import { parseFailOnStale, parseMaxAge, staleExitCode, type StalePolicy } from '../../stale/policy.js';
 import { STALE_RULES, staleFindings } from '../../stale/findings.js';
@@ -13,7 +14,7 @@ import { formatFindings } from '../../report/findings-format.js';
 
 const FORMATS = ['text', 'json', 'markdown', 'github', 'sarif'] as const;
 
-interface StaleFlags {
+interface StaleFlags extends RegistryFlags {
   failOnStale?: string;
   maxAge?: string;
   registry?: boolean;
@@ -22,14 +23,15 @@ interface StaleFlags {
 async function runStale(ctx: CommandContext, images: string[], flags: StaleFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
   const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
-  const { repo, config: configPath, firstParty } = ctx.global;
-  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
-  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: {} } : {}) });
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) });
   if (format === 'json') emit(ctx, formatStaleJson(report));
   else if (format === 'text') emit(ctx, formatStaleText(report));
   else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
   else emit(ctx, formatFindings(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
-  return staleExitCode(report, policy);
+  // The global --fail-on never also silences stale (check runs lint and stale under one switch).
+  return ctx.global.failOn === 'never' ? 0 : staleExitCode(report, policy);
 }
 
 export const registerStale: CommandRegistrar = (program, run) => {
@@ -40,5 +42,7 @@ export const registerStale: CommandRegistrar = (program, run) => {
     .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
     .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
     .option('--registry', 'ask the registry for the image revision label first (network)')
+    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; with --registry)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--timeout <ms>', 'registry request timeout in milliseconds (with --registry)')
     .action(run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => runStale(ctx, images, flags)));
 };

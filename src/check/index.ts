@@ -1,0 +1,2 @@
+export { checkRepo } from './check.js';
+export type { CheckOptions, CheckResult } from './check.js';

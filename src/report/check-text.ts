@@ -1,0 +1,26 @@
+/** `pinwatch check` as text: the stale table first (the reason pinwatch exists), then the invariants. */
+import type { Finding } from '../model/index.js';
+import type { StaleReportResult } from '../stale/report.js';
+import { STALE_RULES } from '../stale/findings.js';
+import { formatFindingsText } from './findings-text.js';
+import { formatStaleText } from './stale-text.js';
+
+const STALE_RULE_IDS = new Set(STALE_RULES.map((r) => r.id));
+
+export function formatCheckText(stale: StaleReportResult, findings: readonly Finding[], notes: readonly string[] = []): string {
+  const lintFindings = findings.filter((f) => !STALE_RULE_IDS.has(f.rule));
+  const active = findings.filter((f) => !f.suppressed);
+  const count = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
+  const out = [
+    '== Merged but not shipped: first-party images vs the commits they were built from',
+    '',
+    formatStaleText(stale).trimEnd(),
+    '',
+    '== Invariants: every pin checked',
+    '',
+    lintFindings.some((f) => !f.suppressed) ? formatFindingsText(lintFindings, { notes }).trimEnd() : 'no lint findings',
+    '',
+    `check: ${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s) in all`,
+  ];
+  return `${out.join('\n')}\n`;
+}

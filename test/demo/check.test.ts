@@ -1,0 +1,80 @@
+/**
+ * The demo end to end: `check` on the embedded demo repo finds the seed's
+ * situations exactly — the unshipped fix, the retag-free provenance, and each
+ * broken invariant at its place — through the CLI, the library and the bin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildDemoRepo } from '../../src/demo/index.js';
+import { runCli } from '../support/io.js';
+
+let dir: string;
+const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+
+beforeAll(() => {
+  dir = buildDemoRepo();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface JsonFinding { rule: string; file?: string; line?: number; severity: string }
+interface JsonImage { image: string; status: string; builtFrom: { commit: string; method: string } | null; unshipped: { subject: string; pr: number | null; type: string | null }[] }
+
+describe('pinwatch check on the demo', () => {
+  it('reports billing-controller stale with the unshipped fix, built from the release-prep parent', async () => {
+    const r = await runCli(['--repo', dir, 'check', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { findings: JsonFinding[]; stale: { images: JsonImage[] } };
+    const byName = new Map(out.stale.images.map((i) => [i.image, i]));
+    const billing = byName.get('billing-controller')!;
+    expect(billing.status).toBe('stale');
+    expect(billing.builtFrom).toMatchObject({ commit: git('rev-parse', 'v1.0.0^1'), method: 'digest-history' });
+    expect(billing.unshipped).toEqual([expect.objectContaining({ pr: 42, type: 'fix', subject: expect.stringContaining('requeue BillingClaim') })]);
+    expect(byName.get('backup-strategy-controller')!.unshipped.map((u) => u.pr)).toEqual([43]);
+    expect(byName.get('gateway')!.status).toBe('current');
+    expect(byName.get('migration-controller')!.status).toBe('unknown');
+    // a fix is unshipped: the default policy fails
+    expect(r.code).toBe(1);
+  });
+
+  it('puts each broken invariant at its place and nowhere else', async () => {
+    const r = await runCli(['--repo', dir, 'check', '--format', 'json']);
+    const findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
+    const where = (rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line}`).sort();
+    expect(where('first-party-missing-digest')).toEqual(['packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
+    expect(where('floating-tag')).toEqual(['packages/system/backup-strategy/values.yaml:7']);
+    expect(where('repository-multiple-digests')).toEqual(['packages/extra/storage/images/objectstorage-sidecar.tag:1', 'packages/extra/storage/values.yaml:3']);
+    expect(where('producer-not-built')).toEqual(['packages/extra/storage/Makefile:4']);
+    expect(where('no-producer')).toEqual(['packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
+    expect(where('stale-image')).toEqual(['packages/system/backup-strategy/values.yaml:3', 'packages/system/billing/values.yaml:4']);
+    // the Helm-templated manifest is declared: its template value is not a finding, its refs are pins
+    expect(where('invalid-ref')).toEqual([]);
+    expect(where('unparsed-file')).toEqual([]);
+  });
+
+  it('--fail-on never exits 0; the text report names the unshipped fix', async () => {
+    expect((await runCli(['--repo', dir, '--fail-on', 'never', 'check'])).code).toBe(0);
+    const text = await runCli(['--repo', dir, 'check']);
+    expect(text.stdout).toContain('billing-controller');
+    expect(text.stdout).toMatch(/fix\s+#42\s+fix\(billing-controller\): requeue BillingClaim/);
+  });
+
+  it('`pinwatch` with no command runs check', async () => {
+    const bare = await runCli(['--repo', dir, '--format', 'json']);
+    const viaCheck = await runCli(['--repo', dir, 'check', '--format', 'json']);
+    const strip = (s: string) => s.replace(/"timings": \{[^}]*\}/g, '');
+    expect(strip(bare.stdout)).toBe(strip(viaCheck.stdout));
+  });
+
+  it('runs as `node bin/pinwatch.js demo` from a built checkout', () => {
+    const bin = join(process.cwd(), 'bin', 'pinwatch.js');
+    expect(existsSync(join(process.cwd(), 'dist', 'cli', 'main.js')), 'npm test builds dist/ first').toBe(true);
+    const target = join(dir, '..', `${dir.split('/').pop()}-bin`);
+    const r = spawnSync(process.execPath, [bin, 'demo', '--dir', target], { encoding: 'utf8' });
+    rmSync(target, { recursive: true, force: true });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/billing-controller\s+stale/);
+    expect(r.stderr).toContain('built a demo platform monorepo');
+  });
+});
