@@ -1,5 +1,6 @@
 /** `pinwatch check` (the default command): lint + stale in one report, one exit code. */
 import type { CommandRegistrar } from '../main.js';
+import { addRegistryFlags } from '../registry-flags.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
 import { checkRepo } from '../../check/index.js';
@@ -44,15 +45,13 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number>
 }
 
 export const registerCheck: CommandRegistrar = (program, run) => {
-  program
-    .command('check', { isDefault: false })
+  const cmd = program
+    .command('check')
     .description('lint + stale in one report (the default command): the one job CI runs')
     .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), or never', 'fix')
     .option('--max-age <days>', 'a stale image is an error only when its oldest counted unshipped commit is older than DAYS')
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
-    .option('--registry', 'ask the registry for the image revision label first (network)')
-    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; with --registry)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--timeout <ms>', 'registry request timeout in milliseconds (with --registry)')
-    .action(run(async (ctx: CommandContext, flags: CheckFlags) => runCheck(ctx, flags)));
+    .option('--registry', 'ask the registry for the image revision label first (network)');
+  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, flags: CheckFlags) => runCheck(ctx, flags)));
 };

@@ -1,5 +1,6 @@
 /** `pinwatch explain IMAGE`: pins, producers, recipe, build inputs, provenance steps and unshipped commits of one image. */
 import type { CommandRegistrar } from '../main.js';
+import { addRegistryFlags } from '../registry-flags.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions } from '../../stale/registry-options.js';
@@ -24,12 +25,10 @@ async function runExplain(ctx: CommandContext, image: string, flags: ExplainFlag
 }
 
 export const registerExplain: CommandRegistrar = (program, run) => {
-  program
+  const cmd = program
     .command('explain')
     .description('show how pinwatch sees one image: pins, producer, build recipe, build inputs, provenance steps, unshipped commits')
     .argument('<image>', 'repository, or its last path component, or the pinwatch.yaml images key')
-    .option('--registry', 'ask the registry for the image revision label first (network)')
-    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; with --registry)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--timeout <ms>', 'registry request timeout in milliseconds (with --registry)')
-    .action(run(async (ctx: CommandContext, image: string, flags: ExplainFlags) => runExplain(ctx, image, flags)));
+    .option('--registry', 'ask the registry for the image revision label first (network)');
+  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, image: string, flags: ExplainFlags) => runExplain(ctx, image, flags)));
 };

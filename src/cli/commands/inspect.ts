@@ -1,7 +1,7 @@
 /** `pinwatch inspect REF`: what the registry says about an image — digest, platforms, labels, build commit. */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
-import { loadConfig } from '../../config/load.js';
+import { addRegistryFlags } from '../registry-flags.js';
+import { loadCommandConfig } from '../config.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { registryProvenance } from '../../registry/provenance.js';
 import { formatInspectJson } from '../../report/inspect-json.js';
@@ -12,8 +12,8 @@ const FORMATS = ['text', 'json'] as const;
 
 async function runInspect(ctx: CommandContext, ref: string, flags: RegistryFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
-  const { repo, config: configPath, firstParty } = ctx.global;
-  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
   const opts = registryOptionsFromFlags(ctx.io.env, flags, config.insecureRegistries);
   const p = await registryProvenance(ref, opts);
   emit(ctx, format === 'json' ? formatInspectJson(p) : formatInspectText(p));
@@ -21,12 +21,9 @@ async function runInspect(ctx: CommandContext, ref: string, flags: RegistryFlags
 }
 
 export const registerInspect: CommandRegistrar = (program, run) => {
-  program
+  const cmd = program
     .command('inspect')
     .description('show what the registry says about an image: digest, platforms, labels, and the commit it was built from')
-    .argument('<ref>', 'image reference, e.g. ghcr.io/acme/app:v1.2.0 or …@sha256:…')
-    .option('--insecure-registry <host>', 'allow plain HTTP to HOST (repeatable; loopback always allowed)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', '30000')
-    .option('--no-cache', 'do not read or write the on-disk digest cache')
-    .action(run(async (ctx: CommandContext, ref: string, flags: RegistryFlags) => runInspect(ctx, ref, flags)));
+    .argument('<ref>', 'image reference, e.g. ghcr.io/acme/app:v1.2.0 or …@sha256:…');
+  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, ref: string, flags: RegistryFlags) => runInspect(ctx, ref, flags)));
 };

@@ -1,8 +1,8 @@
 /** `pinwatch repin IMAGE --to REF | --to-tag TAG`: move every pin of a repository, byte-minimal, then rescan. */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
+import { addRegistryFlags } from '../registry-flags.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadConfig } from '../../config/load.js';
+import { loadCommandConfig } from '../config.js';
 import type { Config } from '../../config/types.js';
 import { loadBuildModel } from '../../producers/index.js';
 import type { BuildModel } from '../../producers/types.js';
@@ -32,8 +32,8 @@ async function buildModelOrReason(root: string, config: Config): Promise<BuildMo
 
 async function runRepin(ctx: CommandContext, image: string, flags: RepinFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
-  const { repo, config: configPath, firstParty } = ctx.global;
-  const config = loadConfig(repo, { configPath: configPath === undefined ? undefined : resolve(ctx.io.cwd, configPath), firstParty });
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
   const model = await buildModelOrReason(repo, config);
   const result = await repin({
     root: repo,
@@ -55,16 +55,13 @@ async function runRepin(ctx: CommandContext, image: string, flags: RepinFlags): 
 }
 
 export const registerRepin: CommandRegistrar = (program, run) => {
-  program
+  const cmd = program
     .command('repin')
     .description('rewrite every pin of IMAGE (all shapes, lockstep keys included) to a new ref with byte-minimal edits, then rescan')
     .argument('<image>', 'repository (ghcr.io/acme/app) or a configured image name')
     .option('--to <ref>', 'the new ref: REPO:TAG@DIGEST (a missing digest is resolved through the registry)')
     .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
     .option('--dry-run', 'print the unified diff and write nothing')
-    .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's")
-    .option('--insecure-registry <host>', 'allow plain HTTP to HOST (repeatable; loopback always allowed)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--timeout <ms>', 'per-request registry timeout in milliseconds', '30000')
-    .option('--no-cache', 'do not read or write the on-disk digest cache')
-    .action(run(async (ctx: CommandContext, image: string, flags: RepinFlags) => runRepin(ctx, image, flags)));
+    .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's");
+  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, image: string, flags: RepinFlags) => runRepin(ctx, image, flags)));
 };

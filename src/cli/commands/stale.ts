@@ -1,5 +1,6 @@
 /** `pinwatch stale`: per first-party image, the build commit, the method, and the merged commits it does not ship. */
 import type { CommandRegistrar } from '../main.js';
+import { addRegistryFlags } from '../registry-flags.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions } from '../../stale/registry-options.js';
@@ -35,14 +36,12 @@ async function runStale(ctx: CommandContext, images: string[], flags: StaleFlags
 }
 
 export const registerStale: CommandRegistrar = (program, run) => {
-  program
+  const cmd = program
     .command('stale')
     .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
     .argument('[images...]', 'only these images (short name or repository)')
     .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
     .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
-    .option('--registry', 'ask the registry for the image revision label first (network)')
-    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; with --registry)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--timeout <ms>', 'registry request timeout in milliseconds (with --registry)')
-    .action(run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => runStale(ctx, images, flags)));
+    .option('--registry', 'ask the registry for the image revision label first (network)');
+  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => runStale(ctx, images, flags)));
 };
