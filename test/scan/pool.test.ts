@@ -7,7 +7,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs helper without types
 import { generateTree } from '../../bench/scan/generate.mjs';
 
 const dist = new URL('../../dist/scan/scan.js', import.meta.url);
