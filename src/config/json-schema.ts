@@ -28,6 +28,7 @@ function fieldSchema(spec: FieldSpec): JsonSchema {
         properties: Object.fromEntries(Object.entries(spec.fields).map(([k, f]) => [k, fieldSchema(f)])),
       };
       if (spec.required) s.required = spec.required;
+      if (spec.shorthand) return { description: spec.description, anyOf: [s, fieldSchema(spec.fields[spec.shorthand]!)] };
       return s;
     }
     case 'map': {

@@ -101,6 +101,9 @@ insecureRegistries: ['reg.acme.test:5000']
   });
 
   it('keeps the default methods when only buildCommit is set', () => {
+    const short = loadConfig(repoWith('firstParty: [ghcr.io/acme/]\nprovenance: [registry, digest-history, git-tag]\n'));
+    expect(short.provenance).toEqual({ methods: ['registry', 'digest-history', 'git-tag'], buildCommit: 'parent' });
+    expect(() => loadConfig(repoWith('provenance: [registry, carbon-dating]\n'))).toThrow(/provenance\.methods\[1\] must be one of registry, digest-history, git-tag/);
     const c = loadConfig(repoWith('firstParty: [ghcr.io/acme/]\nprovenance:\n  buildCommit: self\n'));
     expect(c.provenance).toEqual({ methods: ['digest-history', 'git-tag'], buildCommit: 'self' });
   });

@@ -14,6 +14,8 @@ const validate = new Ajv({ strict: true, allErrors: true }).compile(schema);
 
 /** Key paths of a JSON schema, in the notation of specKeyPaths. */
 function schemaKeyPaths(s: Record<string, any>, prefix = ''): string[] {
+  // an object with a shorthand form: the object's keys are the keys
+  if (Array.isArray(s.anyOf)) return schemaKeyPaths(s.anyOf.find((b: Record<string, any>) => b.type === 'object'), prefix);
   if (s.type === 'object' && s.properties) {
     return Object.entries(s.properties as Record<string, any>).flatMap(([k, v]) => [prefix + k, ...schemaKeyPaths(v, `${prefix}${k}.`)]);
   }
@@ -58,6 +60,8 @@ insecureRegistries: [localhost:5000]
   { name: 'unknown nested key', text: 'provenance: { method: [registry] }\n', valid: false },
   { name: 'wrong type', text: 'include: "**/values.yaml"\n', valid: false },
   { name: 'bad enum', text: 'provenance: { buildCommit: grandparent }\n', valid: false },
+  { name: 'provenance list shorthand', text: 'provenance: [registry, digest-history, git-tag]\n', valid: true },
+  { name: 'provenance list shorthand, bad method', text: 'provenance: [carbon-dating]\n', valid: false },
   { name: 'bad rule level', text: 'rules: { floating-tag: fatal }\n', valid: false },
   { name: 'producer without writes', text: 'producers: [{ name: x }]\n', valid: false },
   { name: 'bad build entry', text: 'buildEntry: Makefile\n', valid: false },

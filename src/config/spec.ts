@@ -19,7 +19,14 @@ export type FieldSpec =
   | { kind: 'boolean'; description: string }
   | { kind: 'enum'; description: string; values: readonly string[] }
   | { kind: 'list'; description: string; item: FieldSpec }
-  | { kind: 'object'; description: string; fields: Record<string, FieldSpec>; required?: string[] }
+  | {
+      kind: 'object';
+      description: string;
+      fields: Record<string, FieldSpec>;
+      required?: string[];
+      /** A field whose value may stand alone for the whole object: `provenance: [a, b]` = `provenance: {methods: [a, b]}`. */
+      shorthand?: string;
+    }
   | { kind: 'map'; description: string; keyPattern?: RegExp; keyHint?: string; value: FieldSpec };
 
 /** A glob: checked with picomatch (strict brackets), repo-relative, forward slashes. */
@@ -83,7 +90,8 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
     },
     provenance: {
       kind: 'object',
-      description: 'How pinwatch finds the commit an image was built from.',
+      description: 'How pinwatch finds the commit an image was built from. A plain list is short for {methods: [...]}.',
+      shorthand: 'methods',
       fields: {
         methods: {
           kind: 'list',

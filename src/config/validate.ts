@@ -66,6 +66,10 @@ export function validateNode(node: Node | null | undefined, spec: FieldSpec, pat
       if (!isSeq(node)) return wrong();
       return node.items.map((item, i) => validateNode(item as Node, spec.item, `${path}[${i}]`, ctx));
     case 'object':
+      if (spec.shorthand && isSeq(node)) {
+        const field = spec.fields[spec.shorthand]!;
+        return { [spec.shorthand]: validateNode(node, field, path ? `${path}.${spec.shorthand}` : spec.shorthand, ctx) };
+      }
       if (!isMap(node)) return wrong();
       return validateObject(node, spec, path, ctx);
     case 'map':

@@ -5,9 +5,10 @@
  * corrupt entry is dropped. Location: `cacheDir` option, else
  * `$PINWATCH_CACHE_DIR`, `$XDG_CACHE_HOME/pinwatch/registry`, `$HOME/.cache/pinwatch/registry`.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Digest } from './digest.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import type { Env } from './credentials.js';
 
 export interface CachedBody {
@@ -51,16 +52,15 @@ export class DigestCache {
     }
   }
 
-  /** Store a body already verified against `digest`. Failures to write are ignored: the cache is an optimisation. */
+  /** Store a body already verified against `digest`, atomically. Failures to write are ignored: the cache is an optimisation. */
   put(digest: string, body: Uint8Array, mediaType?: string): void {
     const p = this.path(digest);
     if (!p) return;
     try {
       mkdirSync(join(this.dir!, 'sha256'), { recursive: true });
-      const tmp = `${p}.${process.pid}.tmp`;
-      if (mediaType) writeFileSync(`${p}.type`, mediaType);
-      writeFileSync(tmp, body);
-      renameSync(tmp, p);
+      // The type first, the body last: a reader that finds the body finds its type too.
+      if (mediaType) writeFileAtomic(`${p}.type`, mediaType);
+      writeFileAtomic(p, body);
     } catch {
       /* a read-only cache directory only costs a refetch */
     }

@@ -38,12 +38,12 @@ export interface RepinOptions {
 }
 
 export async function repin(opts: RepinOptions): Promise<RepinResult> {
-  const repository = resolveRepository(opts.image, opts.config);
+  const scan = await scanRepo(opts.root, opts.config);
+  const repository = resolveRepository(opts.image, opts.config, scan.pins);
   const registryOpts: RegistryClientOptions = { insecureRegistries: opts.config.insecureRegistries, ...opts.registry };
   let client: RegistryClient | undefined;
   const getClient = () => (client ??= new RegistryClient(registryOpts));
   const target = await resolveTarget({ repository, to: opts.to, toTag: opts.toTag, client: getClient });
-  const scan = await scanRepo(opts.root, opts.config);
   const texts = new Map<string, string>();
   const textOf = (file: string) => {
     if (!texts.has(file)) {

@@ -6,18 +6,34 @@
  */
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
-import { parseReference } from '../reference/index.js';
+import { hasExplicitDomain, parseReference, tryParseReference } from '../reference/index.js';
+import type { Pin } from '../model/index.js';
 import type { RegistryClient } from '../registry/index.js';
 import type { RepinTarget } from './types.js';
 
-export function resolveRepository(image: string, config: Config): string {
+/**
+ * The repository IMAGE names: a configured `images:` key, a repository or ref with
+ * its registry (`ghcr.io/acme/app`), or the last path component of a repository
+ * pinned in the tree (`app`), as stale and explain accept it.
+ */
+export function resolveRepository(image: string, config: Config, pins: readonly Pick<Pin, 'ref'>[] = []): string {
   const configured = config.images[image]?.repository;
-  const text = configured ?? image;
-  try {
-    return parseReference(text).name;
-  } catch (e) {
-    throw new PinwatchError('usage', `IMAGE must be a repository like ghcr.io/acme/app or a configured image name; saw "${image}" (${(e as Error).message})`);
+  if (configured !== undefined || hasExplicitDomain(image)) {
+    try {
+      return parseReference(configured ?? image).name;
+    } catch (e) {
+      throw new PinwatchError('usage', `IMAGE must be a repository like ghcr.io/acme/app or a configured image name; saw "${image}" (${(e as Error).message})`);
+    }
   }
+  const pinned = [...new Set(pins.map((p) => p.ref.name).filter((n) => n !== ''))].sort();
+  const byLastComponent = pinned.filter((n) => n.slice(n.lastIndexOf('/') + 1) === image || n === image);
+  if (byLastComponent.length === 1) return byLastComponent[0]!;
+  if (byLastComponent.length > 1) {
+    throw new PinwatchError('usage', `IMAGE "${image}" names ${byLastComponent.length} pinned repositories (${byLastComponent.join(', ')}); give the full repository`);
+  }
+  const parsed = tryParseReference(image);
+  if (parsed && pinned.includes(parsed.name)) return parsed.name;
+  throw new PinwatchError('usage', `no pin in this tree is of an image "${image}"; give a pinned repository (like ghcr.io/acme/app) or its last path component, or an images: key of pinwatch.yaml`);
 }
 
 export interface TargetRequest {

@@ -4,7 +4,7 @@
  * command adds). Formatters never know which command produced a finding.
  */
 import type { Finding, Severity } from '../model/index.js';
-import { LINT_RULES, RULE_DOCS_BASE } from '../rules/catalog.js';
+import { LINT_RULES, RULE_DOCS_PATH } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
 
 export interface FindingsReportOptions {
@@ -23,7 +23,7 @@ export interface FindingsReportOptions {
   jsonExtra?: Record<string, unknown>;
 }
 
-export const DEFAULT_TOOL = { name: 'pinwatch', version: '0.1.0', informationUri: 'https://github.com/pinwatch/pinwatch' };
+export const DEFAULT_TOOL: { name: string; version: string; informationUri?: string } = { name: 'pinwatch', version: '0.1.0' };
 
 export interface FindingCounts {
   error: number;
@@ -70,8 +70,14 @@ export function ruleCatalog(options: FindingsReportOptions): Map<string, RuleMet
   return new Map([...LINT_RULES, ...(options.rules ?? [])].map((r) => [r.id, r]));
 }
 
-export function helpUri(id: string, options: FindingsReportOptions): string {
-  return `${options.docsBase ?? RULE_DOCS_BASE}${id}.md`;
+/** The rule page's URL when a published docs base is given (`docsBase`), else undefined. */
+export function helpUri(id: string, options: FindingsReportOptions): string | undefined {
+  return options.docsBase ? `${options.docsBase}${id}.md` : undefined;
+}
+
+/** Where the rule page is in the package, for readers without a docs URL. */
+export function rulePagePath(id: string): string {
+  return `${RULE_DOCS_PATH}${id}.md`;
 }
 
 export const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'note'];

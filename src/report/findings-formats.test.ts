@@ -45,11 +45,14 @@ describe('SARIF', () => {
     expect(validate(broken)).toBe(false);
   });
 
-  it('describes every rule with helpUri and default level', () => {
+  it('describes every rule with its help, rule page and default level; helpUri only when a docs URL is given', () => {
     const rules = log.runs[0].tool.driver.rules;
     expect(rules.map((r: any) => r.id)).toEqual([...LINT_RULES.map((r) => r.id), 'stale-image']);
     const ft = rules.find((r: any) => r.id === 'floating-tag');
-    expect(ft.helpUri).toMatch(/docs\/rules\/floating-tag\.md$/);
+    expect(ft.helpUri).toBeUndefined();
+    expect(ft.help.text).toMatch(/\(rule page: docs\/rules\/floating-tag\.md\)$/);
+    const linked = JSON.parse(formatFindings('sarif', [], { docsBase: 'https://docs.example.test/rules/' })).runs[0].tool.driver.rules;
+    expect(linked.find((r: any) => r.id === 'floating-tag').helpUri).toBe('https://docs.example.test/rules/floating-tag.md');
     expect(ft.defaultConfiguration).toEqual({ level: 'error' });
     expect(ft.shortDescription.text).toContain('latest');
     expect(rules.find((r: any) => r.id === 'third-party-missing-digest').defaultConfiguration).toEqual({ enabled: false, level: 'note' });
@@ -124,7 +127,8 @@ describe('text, json, markdown', () => {
     expect(md.startsWith('## pinwatch lint: 5 findings: 3 errors, 1 warning, 1 note (1 suppressed')).toBe(true);
     expect(md).toContain('a \\| b<br>&lt;c&gt;');
     expect(md).toContain('<details><summary>1 suppressed</summary>');
-    expect(md).toMatch(/\| \[`floating-tag`\]\(https:\/\/[^)]*floating-tag\.md\) \| `packages\/a\/values.yaml:4:10` \| inline: frozen: vendored, see #12 \|/);
+    expect(md).toMatch(/\| `floating-tag` \| `packages\/a\/values.yaml:4:10` \| inline: frozen: vendored, see #12 \|/);
+    expect(formatFindingsMarkdown(findings, { docsBase: 'https://docs.example.test/rules/' })).toContain('[`floating-tag`](https://docs.example.test/rules/floating-tag.md)');
   });
 
   it('formatFindings dispatches every format', () => {

@@ -25,15 +25,20 @@ function code(text: string): string {
 
 const ICON: Record<Finding['severity'], string> = { error: '🔴 error', warning: '🟠 warning', note: '🔵 note' };
 
+function ruleCell(id: string, options: FindingsReportOptions): string {
+  const uri = helpUri(id, options);
+  return uri ? `[${code(id)}](${uri})` : code(id);
+}
+
 function row(f: Finding, options: FindingsReportOptions): string {
-  const rule = `[${code(f.rule)}](${helpUri(f.rule, options)})`;
+  const rule = ruleCell(f.rule, options);
   const msg = f.hint ? `${markdownCell(f.message)}<br>_Fix:_ ${markdownCell(f.hint)}` : markdownCell(f.message);
   return `| ${ICON[f.severity]} | ${rule} | ${code(locationText(f))} | ${msg} |`;
 }
 
 function suppressedRow(f: Finding, options: FindingsReportOptions): string {
   const why = f.suppressed!.kind === 'inline' ? `inline: ${f.suppressed!.reason ?? '(no reason)'}` : 'baseline';
-  return `| [${code(f.rule)}](${helpUri(f.rule, options)}) | ${code(locationText(f))} | ${markdownCell(why)} | ${markdownCell(f.message)} |`;
+  return `| ${ruleCell(f.rule, options)} | ${code(locationText(f))} | ${markdownCell(why)} | ${markdownCell(f.message)} |`;
 }
 
 export function formatFindingsMarkdown(findings: readonly Finding[], options: FindingsReportOptions = {}): string {

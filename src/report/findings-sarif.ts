@@ -7,7 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Finding, RelatedLocation } from '../model/index.js';
 import type { RuleMeta } from '../rules/types.js';
-import { DEFAULT_TOOL, helpUri, ruleCatalog, type FindingsReportOptions } from './findings-common.js';
+import { DEFAULT_TOOL, helpUri, ruleCatalog, rulePagePath, type FindingsReportOptions } from './findings-common.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const FINGERPRINT_KEY = 'pinwatch/v1';
@@ -32,8 +32,8 @@ function ruleDescriptor(meta: RuleMeta, options: FindingsReportOptions): Json {
     id: meta.id,
     shortDescription: { text: meta.title },
     fullDescription: { text: meta.description },
-    help: { text: meta.hint },
-    helpUri: helpUri(meta.id, options),
+    help: { text: `${meta.hint} (rule page: ${rulePagePath(meta.id)})` },
+    ...(helpUri(meta.id, options) ? { helpUri: helpUri(meta.id, options) } : {}),
     defaultConfiguration: off ? { enabled: false, level } : { level },
   };
 }

@@ -142,9 +142,13 @@ export function lintRuleMeta(id: string): RuleMeta | undefined {
   return BY_ID.get(id);
 }
 
-/** Where rule pages live; SARIF helpUri and text hints link here. */
-export const RULE_DOCS_BASE = 'https://github.com/pinwatch/pinwatch/blob/main/docs/rules/';
+/**
+ * Rule pages ship in the package as docs/rules/<id>.md. pinwatch has no public
+ * home page yet, so reports link to a published copy only when one is named
+ * (`docsBase`, e.g. your fork's `https://…/docs/rules/`); otherwise they cite the path.
+ */
+export const RULE_DOCS_PATH = 'docs/rules/';
 
-export function ruleHelpUri(id: string, base = RULE_DOCS_BASE): string {
+export function ruleHelpUri(id: string, base: string): string {
   return `${base}${id}.md`;
 }

@@ -23,7 +23,7 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
   thirdPartyMissingDigest,
 ];
 
-export { LINT_RULES, lintRuleMeta, ruleHelpUri, RULE_DOCS_BASE } from './catalog.js';
+export { LINT_RULES, lintRuleMeta, ruleHelpUri, RULE_DOCS_PATH } from './catalog.js';
 export { stampIndex, writeCoversPin, normalizeKeyPath, distinctProducers } from './stamps.js';
 export { describeProducers } from './explain.js';
 export type * from './types.js';

@@ -3,6 +3,7 @@
  * (scan → images and build inputs → engine). `check` and the CLI call this.
  */
 import type { Config } from '../config/types.js';
+import { PinwatchError } from '../errors.js';
 import { scanRepo } from '../scan/scan.js';
 import type { ScanResult } from '../scan/types.js';
 import type { BuildModel } from '../producers/types.js';
@@ -34,7 +35,18 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   return { ...report, notes: [...notes, ...known.notes] };
 }
 
+const namesOf = (i: ImagesResult['images'][number]) => [i.image, i.repository, i.repository.slice(i.repository.lastIndexOf('/') + 1)];
+
+/** The images asked for by name; a name that matches no first-party image is a usage error, not an empty report. */
 export function selectImages(known: ImagesResult, only: string[] | undefined): ImagesResult['images'] {
   if (!only || only.length === 0) return known.images;
-  return known.images.filter((i) => only.includes(i.image) || only.includes(i.repository) || only.includes(i.repository.slice(i.repository.lastIndexOf('/') + 1)));
+  const unmatched = only.filter((q) => !known.images.some((i) => namesOf(i).includes(q)));
+  if (unmatched.length > 0) {
+    const names = [...new Set(known.images.map((i) => i.image))].sort();
+    throw new PinwatchError(
+      'unknown-image',
+      `no first-party image ${unmatched.map((q) => JSON.stringify(q)).join(', ')} is pinned in this tree; expected one of: ${names.join(', ') || '(none: is firstParty set in pinwatch.yaml?)'}`,
+    );
+  }
+  return known.images.filter((i) => namesOf(i).some((n) => only.includes(n)));
 }

@@ -138,6 +138,15 @@ describe('pinwatch explain (CLI)', () => {
     expect(err).toContain('no first-party image "nope"');
     expect(err).toContain('osc');
   });
+
+  it('stale refuses an image name that matches nothing instead of an empty success', async () => {
+    const { r } = monorepo();
+    const bad = await cli(r.dir, 'stale', 'osc', 'nope');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/no first-party image "nope" is pinned in this tree; expected one of: .*\bosc\b/);
+    const good = await cli(r.dir, 'stale', 'osc', '--format', 'json');
+    expect(JSON.parse(good.out).images.map((i: { image: string }) => i.image)).toEqual(['osc']);
+  });
 });
 
 describe('pinwatch affected (CLI)', () => {

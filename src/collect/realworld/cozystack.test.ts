@@ -64,14 +64,11 @@ describe('cozystack 3c780acd4', () => {
     expect(at('kilo', 'kilo.image')?.spans.map((s) => s.field)).toEqual(['tag', 'digest', 'repository']);
   });
 
-  it('finds *Image-suffixed keys (backupstrategy-controller) and :latest image keys where present', () => {
+  it('finds *Image-suffixed keys (backupstrategy-controller)', () => {
     const backup = pins.filter((p) => p.file === 'packages/system/backupstrategy-controller/values.yaml');
     expect(backup.map((p) => `${p.keyPath} ${p.form}`)).toEqual(['backupStrategyController.image tag+digest', 'backupStrategyController.chBackupClientImage tag+digest']);
-    // Named in the brief; not present at this commit — if they ever are, they must be found with these forms.
-    for (const [key, form] of [['redisBackupClientImage', 'tag'], ['migrationController.image', 'latest']] as const) {
-      const present = tree.files.some((f) => f.text.includes(key.split('.')[0]!));
-      if (present) expect(pins.find((p) => p.keyPath?.endsWith(key))?.form, key).toBe(form);
-    }
+    // redisBackupClientImage (bare tag) and migrationController.image (:latest) from the seed postdate this
+    // commit; the YAML collector's own fixtures cover both forms.
   });
 
   it('makes no refs out of ordinary config values', () => {
