@@ -1,8 +1,11 @@
 // Scan benchmark: 2,000 realistic values files in a temp dir, scanRepo from dist/
 // (run `npm run build` first) a few times. Prints files, pins, the median wall
 // and CPU time of a whole scan, and how much of it is the walk + reads (scan's
-// own work) versus the collectors (YAML parsing). The load average is printed too:
-// on a shared machine wall time mostly measures the neighbours.
+// own work) versus the collectors (YAML parsing), and the two YAML parsers alone
+// (the fast subset parser the collector uses for plain values files, and `yaml`,
+// used for everything else). The first in-process run includes the JIT warm-up,
+// as a CLI run does. The load average is printed too: on a shared machine wall
+// time mostly measures the neighbours.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ const { scanRepo } = await import('../dist/scan/scan.js');
 const { walkTree } = await import('../dist/scan/walk.js');
 const { readTextFile } = await import('../dist/scan/read.js');
 const { loadConfig } = await import('../dist/config/load.js');
+const { fastParse } = await import('../dist/collect/yaml/fast-parse.js');
 const { parseAllDocuments, LineCounter } = await import('yaml');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -46,18 +50,22 @@ try {
       cpu.push((c.user + c.system) / 1000);
       ownWall.push(timed(() => walkTree(dir, config).files.map((f) => readTextFile(f.abs, f.file))).wall);
     }
-    console.log(`${label}: runs ${wall.map((t) => t.toFixed(0)).join(', ')} ms; median ${ms(median(wall))} wall, ${ms(median(cpu))} CPU (main thread)`);
+    console.log(`${label}: runs ${wall.map((t) => t.toFixed(0)).join(', ')} ms; median ${ms(median(wall))} wall, ${ms(median(cpu))} CPU (process)`);
   }
   const first = result.pins.filter((p) => p.firstParty).length;
   console.log(`files scanned: ${result.filesScanned}`);
   console.log(`pins: ${result.pins.length} (${first} first-party), skipped: ${result.skipped.length}, problems: ${result.problems.length}`);
   console.log(`walk + read alone (scan's own work): ${ms(median(ownWall))} median; the rest is the collectors`);
   const texts = walkTree(dir, config).files.map((f) => readTextFile(f.abs, f.file).text);
-  const parseOnly = [];
+  const fastOnly = [];
+  const yamlOnly = [];
   for (let i = 0; i < RUNS; i++) {
-    parseOnly.push(timed(() => texts.forEach((t) => parseAllDocuments(t, { lineCounter: new LineCounter(), keepSourceTokens: true }))).wall);
+    fastOnly.push(timed(() => texts.forEach((t) => fastParse(t))).wall);
+    yamlOnly.push(timed(() => texts.forEach((t) => parseAllDocuments(t, { lineCounter: new LineCounter(), keepSourceTokens: true }))).wall);
   }
-  console.log(`floor: yaml parseAllDocuments alone over the same files: ${ms(median(parseOnly))} median`);
+  const fast = texts.filter((t) => fastParse(t)).length;
+  console.log(`files in the fast YAML subset: ${fast} of ${texts.length}`);
+  console.log(`parsing alone over the same files: fast parser ${ms(median(fastOnly))}, yaml parseAllDocuments ${ms(median(yamlOnly))} (medians)`);
   console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

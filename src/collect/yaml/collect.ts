@@ -2,38 +2,47 @@
  * The YAML collector: every YAML file (values, Kubernetes manifests,
  * kustomizations), multi-document, CRLF and BOM safe. Offsets come from the
  * yaml node ranges. A file that does not parse, or that leaks Helm template
- * syntax, is scraped as text instead and the result says why.
+ * syntax, is scraped as text instead and the result says why. Plain values
+ * files take the fast parser (fast-parse.ts), which builds the same nodes.
  */
 import { isCollection, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import type { Problem } from '../../model/index.js';
 import { LineIndex, messageOf } from '../common/pin.js';
 import { scrapeText } from '../text/index.js';
 import type { CollectContext, CollectResult } from '../types.js';
+import { fastParse } from './fast-parse.js';
 import { walkDocument } from './walk.js';
 
 export function collectYaml(text: string, ctx: CollectContext): CollectResult {
   const lines = new LineIndex(text);
+  const fast = fastParse(text);
+  if (fast) return walkDocuments(text, ctx, lines, [{ root: fast, doc: undefined }]);
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, { lineCounter: new LineCounter(), keepSourceTokens: true, uniqueKeys: false }) as Document.Parsed[];
   } catch (e) {
     return fallback(text, ctx, { line: 1, reason: `YAML could not be parsed: ${messageOf(e)}` });
   }
+  const mayLeak = text.includes('{{');
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0].line ?? lines.position(error.pos[0]).line;
       return fallback(text, ctx, { line, reason: `YAML parse error at line ${line}: ${firstLine(error.message)}` });
     }
-    const leak = templateLeak(text, doc);
+    const leak = mayLeak ? templateLeak(text, doc) : undefined;
     if (leak !== undefined) {
       const line = lines.position(leak).line;
       return fallback(text, ctx, { line, reason: `Helm template syntax ({{ … }}) at line ${line} is not YAML` });
     }
   }
+  return walkDocuments(text, ctx, lines, docs.map((doc) => ({ root: doc.contents, doc })));
+}
+
+function walkDocuments(text: string, ctx: CollectContext, lines: LineIndex, docs: { root: unknown; doc: Document | undefined }[]): CollectResult {
   const result: CollectResult = { pins: [], problems: [] };
-  docs.forEach((doc, document) => {
-    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, document, doc, pinsByNode: new Map(), consumed: new Set() });
+  docs.forEach(({ root, doc }, document) => {
+    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, document, root, doc, pinsByNode: new Map(), consumed: new Set() });
   });
   return result;
 }

@@ -4,7 +4,7 @@
  * `tag: v1@sha256:…`, and the `{repository: prefix, image: name, version}` form.
  * Spans point at each field (and inside `tag` at the tag and digest parts).
  */
-import type { YAMLMap } from 'yaml';
+import type { Pair, YAMLMap } from 'yaml';
 import type { Span } from '../../model/index.js';
 import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
@@ -25,8 +25,8 @@ const scalarish = (f: FieldRead): boolean => f.kind === 'text' || f.kind === 'em
 const valueOf = (f: FieldRead): string | undefined => (f.kind === 'text' ? f.at.value : f.kind === 'unlocatable' ? f.value : undefined);
 
 /** Recognise and read a split map; true when the map was one (a pin or a problem was made). */
-export function trySplitMap(state: YamlState, map: YAMLMap, path: readonly (string | number)[]): boolean {
-  const plan = planSplit(state, map, path);
+export function trySplitMap(state: YamlState, map: YAMLMap, path: readonly (string | number)[], pairs = pairsByKey(map)): boolean {
+  const plan = planSplit(state, pairs, path);
   if (!plan) return false;
   for (const f of [plan.registry, plan.prefix, plan.repository, plan.tag, plan.digest]) {
     if (f.kind !== 'absent') state.consumed.add(f.pair);
@@ -35,8 +35,7 @@ export function trySplitMap(state: YamlState, map: YAMLMap, path: readonly (stri
   return true;
 }
 
-function planSplit(state: YamlState, map: YAMLMap, path: readonly (string | number)[]): SplitPlan | undefined {
-  const pairs = pairsByKey(map);
+function planSplit(state: YamlState, pairs: Map<string, Pair>, path: readonly (string | number)[]): SplitPlan | undefined {
   const registry = readField(state, pairs, 'registry');
   const repository = readField(state, pairs, 'repository');
   const image = readField(state, pairs, 'image');
@@ -79,7 +78,8 @@ function isPlainWordTag(tag: FieldRead): boolean {
 
 function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | number)[], plan: SplitPlan): void {
   const keyPath = joinPath(path);
-  for (const [field, read] of Object.entries({ registry: plan.registry, repository: plan.repository, tag: plan.tag, digest: plan.digest })) {
+  const fields: [string, FieldRead][] = [['registry', plan.registry], ['repository', plan.repository], ['tag', plan.tag], ['digest', plan.digest]];
+  for (const [field, read] of fields) {
     if (read.kind === 'unlocatable') {
       addProblem(state, read.pair.value, 'unlocatable-ref', `${keyPath}.${field}: the value ${JSON.stringify(read.value)} is written with escapes, so its position in the file is unknown; write it as plain text`);
       return;

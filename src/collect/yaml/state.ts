@@ -15,8 +15,11 @@ export interface YamlState {
   pins: Pin[];
   problems: Problem[];
   document: number;
-  doc: Document;
-  /** Pins made from a node, so an alias of that node can be recorded on them. */
+  /** The document's root node. */
+  root: unknown;
+  /** The parsed document, to resolve aliases; absent for the fast parse (which has no aliases). */
+  doc: Document | undefined;
+  /** Pins made from a node, so an alias of that node can be recorded on them (kept only when `doc` is set). */
   pinsByNode: Map<Node, Pin[]>;
   /** Nodes already read by a recogniser (a split map's fields, an OCI pair). */
   consumed: Set<unknown>;
@@ -33,7 +36,7 @@ export interface Located {
 /** The scalar (following an alias to its anchor) or undefined for collections. */
 export function scalarOf(state: YamlState, node: unknown): Scalar | undefined {
   if (isAlias(node)) {
-    const target = node.resolve(state.doc);
+    const target = state.doc ? node.resolve(state.doc) : undefined;
     return isScalar(target) ? target : undefined;
   }
   return isScalar(node) ? node : undefined;
@@ -50,8 +53,9 @@ export function scalarText(s: Scalar): string | undefined {
 export function locateIn(state: YamlState, s: Scalar, sub: string, from = 0): number {
   const range = s.range;
   if (!range || sub.length === 0) return -1;
-  const at = state.text.slice(range[0], range[1]).indexOf(sub, from);
-  return at === -1 ? -1 : range[0] + at;
+  // The first occurrence at or after range[0] + from; it counts only if it ends inside the scalar.
+  const at = state.text.indexOf(sub, range[0] + from);
+  return at === -1 || at + sub.length > range[1] ? -1 : at;
 }
 
 /** Locate the whole value of a scalar; undefined when it is empty, null or cannot be found. */
@@ -76,13 +80,19 @@ export function addPin(
 ): Pin {
   // Spans are in file order, so the pin's line is its first stored field; a
   // recogniser may keep its own order (yaml-global puts the shared registry last).
-  const spans = options.keepSpanOrder ? [...parts.spans] : [...parts.spans].sort((a, b) => a.start - b.start);
-  const pin = buildPin({ ...parts, spans, document: state.document }, state.lines, state.ctx);
+  const spans = options.keepSpanOrder || isSorted(parts.spans) ? parts.spans.slice() : parts.spans.slice().sort((a, b) => a.start - b.start);
+  const pin = buildPin({ shape: parts.shape, spans, raw: parts.raw, ref: parts.ref, keyPath: parts.keyPath, document: state.document }, state.lines, state.ctx);
   state.pins.push(pin);
-  const list = state.pinsByNode.get(from) ?? [];
-  list.push(pin);
-  state.pinsByNode.set(from, list);
+  if (!state.doc) return pin; // no aliases without a parsed document (the fast parse): nothing to record
+  const list = state.pinsByNode.get(from);
+  if (list) list.push(pin);
+  else state.pinsByNode.set(from, [pin]);
   return pin;
+}
+
+function isSorted(spans: readonly Span[]): boolean {
+  for (let i = 1; i < spans.length; i++) if (spans[i]!.start < spans[i - 1]!.start) return false;
+  return true;
 }
 
 export function addProblem(state: YamlState, node: unknown, code: string, reason: string): void {

@@ -7,6 +7,7 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Scalar } from 'yaml';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
+import { pairsByKey } from './fields.js';
 import { collectGlobal } from './global.js';
 import { collectKustomize } from './kustomize.js';
 import { collectOciPairs } from './oci.js';
@@ -17,10 +18,12 @@ type Path = readonly (string | number)[];
 
 /** `--migrate-image=ref`, `-image=ref`, `--sidecar_image=ref` inside a string. */
 const ARG_IMAGE = /(?:^|\s)--?[A-Za-z0-9_.-]*image=["']?([^\s"',]+)/gi;
+/** Every ARG_IMAGE match contains `image=` (any case): strings without it skip the regex. */
+const ARG_HINT = /image=/i;
 const EXPECTED = 'expected an image reference like registry/path:tag@sha256:<64 hex>';
 
 export function walkDocument(state: YamlState): void {
-  const root = state.doc.contents;
+  const root = state.root;
   if (isMap(root)) {
     collectKustomize(state, root);
     collectGlobal(state, root);
@@ -31,16 +34,24 @@ export function walkDocument(state: YamlState): void {
 function walkNode(state: YamlState, node: unknown, path: Path): void {
   if (state.consumed.has(node)) return;
   if (isMap(node)) {
-    collectOciPairs(state, node, path);
-    trySplitMap(state, node, path);
+    const pairs = pairsByKey(node);
+    collectOciPairs(state, node, path, pairs);
+    trySplitMap(state, node, path, pairs);
     for (const pair of node.items) {
       if (state.consumed.has(pair)) continue;
       const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : '?';
-      visitValue(state, key, pair.value, [...path, key], pair.key);
+      visitValue(state, key, pair.value, childPath(path, key), pair.key);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => visitValue(state, undefined, item, [...path, i], item));
+    for (let i = 0; i < node.items.length; i++) visitValue(state, undefined, node.items[i], childPath(path, i), node.items[i]);
   }
+}
+
+/** `path` plus one step (a copy: paths are kept by the recognisers). */
+function childPath(path: Path, step: string | number): Path {
+  const out = path.slice();
+  out.push(step);
+  return out;
 }
 
 function visitValue(state: YamlState, key: string | undefined, value: unknown, path: Path, locator: unknown): void {
@@ -52,20 +63,19 @@ function visitValue(state: YamlState, key: string | undefined, value: unknown, p
 }
 
 function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path: Path): void {
-  const keyPath = joinPath(path);
   const text = scalarText(s);
   if (text === undefined || text === '') {
-    if (isImageKey(key)) addProblem(state, s, 'invalid-ref', `${keyPath} is empty; ${EXPECTED}`);
+    if (isImageKey(key)) addProblem(state, s, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
     return;
   }
-  if (typeof s.value === 'string' && collectArgs(state, s, text, keyPath)) return;
+  if (typeof s.value === 'string' && ARG_HINT.test(text) && collectArgs(state, s, text, joinPath(path))) return;
   if (isImageKey(key)) {
-    singleString(state, s, keyPath, true);
+    singleString(state, s, joinPath(path), true);
     return;
   }
   if (typeof s.value !== 'string' || text.includes('://') || !hasExplicitDomain(text)) return;
   const ref = tryParseReference(text);
-  if (ref && (ref.tag !== undefined || ref.digest !== undefined)) singleString(state, s, keyPath, false);
+  if (ref && (ref.tag !== undefined || ref.digest !== undefined)) singleString(state, s, joinPath(path), false);
 }
 
 /** A whole scalar holding one ref; `strict` turns a parse failure into a Problem. */
@@ -111,7 +121,7 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
 
 /** An alias is not a second stored place: note its key path on the anchor's pins. */
 function recordAlias(state: YamlState, key: string | undefined, alias: Alias, path: Path): void {
-  const target = alias.resolve(state.doc);
+  const target = state.doc ? alias.resolve(state.doc) : undefined;
   if (!target) return;
   const pins = pinsUnder(state, target);
   if (pins.length > 0) {

@@ -1,0 +1,147 @@
+/**
+ * The fast parser against the `yaml` library, node by node: whenever fastParse
+ * accepts a text, yaml must parse it as one document without errors and with the
+ * same tree — every scalar's value (and its type), source, style and the range
+ * start and end the collector reads; every collection's kind, flow flag and start.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { generateTree } from '../../../bench/scan/generate.mjs';
+import { COZYSTACK_FIXTURE, cozystackFiles } from '../realworld/cozystack-files.js';
+import { fastParse } from './fast-parse.js';
+
+function shape(node: unknown): unknown {
+  if (isScalar(node)) return ['S', typeof node.value, String(node.value), node.source, node.type, node.range?.[0], node.range?.[1]];
+  if (isMap(node)) return ['M', !!node.flow, node.range?.[0], node.items.map((p) => (isPair(p) ? [shape(p.key), shape(p.value)] : 'not a pair'))];
+  if (isSeq(node)) return ['Q', !!node.flow, node.range?.[0], node.items.map(shape)];
+  return ['?', String(node)];
+}
+
+function viaYaml(text: string): unknown {
+  const docs = parseAllDocuments(text, { uniqueKeys: false });
+  if (!Array.isArray(docs)) return 'no documents';
+  if (docs.length !== 1) return `${docs.length} documents`;
+  if (docs[0]!.errors.length > 0) return `errors: ${docs[0]!.errors.map((e) => e.message).join('; ')}`;
+  return shape(docs[0]!.contents);
+}
+
+/** Accepted texts must match yaml exactly; returns whether fastParse accepted. */
+function check(text: string, label: string): boolean {
+  const fast = fastParse(text);
+  if (!fast) return false;
+  expect(shape(fast), `${label}\n${text}`).toEqual(viaYaml(text));
+  return true;
+}
+
+const COLLECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+function fixtureTexts(): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  const walk = (d: string, inFixtures: boolean): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p, inFixtures || e.name === 'fixtures');
+      else if (inFixtures && /\.ya?ml$/.test(e.name)) out.push({ name: p, text: readFileSync(p, 'utf8') });
+    }
+  };
+  walk(COLLECT_DIR, false);
+  for (const f of cozystackFiles()) if (f.kind === 'yaml') out.push({ name: f.path, text: readFileSync(join(COZYSTACK_FIXTURE, f.path), 'utf8') });
+  const dir = mkdtempSync(join(tmpdir(), 'pinwatch-fast-'));
+  try {
+    generateTree(dir, 20);
+    for (let i = 0; i < 20; i++) {
+      const path = join(dir, 'packages', `group-${i % 20}`, `svc-${i}`, 'values.yaml');
+      out.push({ name: `bench svc-${i}`, text: readFileSync(path, 'utf8') });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TOKENS = [
+  ' ', '  ', '\n', ':', ': ', '- ', '-', '#', ' #', ' # c', '"', "'", '{', '}', '[', ']', ',', ', ', '?', '? ', '&a ', '*a', '!', '!!str ',
+  '|', '>', '0', '1.5', '1e3', '-1', '+1', '0o7', '0x1F', '.inf', '.nan', 'true', 'True', 'FALSE', '~', 'null', 'Null', '""', "''",
+  'key: v', '\n  ', '\n- ', '\n    x: y', '\n  - z', '...', '---', '\n---\n', '\n...\n', 'é', '\\', '%', '@', '`', '=', '/', '.', '\t', '\r',
+  '{{ .Values.x }}', '{a: b}', '[a, b]', '{}', '[]', 'ghcr.io/acme/x:v1', ' image: a:b', ':x', 'a:b', 'x #y', '#x',
+];
+
+function mutate(text: string, next: () => number): string {
+  let out = text;
+  const n = 1 + Math.floor(next() * 3);
+  for (let k = 0; k < n; k++) {
+    const pos = Math.floor(next() * (out.length + 1));
+    const op = next();
+    if (op < 0.55) out = out.slice(0, pos) + TOKENS[Math.floor(next() * TOKENS.length)] + out.slice(pos);
+    else if (op < 0.8) out = out.slice(0, pos) + out.slice(pos + 1 + Math.floor(next() * 4));
+    else {
+      const lines = out.split('\n');
+      const li = Math.floor(next() * lines.length);
+      if (op < 0.9) lines[li] = ` ${lines[li]}`;
+      else lines[li] = lines[li]!.replace(/^ /, '');
+      out = lines.join('\n');
+    }
+  }
+  return out;
+}
+
+describe('fastParse builds exactly the nodes yaml builds', () => {
+  const corpus = fixtureTexts();
+
+  it('on every fixture, the cozystack values files and generated values files', () => {
+    let accepted = 0;
+    for (const { name, text } of corpus) if (check(text, name)) accepted++;
+    // The fast path must actually be taken for plain values files (the benchmark's, most of cozystack's).
+    expect(accepted).toBeGreaterThan(60);
+    expect(corpus.filter((c) => c.name.startsWith('bench') && fastParse(c.text)).length).toBe(20);
+  });
+
+  it('on hand-written cases at the edge of the subset', () => {
+    const cases = [
+      'a: 1\n', 'a:\n', 'a:\nb:', 'a: # c\nb:  \n  # d\nc:\n- x\nd: 1\n', 'a:\n  - b: 1\n    c: 2\n  -  d\n', '- k:\n- a\n',
+      'a: b]\n', 'a: b,c\n', 'a: b}\n', 'a: ...\n', 'a: -1\n', 'a: -x\n', 'a: 1.10\n', 'a: 010\n', 'a: 0o17\n', 'a: .5\n', 'a: 1e3\n',
+      'a: .inf\n', 'a: .NaN\n', 'a: TRUE\n', 'a: yes\n', 'a: ~\n', 'a: null # x\n', 'a: "x" # y\n', "a: 'x'\n", 'a: ""\n', 'a: {}\n',
+      'a: []\n', 'a: [ ]\n', 'a: { b: c , d: [e, "f"] }\n', 'a: [{b: c}, [d]]\n', 'a: [b, c] # x\n', 'a: b #c\n', 'a: b#c\n',
+      'a: b  \n', 'a:   b   # c  \n', '1: a\n', 'true: a\n', 'a.b/c-d_e: 1\n', 'a:\n  b:\n    c: d\n  e: f\ng: h\n',
+      'a:\n- b\n- c\nd: e\n', 'a:\n  - b\n  - c\n  d: e\n', 'a:\n    - b\n  c: d\n', 'a:\n  b: c\n d: e\n', 'a: b\n  c\n',
+      'a: "b"\n  c\n', 'a: [b]\n  c: d\n', '- a\n', 'a: b\n---\nc: d\n', '# only\n', '', 'a: b\n...\n', 'a: |\n  x\n',
+      'a: >\n  x\n', 'a: &x b\n', 'a: *x\n', 'a: !!str b\n', '? a\n: b\n', 'a: b: c\n', 'a: b:\n', 'a: -\n', 'a: - b\n',
+      '- - a\n', '-\n  a: b\n', '-\n- a\n', 'a:\n  -\n    b: c\n', 'a: [b, ]\n', 'a: [, b]\n', 'a: {b}\n', 'a: {b: }\n',
+      'a: {b:c}\n', 'a: [b: c]\n', 'a: [b c, d]\n', 'a: http://x/y\n', 'a: [http://x]\n', 'a: 50%\n', 'a: %x\n', 'a: @x\n',
+      'a: x\\y\n', 'a: "x\\y"\n', "a: 'it''s'\n", 'a: "x"y\n', 'a: "x"#y\n', 'a:b: c\n', 'a :b\n', 'a : b\n', ' a: b\n',
+      'a: b\n\n\n  # deep comment\nc: d\n', 'a:\n\n  b: c\n', 'a: é\n', '# é\na: b # é\n', 'a: b\r\n', 'a: b\n\tc: d\n',
+      `a: ${'x'.repeat(1100)}\n`, 'a: b', 'a:\n  b: c', 'a:\n- b', 'a: [b,\n  c]\n', 'a: "b\n  c"\n', 'a: {{ x }}\n',
+      '{}\n', '[]\n', '{} # c\n', '{a: b}\n', '[a, b]\n', '{}\nb: c\n', '[a]\n- b\n', '- a\n- b: c\n', ' {}\n', 'a: "{{ x }}"\n',
+      'a: [-]\n', 'a: [-a, -1, - b]\n', 'a: [a, -]\n', 'a: {b: -}\n', 'a: {b: -c}\n', 'a: -]\n', 'a: x{{ y }}\n', 'a: {{ x }}\n', 'a: { {x: y} }\n', '{{ x }}: a\n', 'a:\n  {{ x }}: 1\n', 'a: [{{ x }}]\n',
+      'a:\n  - b: c\n  - d\n', '- a: b\n  c: d\n', 'k: v\n- x\n', 'a:\n  b: c\n  - d\n', 'a:\n  b\n', 'a:\n  "b"\n',
+    ];
+    let accepted = 0;
+    for (const c of cases) if (check(c, JSON.stringify(c))) accepted++;
+    expect(accepted).toBeGreaterThan(40);
+  });
+
+  it('on 4,000 random mutations of the corpus (accepted ones must match yaml)', () => {
+    const next = rng(20261130);
+    let accepted = 0;
+    for (let i = 0; i < 4000; i++) {
+      const base = corpus[Math.floor(next() * corpus.length)]!.text;
+      const text = mutate(base, next);
+      if (check(text, `mutation ${i}`)) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(500);
+  });
+});
