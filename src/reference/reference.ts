@@ -162,8 +162,13 @@ function lowerNameOnly(input: string): string {
   return head.slice(0, nameEnd).toLowerCase() + head.slice(nameEnd) + tail;
 }
 
-/** Parse, returning undefined instead of throwing. */
+/**
+ * Parse, returning undefined instead of throwing. Collectors ask this of every
+ * scalar in a tree, and most are not refs: those fail the grammar's regexp
+ * before any error (and its stack trace) is built.
+ */
 export function tryParseReference(input: string): ImageRef | undefined {
+  if (input.length === 0 || !referenceRegexp.test(input) || anchoredIdentifier.test(input)) return undefined;
   try {
     return parseReference(input);
   } catch {
