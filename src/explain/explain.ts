@@ -43,16 +43,31 @@ export function namesImage(query: string, k: Pick<ImageKnowledge, 'image' | 'rep
   return query === k.image || query === k.repository || query === shortName(k.repository);
 }
 
+/**
+ * The image IMAGE names: an exact repository or configured name first; a last
+ * path component shared by several repositories is ambiguous (a usage error
+ * listing them), never a silent pick.
+ */
+export function pickImage<K extends Pick<ImageKnowledge, 'image' | 'repository' | 'declared'>>(query: string, images: readonly K[]): K | undefined {
+  const exact = images.find((k) => query === k.repository) ?? images.find((k) => k.declared !== undefined && query === k.image);
+  if (exact) return exact;
+  const matches = images.filter((k) => namesImage(query, k));
+  if (matches.length > 1) {
+    throw new PinwatchError('ambiguous-image', `IMAGE "${query}" names ${matches.length} pinned repositories (${matches.map((k) => k.repository).join(', ')}); give the full repository`);
+  }
+  return matches[0];
+}
+
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
   const known = await imagesFromPins(repoRoot, config, scan.pins);
-  const match = known.images.find((k) => namesImage(query, k));
+  const match = pickImage(query, known.images);
   if (!match) {
     const names = known.images.map((k) => k.image);
     throw new PinwatchError('unknown-image', `no first-party image "${query}" is pinned in this tree; expected one of: ${names.join(', ') || '(none: is firstParty set in pinwatch.yaml?)'}`);
   }
   const report = await computeStale(repoRoot, [match], { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
-  const producers = (pin: Pin): Producer[] => (known.model ? producersFor(known.model, pin.file, pin.keyPath) : []);
+  const producers = (pin: Pin): Producer[] => (known.model ? producersFor(known.model, pin.file, pin.keyPath, pin.line) : []);
   return {
     image: match.image,
     repository: match.repository,

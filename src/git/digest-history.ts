@@ -89,7 +89,8 @@ function stripPrefix(p: string): string {
   return p.replace(/^[ab]\//, '');
 }
 
-const PATCH_ARGS = ['-p', '--unified=0', '--no-color', '--no-ext-diff', '--no-renames', `-G${PICKAXE}`, `--format=${RS}%H${US}%P${US}%aI${US}%s`];
+/** `--relative`: paths relative to the repository root pinwatch was given, even when it is a subdirectory of the work tree. */
+const PATCH_ARGS = ['-p', '--relative', '--unified=0', '--no-color', '--no-ext-diff', '--no-renames', `-G${PICKAXE}`, `--format=${RS}%H${US}%P${US}%aI${US}%s`];
 
 /** Oldest adding commit per wanted digest, given newest-first topo-ordered occurrences. */
 function oldestAdditions(occs: PatchOccurrence[], wanted: Set<string>): Map<string, PatchOccurrence> {

@@ -19,3 +19,15 @@ export async function resolveCommit(repo: string, rev: string): Promise<string |
   const r = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
+
+/**
+ * `resolveCommit` plus where `repo` sits in its work tree, in the same single
+ * `rev-parse`: `prefix` is '' at the top level, `packages/system/` in a
+ * subdirectory, undefined outside a work tree (or when git cannot say).
+ */
+export async function resolveCommitAndPrefix(repo: string, rev: string): Promise<{ commit?: string; prefix?: string }> {
+  const r = await runGit(repo, ['rev-parse', '--show-prefix', '--verify', '--quiet', `${rev}^{commit}`]);
+  if (r.code !== 0 && r.code !== 1) return {};
+  const [prefix = '', commit = ''] = r.stdout.split('\n');
+  return { prefix, ...(r.code === 0 && commit ? { commit: commit.trim() } : {}) };
+}

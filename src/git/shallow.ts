@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { git } from './run.js';
+import { PinwatchError } from '../errors.js';
+import { runGit } from './run.js';
 
 export interface ShallowState {
   shallow: boolean;
@@ -13,7 +14,14 @@ export interface ShallowState {
 }
 
 export async function readShallowState(repo: string): Promise<ShallowState> {
-  const out = await git(repo, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow']);
+  const r = await runGit(repo, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow']);
+  if (r.code !== 0) {
+    if (/not a git repository/i.test(r.stderr)) {
+      throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)`);
+    }
+    throw new PinwatchError('git-failed', `git rev-parse --is-shallow-repository failed (exit ${r.code}): ${r.stderr.trim().split('\n')[0] ?? ''}`);
+  }
+  const out = r.stdout;
   const [flag = 'false', shallowPath = ''] = out.trim().split('\n');
   const shallow = flag.trim() === 'true';
   if (!shallow) return { shallow, boundary: new Set() };

@@ -3,7 +3,6 @@
  * the texts inline directives live in, resolves and reads the baseline, and runs
  * the engine. `writeBaselineFile` records the current findings.
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Config } from '../config/types.js';
 import type { Finding, Pin } from '../model/index.js';
@@ -11,7 +10,7 @@ import { loadBuildModel, producersFor } from '../producers/index.js';
 import type { BuildModel } from '../producers/types.js';
 import { writeCoversPin } from '../rules/stamps.js';
 import type { PinStamp } from '../rules/types.js';
-import { scanRepo } from '../scan/index.js';
+import { readTextFile, scanRepo } from '../scan/index.js';
 import type { ScanResult } from '../scan/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
@@ -48,16 +47,13 @@ export function resolveBaseline(root: string, config: Config, option: string | f
   return baseline ? { file, baseline } : undefined;
 }
 
-/** Texts of repo files, read once, undefined when unreadable. */
+/** Texts of repo files, read once and decoded as scan decodes them (readTextFile), undefined when unreadable. */
 export function fileTextReader(root: string): (file: string) => string | undefined {
   const cache = new Map<string, string | undefined>();
   return (file) => {
     if (!cache.has(file)) {
-      try {
-        cache.set(file, readFileSync(resolve(root, file), 'utf8'));
-      } catch {
-        cache.set(file, undefined);
-      }
+      const read = readTextFile(resolve(root, file), file);
+      cache.set(file, 'text' in read ? read.text : undefined);
     }
     return cache.get(file);
   };
@@ -69,7 +65,7 @@ export function fileTextReader(root: string): (file: string) => string | undefin
  */
 export function stampsFromModel(model: BuildModel): (pin: Pin) => PinStamp[] {
   return (pin) =>
-    producersFor(model, pin.file, pin.keyPath).flatMap((producer) => {
+    producersFor(model, pin.file, pin.keyPath, pin.line).flatMap((producer) => {
       const covering = producer.writes.filter((w) => writeCoversPin(w, pin));
       const writes = covering.length ? covering : producer.writes.filter((w) => w.file === pin.file);
       return writes.map((write) => ({ producer, write }));

@@ -7,11 +7,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { collectFile } from '../collect/index.js';
 import type { FileKind } from '../collect/types.js';
 import type { Config } from '../config/types.js';
 import { isFirstParty } from '../model/index.js';
-import { readTextFile } from '../scan/read.js';
+import { encodeText, readTextFile, type TextRead } from '../scan/read.js';
+import { collectRead } from '../scan/read-collect.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { compareCopies, type CompareSide } from './compare.js';
 import { listTree, underDir, type TreeFile } from './files.js';
@@ -112,11 +112,16 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
     const [where, why] = 'skipped' in mine ? ['checkout', mine.skipped.reason] : ['artifact', (theirs as { skipped: { reason: string } }).skipped.reason];
     return { file, kind, status: 'failed', reason: `the ${where} copy cannot be compared: ${why}` };
   }
-  // strict UTF-8 decoding: equal texts are equal bytes, and writing the text writes the artifact's bytes
+  // both copies decoded the same way (UTF-8, or Latin-1 when not UTF-8): equal texts are equal bytes,
+  // and writing the text in its encoding writes the artifact's bytes
+  if (!mine.latin1 !== !theirs.latin1) {
+    const [utf8, other] = mine.latin1 ? ['artifact', 'checkout'] : ['checkout', 'artifact'];
+    return { file, kind, status: 'drift', reason: `the ${utf8} copy is UTF-8 and the ${other} copy is not (${(mine.latin1 ?? theirs.latin1)!.reason}): the encoding differs, not only refs` };
+  }
   if (mine.text === theirs.text) return { file, kind, status: 'same' };
-  const a = side(mine.text, file, kind, options, 'checkout');
+  const a = side(mine, file, kind, options, 'checkout');
   if ('failed' in a) return { file, kind, status: 'failed', reason: a.failed };
-  const b = side(theirs.text, file, kind, options, 'artifact');
+  const b = side(theirs, file, kind, options, 'artifact');
   if ('failed' in b) return { file, kind, status: 'failed', reason: b.failed };
   const verdict = compareCopies(kind, a, b, { ignoreComments: options.ignoreComments });
   const base: OverlayFileResult = { file, kind, status: 'drift', method: verdict.method, pins: a.collected.pins.length };
@@ -127,7 +132,7 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
   if (verdict.lines.length > 0) overlaid.lines = verdict.lines;
   if (options.dryRun) return { ...overlaid, patch: createTwoFilesPatch(`a/${file}`, `b/${file}`, a.text, b.text) };
   try {
-    writeFileAtomic(minePath, b.text);
+    writeFileAtomic(minePath, encodeText(b.text, theirs, file));
   } catch (e) {
     return { ...base, status: 'failed', reason: `cannot write the artifact's copy: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
   }
@@ -143,9 +148,10 @@ function sameBytes(a: string, b: string): boolean {
   }
 }
 
-function side(text: string, file: string, kind: FileKind, options: OverlayOptions, where: string): CompareSide | { failed: string } {
+/** One copy, collected as scan would: a Latin-1 copy by the text scrape (so it is compared line by line). */
+function side(read: TextRead, file: string, kind: FileKind, options: OverlayOptions, where: string): CompareSide | { failed: string } {
   try {
-    return { text, collected: collectFile(kind, text, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) }) };
+    return { text: read.text, collected: collectRead(kind, read, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) }) };
   } catch (e) {
     return { failed: `the collector failed on the ${where} copy: ${(e as Error).message}` };
   }

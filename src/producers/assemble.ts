@@ -4,7 +4,7 @@
  * move in lockstep) and a BuildRecipe per image build, with the writes that
  * stamp that build's image.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';
@@ -22,8 +22,17 @@ export interface TargetFacts {
 /** Repo-relative, forward slashes; undefined outside the repository. */
 export function repoRelative(root: string, abs: string): string | undefined {
   const rel = path.relative(root, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  if (rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
   return rel.split(path.sep).join('/') || '.';
+}
+
+/**
+ * Relative to the root even when outside it (`../..`), so a recipe path that
+ * leaves the repository stays recognisably outside instead of reading as a
+ * repo-relative path once its leading `/` is normalised away.
+ */
+function rootRelative(root: string, abs: string): string {
+  return repoRelative(root, abs) ?? path.relative(root, abs).split(path.sep).join('/');
 }
 
 /** The producer for one target (undefined when it writes nothing), with its writes resolved. */
@@ -42,7 +51,8 @@ export function producerFor(root: string, t: TargetFacts, problems: BuildProblem
       refId = key.startsWith('copy-of:') ? key : `${id}#${byKey.size + 1}`;
       byKey.set(key, refId);
     }
-    const pin: PinWrite = { file, ...(w.keyPath !== undefined ? { keyPath: w.keyPath } : {}), via: w.via, refId, source: w.source };
+    const lines = w.lineFilter ? editedLines(w.abs, w.lineFilter) : undefined;
+    const pin: PinWrite = { file, ...(w.keyPath !== undefined ? { keyPath: w.keyPath } : {}), via: w.via, refId, source: w.source, ...(lines ? { lines } : {}) };
     resolved.set(w, pin);
     done.push({ w, pin });
   }
@@ -81,6 +91,25 @@ function expandUnknownPath(root: string, w: FoundWrite, problems: BuildProblem[]
       : `cannot tell which file this ${w.via} write goes to ("${shown}"), and no existing file matches`,
   });
   return names.map((n) => ({ ...w, abs: path.join(dir, n), value: `${w.value}\0${n}` }));
+}
+
+/**
+ * Lines (1-based) of the file that match every filter; undefined (the whole file)
+ * when it cannot be read or no line matches: a pattern that finds nothing today
+ * says nothing about which pin the recipe stamps, so no pin loses its producer.
+ */
+function editedLines(abs: string, filters: RegExp[]): number[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const out: number[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (filters.every((f) => f.test(line))) out.push(i + 1);
+  });
+  return out.length > 0 ? out : undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -150,10 +179,10 @@ function readsOutput(w: FoundWrite, b: FoundBuild): boolean {
 
 function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: BuildProblem[]): BuildRecipe {
   const where = { file: b.source.file, line: b.source.line };
-  const context = b.context ? (repoRelative(root, b.context) ?? b.context) : (b.contextArg ?? '');
+  const context = b.context ? rootRelative(root, b.context) : (b.contextArg ?? '');
   if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${b.contextArg ?? ''}" is not a directory in the tree` });
   const dockerfileAbs = b.dockerfile ?? defaultDockerfile(b.context);
-  const dockerfile = repoRelative(root, dockerfileAbs) ?? dockerfileAbs;
+  const dockerfile = rootRelative(root, dockerfileAbs);
   if (b.context && !isFile(dockerfileAbs)) {
     problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${dockerfile}" of this build does not exist` });
   }

@@ -50,6 +50,20 @@ describe('readCommands', () => {
     expect(facts.writes).toEqual([]);
   });
 
+  it('a schema edit is not a stamp: quoted words and command output spliced into the expression are not refs (cozystack vm-instance)', () => {
+    const facts = run(
+      `yq -o json -i '.properties.disks.items.type = "object" | .properties.disks.default = []' values.schema.json`,
+      `yq -i -o json '.properties.externalPorts.items.type = "integer"' values.schema.json`,
+      `T=$(yq e '.metadata.name' -o=json -r t.yaml | yq 'split(" ")' -o json) && yq -i -o json ".properties.instanceType.optional=true | .properties.instanceType.enum = \${T}" values.schema.json`,
+      `yq -i '.a.tag = "v1.2.3" | .b.image = "reg/b:v1" | .c.image = "$(cat c.tag)"' values.yaml`,
+    );
+    expect(facts.writes.map((w) => [w.abs, w.keyPath])).toEqual([
+      ['/repo/pkg/values.yaml', 'a.tag'],
+      ['/repo/pkg/values.yaml', 'b.image'],
+      ['/repo/pkg/values.yaml', 'c.image'],
+    ]);
+  });
+
   it('sees sed -i in every spelling, and BSD sed -i with an empty suffix', () => {
     const facts = run(`sed -i '' -e "s|image: .*|image: $I|" a.yaml`, `sed -i.bak -E "s|image: x|image: reg/x@sha256:ab|" b.yaml`, `sed --in-place "s|^image: .*|image: $I|" c.yaml`);
     expect(facts.writes.map((w) => [w.abs, w.keyPath, w.via])).toEqual([

@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import type { ExpandedCommand } from '../make/index.js';
 import { parseShell, resolveWord, type SimpleCommand } from './shell.js';
+import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
 
@@ -23,6 +24,8 @@ export interface FoundWrite {
   source: { file: string; line: number };
   /** Position among the target's commands, to tie writes to the build before them. */
   order: number;
+  /** `sed -i`: the regexes a line must match to be edited (search pattern, address); absent: every line. */
+  lineFilter?: RegExp[];
 }
 
 export interface SubMake {
@@ -109,10 +112,12 @@ function readYq(args: string[], ctx: Ctx, facts: CommandFacts): void {
 
 function readSed(args: string[], ctx: Ctx, facts: CommandFacts): void {
   let inPlace = false;
+  let extended = false;
   const scripts: string[] = [];
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
+    if (a === '--regexp-extended' || /^-[A-Za-z]+$/.test(a) && /[Er]/.test(a.slice(1).split('i')[0]!)) extended = true;
     if (INPLACE_SED.test(a)) {
       inPlace = true;
       if (a === '-i' && args[i + 1] === '') i++;
@@ -128,8 +133,9 @@ function readSed(args: string[], ctx: Ctx, facts: CommandFacts): void {
   const replacement = sedReplacement(script).replace(/^\s*[A-Za-z0-9_.-]+:\s+/, '');
   if (!/\$|@sha256:/.test(replacement) || replacement.includes('{{')) return;
   const keyPath = sedKeyPath(script);
+  const lineFilter = sedLineFilter(script, extended);
   for (const f of positional) {
-    facts.writes.push({ abs: path.resolve(ctx.dir, f), ...(keyPath ? { keyPath } : {}), via: 'sed', value: replacement, source: ctx.source, order: ctx.order });
+    facts.writes.push({ abs: path.resolve(ctx.dir, f), ...(keyPath ? { keyPath } : {}), via: 'sed', value: replacement, source: ctx.source, order: ctx.order, ...(lineFilter ? { lineFilter } : {}) });
   }
 }
 
@@ -149,10 +155,19 @@ function sedKeyPath(script: string): string | undefined {
   return m ? m[2] : undefined;
 }
 
-/** A right-hand side that can be a ref: not an object, array, number, boolean or null literal. */
+/**
+ * A right-hand side that can be a ref: not an object, array, number, boolean or
+ * null literal, and not a quoted word that no ref is spelled like (`"object"`,
+ * `"integer"`, `""`: a schema edit, not a stamp), nor the output of a command
+ * spliced unquoted into the expression. A quoted literal with `/`, `:`, `@` or
+ * `.` (`"reg/x:v1"`, `"v1.2.3"`) still counts, and so does `"$(cmd)"`.
+ */
 function mayHoldRef(rhs: string): boolean {
   const t = rhs.trim();
-  return !/^(?:\{.*\}|\[.*\]|-?\d+(?:\.\d+)?|true|false|null)$/s.test(t);
+  if (/^(?:\{.*\}|\[.*\]|-?\d+(?:\.\d+)?|true|false|null)$/s.test(t)) return false;
+  // Command output spliced unquoted into the expression is yq syntax (a list, a map): a ref there would not parse.
+  if (/^\$\([\s\S]*\)$|^`[\s\S]*`$/.test(t)) return false;
+  return !/^(?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')$/.test(t);
 }
 
 /** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */

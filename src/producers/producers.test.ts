@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../../test/support/repo.js';
 import { defaultConfig } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
+import { join } from 'node:path';
+import { deriveBuildInputs } from '../sources/index.js';
 import { loadBuildModel, producersFor, recipesFor } from './index.js';
 import type { BuildModel } from './types.js';
 
@@ -293,6 +295,52 @@ describe('problems instead of crashes', () => {
         ['Makefile', 3],
       ]);
       expect(m.producers[0]!.built).toBe(true);
+    } finally {
+      r.cleanup();
+    }
+  });
+  it('a build context above the root stays relative (../..), so its inputs are outside the repository, not a look-alike path', async () => {
+    const r = makeRepo('pinwatch-producers-outside-');
+    try {
+      r.write({
+        'platform/Makefile': 'build:\n\tmake -C pkg image\n',
+        'platform/pkg/Makefile':
+          'image:\n\tdocker buildx build -f images/x/Dockerfile ../.. --tag ghcr.io/acme/x:v1 --metadata-file x.json\n\tIMAGE="ghcr.io/acme/x:v1@$$(yq -r .d x.json)" yq -i \'.x.image = strenv(IMAGE)\' values.yaml\n',
+        'platform/pkg/images/x/Dockerfile': 'FROM scratch\nCOPY go.mod /\n',
+        'platform/pkg/values.yaml': 'x:\n  image: ghcr.io/acme/x:v1\n',
+        'go.mod': 'module example.test/x\n',
+      });
+      const m = await loadBuildModel(join(r.dir, 'platform'), config());
+      const recipe = m.recipes.find((x) => x.makefile === 'pkg/Makefile')!;
+      expect([recipe.context, recipe.dockerfile]).toEqual(['..', 'pkg/images/x/Dockerfile']);
+      const inputs = await deriveBuildInputs(join(r.dir, 'platform'), { image: 'x', recipe });
+      expect(inputs.unknownReason).toBe('.. is outside the repository (from recipe pkg/Makefile:2)');
+    } finally {
+      r.cleanup();
+    }
+  });
+  it('a sed -i write covers only the lines its pattern matches; a pattern matching nothing covers the file', async () => {
+    const r = makeRepo('pinwatch-producers-sed-lines-');
+    try {
+      r.write({
+        Makefile: 'build:\n\tmake -C pkg image\n',
+        'pkg/Makefile': [
+          'image:',
+          '\tdocker buildx build . --tag ghcr.io/acme/x:v1 --metadata-file x.json',
+          '\tIMG="ghcr.io/acme/x:v1@$$(yq -r .d x.json)"; sed -i.bak -E "s|image: ghcr\\.io/.+/x:[^[:space:]]+|image: $$IMG|" files/a.yaml; sed -i "s|image: gone/.*|image: $$IMG|" files/b.yaml',
+          '',
+        ].join('\n'),
+        'pkg/files/a.yaml': 'a:\n  image: registry.k8s.io/proxy:v1\nb:\n  image: ghcr.io/acme/x:v0@sha256:00\n',
+        'pkg/files/b.yaml': 'a:\n  image: ghcr.io/acme/x:v0\n',
+      });
+      const m = await loadBuildModel(r.dir, config());
+      const writes = m.producers.find((p) => p.id === 'pkg/Makefile:image')!.writes;
+      expect(writes.map((w) => [w.file, w.via, w.lines])).toEqual([
+        ['pkg/files/a.yaml', 'sed', [4]],
+        ['pkg/files/b.yaml', 'sed', undefined],
+      ]);
+      expect(producersFor(m, 'pkg/files/a.yaml', 'a.image', 2)).toEqual([]);
+      expect(producersFor(m, 'pkg/files/a.yaml', 'b.image', 4).map((p) => p.id)).toEqual(['pkg/Makefile:image']);
     } finally {
       r.cleanup();
     }

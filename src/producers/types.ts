@@ -16,6 +16,12 @@ export interface PinWrite {
   refId: string;
   /** Where the write is spelled, for reports. */
   source: { file: string; line: number };
+  /**
+   * Set for a write that edits only the lines its pattern matches (`sed -i
+   * 's|image: .*foo.*|…|'`): the 1-based lines of the file, as it is now, that
+   * it edits. Pins on other lines of the file are not stamped by it.
+   */
+  lines?: number[];
 }
 
 export interface Producer {

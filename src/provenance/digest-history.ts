@@ -50,3 +50,25 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
   if (!parent) return { method, answered: false, reason: `${introText}, a root commit: it has no parent to have been built from (set provenance.buildCommit: self if it was built from itself)`, evidence };
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
 }
+
+/**
+ * The commit that introduced the digest, when `step` answered with its first
+ * parent (`buildCommit: parent`); undefined otherwise.
+ */
+export function introducerBuiltFromParent(step: ProvenanceStep | undefined): string | undefined {
+  if (!step || step.method !== 'digest-history' || !step.answered) return undefined;
+  const intro = (step.evidence?.introducedBy as { commit?: string } | undefined)?.commit;
+  return intro && intro !== step.commit ? intro : undefined;
+}
+
+/**
+ * The introducing commit also changes the image's build inputs: source and pin
+ * were committed together, so the image carries that change and was built from
+ * the commit itself, not from its parent.
+ */
+export function builtWithIntroducer(step: ProvenanceStep, introducer: string, paths: string[]): ProvenanceStep {
+  const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string } | undefined;
+  const introText = `introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}`;
+  const shown = paths.slice(0, 2).join(', ') + (paths.length > 2 ? ', …' : '');
+  return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself` };
+}

@@ -10,7 +10,7 @@ import type { BuildModel } from '../producers/types.js';
 import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';
 import { PinwatchError } from '../errors.js';
-import { readTextFile, scanRepo } from '../scan/index.js';
+import { encodeText, readTextFile, scanRepo } from '../scan/index.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { checkForward } from './forward.js';
 import { planRepin } from './plan.js';
@@ -88,13 +88,15 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     result.leftovers = await textLeftovers({ ...sweep, overlay }, scan.pins, []);
     return result;
   }
-  for (const f of files) {
+  const bytes = files.map((f) => {
     const now = readTextFile(join(opts.root, f.file), f.file);
     if (!('text' in now) || now.text !== f.before) {
       throw new PinwatchError('repin-file-changed', `${f.file} changed on disk while repin was planning; nothing was written, run repin again`, { file: f.file });
     }
-  }
-  for (const f of files) writeFileAtomic(join(opts.root, f.file), f.after);
+    // in the encoding it was read in: a Latin-1 file is written back in Latin-1, byte for byte
+    return encodeText(f.after, now, f.file);
+  });
+  files.forEach((f, i) => writeFileAtomic(join(opts.root, f.file), bytes[i]!));
   result.written = files.length > 0;
   const rescan = await rescanLeftovers(sweep);
   const leftovers: Leftover[] = [...rescan.leftovers];

@@ -27,19 +27,46 @@ export function summaryCounts(images: StaleImage[]): string {
   return `${images.length} image(s): ${n('stale')} stale, ${n('current')} current, ${n('unknown')} unknown`;
 }
 
-/** Row labels: the image name, made unique with the tag or a digest prefix when one image has several digests. */
+/**
+ * Row labels: the image name; when several repositories share it (`ghcr.io/a/app`,
+ * `ghcr.io/b/app`), the shortest tail of the repository path that tells them apart
+ * (`a/app`, `b/app`); then the tag or a digest prefix when one repository has several digests.
+ */
 export function imageLabels(images: StaleImage[]): string[] {
   const count = (f: (i: StaleImage) => string) => {
     const m = new Map<string, number>();
     for (const i of images) m.set(f(i), (m.get(f(i)) ?? 0) + 1);
     return m;
   };
-  const byName = count((i) => i.image);
-  const withTag = (i: StaleImage) => `${i.image}:${i.tags[0] ?? ''}`;
+  const repoName = repositoryNames(images);
+  const name = (i: StaleImage) => repoName.get(i.repository) ?? i.image;
+  const byName = count(name);
+  const withTag = (i: StaleImage) => `${name(i)}:${i.tags[0] ?? ''}`;
   const byTag = count(withTag);
   return images.map((i) => {
-    if (byName.get(i.image) === 1) return i.image;
+    if (byName.get(name(i)) === 1) return name(i);
     if (i.tags.length > 0 && byTag.get(withTag(i)) === 1) return withTag(i);
-    return `${i.image}@${(i.digest ?? 'none').replace(/^sha\d+:/, '').slice(0, 12)}`;
+    return `${name(i)}@${(i.digest ?? 'none').replace(/^sha\d+:/, '').slice(0, 12)}`;
   });
+}
+
+/** Repository → a name unique among the images' repositories (the image name when it already is). */
+function repositoryNames(images: StaleImage[]): Map<string, string> {
+  const reposByName = new Map<string, Set<string>>();
+  for (const i of images) reposByName.set(i.image, (reposByName.get(i.image) ?? new Set()).add(i.repository));
+  const out = new Map<string, string>();
+  for (const [image, repos] of reposByName) {
+    if (repos.size === 1) continue;
+    for (const repo of repos) out.set(repo, distinctTail(repo, [...repos].filter((r) => r !== repo), image));
+  }
+  return out;
+}
+
+function distinctTail(repo: string, others: string[], fallback: string): string {
+  const parts = repo.split('/');
+  for (let n = 2; n <= parts.length; n++) {
+    const tail = parts.slice(-n).join('/');
+    if (!others.some((o) => o === tail || o.endsWith(`/${tail}`))) return tail;
+  }
+  return repo || fallback;
 }

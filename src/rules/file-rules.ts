@@ -37,8 +37,13 @@ function skippedFindings(input: RuleInput, declared: (f: string) => boolean): Ra
       line: s.line,
       identity: { file: s.file, extra: s.code },
       evidence: { code: s.code, reason: s.reason, scraped: s.scraped ?? false },
+      ...(EXTRA_FILE_CODES.has(s.code) ? { hint: EXTRA_FILE_HINT } : {}),
     }));
 }
+
+/** A declared `extraFiles` entry that names nothing: the catalog hint (fix the syntax, declare it) does not apply. */
+const EXTRA_FILE_CODES = new Set(['extra-file-missing', 'extra-file-no-match']);
+const EXTRA_FILE_HINT = 'Fix or remove the `extraFiles` entry in pinwatch.yaml: it names no file in this tree (moved or renamed?).';
 
 /** Scraped pins from a file that `skipped` does not already mention. */
 function scrapedPinFindings(input: RuleInput, declared: (f: string) => boolean, known: Set<string>): RawFinding[] {

@@ -159,6 +159,20 @@ describe('stamp matching', () => {
     expect(byRule(lint({ pins: p1, model: model([p]), config: config() }).findings)).toEqual({ 'no-producer': [`${OSC}#a.image`] });
   });
 
+  it('a sed write that edits some lines stamps only the pins on them: no lockstep-mismatch with the other images of the file', () => {
+    const manifest = 'packages/system/capi/files/components.yaml';
+    const ps = [
+      pin(manifest, 114, 'registry.k8s.io/kas-network-proxy/proxy-agent:v0.31.0', { keyPath: 'spec.agent.default.image', firstParty: false }),
+      pin(manifest, 16295, `ghcr.io/acme/kamaji-provider:v0.19.0@${D1}`, { keyPath: 'spec.template.spec.containers[0].image' }),
+      pin(TAG, 1, `ghcr.io/acme/kamaji-provider:v0.19.0@${D1}`, { shape: 'tag-file' }),
+    ];
+    const sed = { ...write(manifest, undefined, 'img'), via: 'sed' as const, lines: [16295] };
+    const r = lint({ pins: ps, model: model([producer('packages/system/capi/Makefile', 'image', [write(TAG, undefined, 'img'), sed])]), config: config() });
+    expect(r.findings).toEqual([]);
+    const wholeFile = lint({ pins: ps, model: model([producer('packages/system/capi/Makefile', 'image', [write(TAG, undefined, 'img'), { ...sed, lines: undefined }])]), config: config() });
+    expect(byRule(wholeFile.findings)['lockstep-mismatch']).toBeDefined();
+  });
+
   it('a whole-file write stamps a .tag file pin', () => {
     const t = [pin(TAG, 1, `ghcr.io/acme/x:v1@${D1}`, { shape: 'tag-file' })];
     expect(lint({ pins: t, model: model([producer('M', 'image', [write(TAG, undefined, 'x')])]), config: config() }).findings).toEqual([]);
@@ -210,6 +224,15 @@ describe('what could not be read', () => {
       ['unparsed-file', 'packages/x/files/components.gz', undefined],
     ]);
     expect(r.findings[1]!.message).toContain('binary-file');
+  });
+
+  it('a declared extraFiles entry that names no file says to fix the entry, not the syntax', () => {
+    const gone = [{ file: extra, code: 'extra-file-missing', reason: 'declared in extraFiles but does not exist' }];
+    const r = lint({ pins: [], model: model([]), config: config({ extraFiles: [extra] }), skipped: [...gone, skipped[2]!] });
+    expect(r.findings.map((f) => [f.rule, f.file, f.hint])).toEqual([
+      ['unparsed-file', extra, expect.stringContaining('Fix or remove the `extraFiles` entry')],
+      ['unparsed-file', 'packages/x/files/components.gz', expect.stringContaining('Fix the syntax error')],
+    ]);
   });
 
   it('declared extraFiles may be globs', () => {

@@ -3,7 +3,7 @@
  * path; it covers a pin in that file whose key path is the same, or a parent or
  * child of it (a split map `a.image` is stamped by writes to `a.image.tag` and
  * `a.image.digest`). A write without a key path (`> images/x.tag`) covers the
- * whole file.
+ * whole file, or only the lines it edits when it says so (`sed -i 's|image: .*foo|…|'`).
  */
 import type { Pin } from '../model/index.js';
 import type { BuildModel, PinWrite } from '../producers/types.js';
@@ -25,6 +25,7 @@ function related(a: string, b: string): boolean {
 /** True when `write` stamps `pin`. */
 export function writeCoversPin(write: PinWrite, pin: Pin): boolean {
   if (write.file !== pin.file) return false;
+  if (write.lines && !write.lines.includes(pin.line)) return false;
   if (write.keyPath === undefined || write.keyPath === '') return true;
   if (pin.keyPath === undefined) return false;
   return related(normalizeKeyPath(write.keyPath), normalizeKeyPath(pin.keyPath));

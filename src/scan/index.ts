@@ -4,5 +4,7 @@ export type { ScanOptions } from './scan.js';
 export { walkTree } from './walk.js';
 export type { Candidate, WalkResult } from './walk.js';
 export { fileKind } from './kind.js';
-export { readTextFile, MAX_FILE_BYTES } from './read.js';
+export { readTextFile, encodeText, MAX_FILE_BYTES } from './read.js';
+export type { ReadOutcome, TextRead } from './read.js';
+export { collectRead } from './read-collect.js';
 export type * from './types.js';

@@ -1,11 +1,14 @@
 /**
  * One file, read and collected: the unit of work the scan runs in-process or in
- * a worker thread. Never throws: a collector crash becomes a problem.
+ * a worker thread. A file that is not UTF-8 is read as Latin-1 and scraped as
+ * text (its pins flagged `scraped`), and comes back with a `not-utf8` note for
+ * `skipped`. Never throws: a collector crash becomes a problem.
  */
 import { collectFile } from '../collect/index.js';
-import type { CollectResult, FileKind } from '../collect/types.js';
+import { scrapeText } from '../collect/text/index.js';
+import type { CollectContext, CollectResult, FileKind } from '../collect/types.js';
 import { isFirstParty } from '../model/index.js';
-import { readTextFile } from './read.js';
+import { readTextFile, type TextRead } from './read.js';
 import type { SkippedFile } from './types.js';
 
 export interface FileTask {
@@ -14,15 +17,31 @@ export interface FileTask {
   kind: FileKind;
 }
 
-export type FileOutcome = { skipped: SkippedFile } | { result: CollectResult };
+/** `note`: the file was read, but only partly (not UTF-8, scraped); list it under `skipped` with scraped: true. */
+export type FileOutcome = { skipped: SkippedFile } | { result: CollectResult; note?: SkippedFile };
+
+/**
+ * Collect a file read by readTextFile: its collector, or, for a file read as
+ * Latin-1, the text scrape (pins flagged `scraped`, `scrapedBecause` says why).
+ * May throw what a collector throws.
+ */
+export function collectRead(kind: FileKind, read: TextRead, ctx: CollectContext): CollectResult {
+  if (!read.latin1) return collectFile(kind, read.text, ctx);
+  return { ...scrapeText(read.text, ctx, { scraped: true }), scrapedBecause: read.latin1.reason };
+}
 
 export function readAndCollect(task: FileTask, firstParty: readonly string[]): FileOutcome {
   const read = readTextFile(task.abs, task.file);
   if ('skipped' in read) return read;
+  const ctx: CollectContext = { file: task.file, isFirstParty: (repo) => isFirstParty(repo, firstParty) };
+  const note = read.latin1 ? { note: { ...read.latin1, scraped: true } } : {};
   try {
-    return { result: collectFile(task.kind, read.text, { file: task.file, isFirstParty: (repo) => isFirstParty(repo, firstParty) }) };
+    const result = collectRead(task.kind, read, ctx);
+    if (!read.latin1) return { result };
+    // the note stands in for scrapedBecause: one `skipped` entry, not two
+    return { result: { pins: result.pins, problems: result.problems }, ...note };
   } catch (e) {
-    const reason = `internal error in the ${task.kind} collector: ${(e as Error).message}`;
-    return { result: { pins: [], problems: [{ file: task.file, code: 'collector-error', reason }] } };
+    const reason = `internal error in the ${read.latin1 ? 'text' : task.kind} collector: ${(e as Error).message}`;
+    return { result: { pins: [], problems: [{ file: task.file, code: 'collector-error', reason }] }, ...note };
   }
 }

@@ -1,13 +1,23 @@
 /**
- * Read one file as UTF-8 text, or say why not: too large, unreadable, binary
- * (NUL bytes), or not UTF-8 (with the line of the first bad byte). Never throws.
+ * Read one file as text, or say why not: too large, unreadable, or binary (NUL
+ * bytes). A file that is not UTF-8 is still read: decoded as Latin-1 (one code
+ * unit per byte, so offsets are byte offsets and a Latin-1 round trip gives the
+ * same bytes back), with a note saying so and the line of the first bad byte.
+ * Every reader of a file by its pins' spans decodes it here. Never throws.
  */
 import { readFileSync } from 'node:fs';
+import { PinwatchError } from '../errors.js';
 import type { SkippedFile } from './types.js';
 
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
-export type ReadOutcome = { text: string } | { skipped: SkippedFile };
+/** A file read as text; `latin1` is set when it is not UTF-8 and was decoded as Latin-1 (code `not-utf8`). */
+export interface TextRead {
+  text: string;
+  latin1?: SkippedFile;
+}
+
+export type ReadOutcome = TextRead | { skipped: SkippedFile };
 
 /** Offset of the first byte that is not part of a well-formed UTF-8 sequence. */
 export function firstInvalidUtf8(buf: Uint8Array): number {
@@ -30,6 +40,14 @@ function lineAt(buf: Uint8Array, offset: number): number {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+function readLatin1(buf: Buffer, file: string): TextRead {
+  const bad = firstInvalidUtf8(buf);
+  const at = bad === -1 ? '' : ` (byte 0x${buf[bad]!.toString(16).padStart(2, '0')} at offset ${bad})`;
+  const latin1: SkippedFile = { file, code: 'not-utf8', reason: `not valid UTF-8${at}; read as Latin-1, so only a text scrape finds its refs; save it as UTF-8` };
+  if (bad !== -1) latin1.line = lineAt(buf, bad);
+  return { text: buf.toString('latin1'), latin1 };
+}
+
 export function readTextFile(abs: string, file: string): ReadOutcome {
   let buf: Buffer;
   try {
@@ -48,8 +66,21 @@ export function readTextFile(abs: string, file: string): ReadOutcome {
   try {
     return { text: decoder.decode(buf) };
   } catch {
-    const bad = firstInvalidUtf8(buf);
-    const at = bad === -1 ? '' : ` (byte 0x${buf[bad]!.toString(16).padStart(2, '0')} at offset ${bad})`;
-    return { skipped: { file, code: 'not-utf8', reason: `not valid UTF-8${at}; save it as UTF-8`, line: bad === -1 ? undefined : lineAt(buf, bad) } };
+    return readLatin1(buf, file);
   }
+}
+
+/**
+ * The bytes to write for `text` read by readTextFile: UTF-8, or Latin-1 byte for
+ * byte when the file was read as Latin-1. Throws when the text holds a character
+ * Latin-1 cannot store (the file would change encoding).
+ */
+export function encodeText(text: string, read: TextRead, file: string): Buffer {
+  if (!read.latin1) return Buffer.from(text, 'utf8');
+  const wide = text.search(/[^\u0000-\u00ff]/);
+  if (wide !== -1) {
+    const line = text.slice(0, wide).split('\n').length;
+    throw new PinwatchError('not-latin1', `${file} is a Latin-1 file and the new text has ${JSON.stringify(String.fromCodePoint(text.codePointAt(wide)!))} at line ${line}, which Latin-1 cannot store; not writing`, { file, line });
+  }
+  return Buffer.from(text, 'latin1');
 }

@@ -67,6 +67,15 @@ describe('readTextFile', () => {
     expect(readTextFile(join(dir, 'v.yaml'), 'v.yaml')).toEqual({ text: '\uFEFFimage: nginx:1\n' });
   });
 
+  it('reads a file that is not UTF-8 as Latin-1, byte for byte, and says so with the line of the first bad byte', () => {
+    const dir = tree({ 'v.yaml': 'x: 1\n' });
+    writeFileSync(join(dir, 'v.yaml'), Buffer.from([0x61, 0x0a, 0x23, 0xe9, 0xff, 0x0a, 0x62]));
+    expect(readTextFile(join(dir, 'v.yaml'), 'v.yaml')).toEqual({
+      text: 'a\n#\u00e9\u00ff\nb',
+      latin1: { file: 'v.yaml', code: 'not-utf8', line: 2, reason: 'not valid UTF-8 (byte 0xe9 at offset 3); read as Latin-1, so only a text scrape finds its refs; save it as UTF-8' },
+    });
+  });
+
   it('refuses a file over the size limit', () => {
     const dir = tree({ 'big.yaml': 'a'.repeat(MAX_FILE_BYTES + 1) });
     const r = readTextFile(join(dir, 'big.yaml'), 'big.yaml');

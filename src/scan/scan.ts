@@ -84,6 +84,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
       return;
     }
     filesScanned++;
+    if (outcome.note) skipped.push(outcome.note);
     const note = scrapeNote(walk.files[i]!.file, outcome.result);
     if (note.skipped) skipped.push(note.skipped);
     pins.push(...outcome.result.pins);

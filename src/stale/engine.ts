@@ -8,13 +8,13 @@ import { PinwatchError } from '../errors.js';
 import { readChangedPaths } from '../git/changed-paths.js';
 import { readDigestIntroductions } from '../git/digest-history.js';
 import { readCommitGraph, type CommitGraph } from '../git/graph.js';
-import { resolveCommit } from '../git/objects.js';
+import { resolveCommitAndPrefix } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
 import { gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import type { ProvenanceMethod } from '../config/types.js';
-import { digestHistorySource } from '../provenance/digest-history.js';
+import { builtWithIntroducer, digestHistorySource, introducerBuiltFromParent } from '../provenance/digest-history.js';
 import { gitTagSource } from '../provenance/git-tag.js';
 import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryProvenanceFn } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
@@ -45,7 +45,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const startProcesses = gitStats.processes;
   const timer = phaseTimer();
   const headRev = options.head ?? 'HEAD';
-  const head = await resolveCommit(repo, headRev);
+  const { commit: head, prefix } = await resolveCommitAndPrefix(repo, headRev);
   if (!head) {
     const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
     if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone (or pass --repo DIR)`);
@@ -62,13 +62,23 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const graph = await readCommitGraph(repo, [head, ...builds]);
   timer.lap('commit-graph');
   const judged = await judge(repo, graph, head, subjects, provenance, timer);
+  judged.forEach((j, i) => {
+    if (j?.builtWithIntroducer) provenance[i] = withIntroducerBuild(provenance[i]!, j.builtWithIntroducer);
+  });
   const now = options.now ?? new Date();
   const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
+  if (prefix) warnings.push(subdirectoryWarning(repo, prefix));
   const owners = judged.some((j) => j && j.unshipped.length > 0) ? firstParentOwners(graph, head) : new Int32Array(0);
   const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, owners, now));
   out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
   timer.lap('describe');
   return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
+}
+
+/** The root is a subdirectory of the work tree: history is read through it only. */
+export function subdirectoryWarning(repo: string, prefix: string): string {
+  const top = prefix.replace(/\/$/, '').split('/').map(() => '..').join('/');
+  return `${repo} is the subdirectory ${prefix} of its git work tree: only changes inside it count, so build inputs outside it (a build context of ${top} or above) are unknown and digests moved in from outside are dated by the move; pass --repo at the top level of the work tree to judge the whole tree`;
 }
 
 async function buildSources(
@@ -99,6 +109,14 @@ async function buildSources(
 interface Judgement {
   unshipped: Candidate[];
   cherryPicked: { commit: string; equals: string }[];
+  /** The digest's introducing commit changes the image's inputs itself: the image was built from it. */
+  builtWithIntroducer?: { commit: string; paths: string[] };
+}
+
+/** Provenance moved from the introducing commit's parent to the commit itself (see Judgement.builtWithIntroducer). */
+function withIntroducerBuild(p: Provenance, by: { commit: string; paths: string[] }): Provenance {
+  const steps = p.steps.map((st) => (introducerBuiltFromParent(st) === by.commit ? builtWithIntroducer(st, by.commit, by.paths) : st));
+  return { ...p, commit: by.commit, steps };
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
@@ -143,13 +161,19 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
     }
     const unshipped: Candidate[] = [];
     const cherryPicked: Judgement['cherryPicked'] = [];
+    const introducer = provenance[i]!.method === 'digest-history' ? introducerBuiltFromParent(provenance[i]!.steps.find((st) => st.commit === provenance[i]!.commit && st.method === 'digest-history')) : undefined;
+    let builtWith: Judgement['builtWithIntroducer'];
     for (const c of list) {
       const sha = graph.nodes[c.index]!.sha;
+      if (sha === introducer) {
+        builtWith = { commit: sha, paths: c.paths };
+        continue;
+      }
       const equals = poolIds.get(ids.get(sha) ?? '');
       if (equals) cherryPicked.push({ commit: sha, equals });
       else unshipped.push(c);
     }
-    return { unshipped, cherryPicked };
+    return { unshipped, cherryPicked, ...(builtWith ? { builtWithIntroducer: builtWith } : {}) };
   });
 }
 

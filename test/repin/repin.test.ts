@@ -190,6 +190,53 @@ describe('lockstep from a real Makefile (producers module, through the CLI)', ()
   });
 });
 
+describe('a sed write edits only the lines its pattern matches (cozystack capi-providers-cpprovider)', () => {
+  it('moves the matched pin and leaves the other images of the manifest alone', async () => {
+    repo = makeRepo('pinwatch-repin-sed-');
+    const manifest = [
+      'spec:',
+      '  agent:',
+      '    default:',
+      '      image: registry.k8s.io/kas-network-proxy/proxy-agent:v0.31.0',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      `      - image: ${APP}:v1.0.0@${OLD}`,
+      '        name: manager',
+      '',
+    ].join('\n');
+    repo.commit(
+      {
+        'Makefile': 'build:\n\tmake -C packages/app image\n',
+        'packages/app/Makefile': [
+          'IMAGE_BASE ?= ghcr.io/acme/app',
+          'image:',
+          '\tdocker buildx build . --tag $(IMAGE_BASE):v1 --metadata-file app.json',
+          '\tdigest=$$(yq e \'."containerimage.digest"\' app.json -o json -r); \\',
+          '\tIMG="$(IMAGE_BASE):v1@$$digest"; \\',
+          '\techo "$$IMG" > images/app.tag; \\',
+          '\tsed -i.bak -E "s|image: ghcr\\.io/.+/app:[^[:space:]]+|image: $$IMG|" files/components.yaml',
+          '',
+        ].join('\n'),
+        'packages/app/files/components.yaml': manifest,
+        'packages/app/images/app.tag': `${APP}:v1.0.0@${OLD}\n`,
+      },
+      'initial',
+    );
+    repo.write({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\ninclude: ["**/images/*.tag", "packages/app/files/*.yaml"]\n' });
+    const out: string[] = [];
+    const code = await main(['repin', APP, '--to', `${APP}:v1.1.0@${NEW}`, '--format', 'json'], { out: (t) => out.push(t), err: (t) => out.push(t), env: {}, cwd: repo.dir });
+    const r = JSON.parse(out.join('')) as { changes: { file: string; line: number; to: string }[]; problems: { code: string }[] };
+    expect(r.problems.map((p) => p.code)).not.toContain('producers-unavailable');
+    expect(r.changes.map((c) => [c.file, c.line, c.to])).toEqual([
+      ['packages/app/files/components.yaml', 8, `${APP}:v1.1.0@${NEW}`],
+      ['packages/app/images/app.tag', 1, `${APP}:v1.1.0@${NEW}`],
+    ]);
+    expect(code).toBe(0);
+    expect(read('packages/app/files/components.yaml')).toBe(manifest.replace(`${APP}:v1.0.0@${OLD}`, `${APP}:v1.1.0@${NEW}`));
+  });
+});
+
 describe('pinwatch repin (CLI)', () => {
   function run(args: string[]) {
     const out: string[] = [];

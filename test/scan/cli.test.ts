@@ -103,6 +103,7 @@ billing:
         'apps/good/values.yaml:3 ghcr.io/acme/billing tag+digest',
         'apps/good/values.yaml:5 docker.io/library/nginx tag',
         'apps/broken/values.yaml:2 ghcr.io/acme/gateway tag+digest scraped',
+        'apps/latin1/values.yaml:2 ghcr.io/acme/l tag scraped',
         'apps/longdigest/values.yaml:1 ghcr.io/acme/ok tag+digest',
         'apps/tagged/images/worker.tag:1 ghcr.io/acme/worker tag+digest',
       ]),
@@ -117,7 +118,7 @@ billing:
 
     const skipped = Object.fromEntries(json.skipped.map((s) => [s.file, s]));
     expect(skipped['apps/binary/values.yaml']).toMatchObject({ code: 'binary-file', scraped: false, line: 2 });
-    expect(skipped['apps/latin1/values.yaml']).toMatchObject({ code: 'not-utf8', line: 1 });
+    expect(skipped['apps/latin1/values.yaml']).toMatchObject({ code: 'not-utf8', line: 1, scraped: true });
     expect(skipped['apps/latin1/values.yaml']!.reason).toMatch(/byte 0xe9 at offset 5/);
     expect(skipped['apps/escape/values.yaml']).toMatchObject({ code: 'symlink-outside-repo', scraped: false });
     expect(skipped['apps/broken/values.yaml']).toMatchObject({ scraped: true, line: 3 });
@@ -126,7 +127,7 @@ billing:
     const long = json.problems.find((p) => p.file === 'apps/longdigest/values.yaml');
     expect(long).toMatchObject({ line: 2 });
     expect(long!.reason).toMatch(/64 lowercase hex.*found 65/);
-    expect(json.summary).toMatchObject({ filesScanned: 4, skipped: 4 });
+    expect(json.summary).toMatchObject({ filesScanned: 5, skipped: 4 });
     expect(json.config).toMatchObject({ file: 'pinwatch.yaml', firstParty: ['ghcr.io/acme/'] });
   });
 
@@ -135,13 +136,14 @@ billing:
     const r = await runCli(['scan', '--repo', t.dir], t.dir);
     expect(r.code).toBe(0);
     const out = r.out;
-    expect(out).toMatch(/^\d+ pins \(\d+ first-party, 1 third-party\) in 4 files scanned; 4 skipped, 1 problem\n/);
+    expect(out).toMatch(/^\d+ pins \(\d+ first-party, 1 third-party\) in 5 files scanned; 4 skipped, 1 problem\n/);
     expect(out.indexOf('ghcr.io/acme/billing  (first-party, 1 pin)')).toBeGreaterThan(0);
     expect(out.indexOf('docker.io/library/nginx  (third-party, 1 pin)')).toBeGreaterThan(out.indexOf('ghcr.io/acme/worker'));
     expect(out).toMatch(/apps\/good\/values.yaml:3 +billing.image +yaml-string +tag\+digest +:v1.2.0@sha256:aaaaaaaaaaaa…/);
     expect(out).toMatch(/apps\/binary\/values.yaml:2 {2}binary-file: a NUL byte/);
     expect(out).toMatch(/apps\/escape\/values.yaml {2}symlink-outside-repo: a symlink to ".*", outside the repository; not followed/);
     expect(out).toMatch(/apps\/broken\/values.yaml:3 {2}\S+ \(scraped\): /);
+    expect(out).toMatch(/apps\/latin1\/values.yaml:1 {2}not-utf8 \(scraped\): not valid UTF-8 \(byte 0xe9 at offset 5\); read as Latin-1/);
     expect(out).toMatch(/Problems \(1\):\n {2}apps\/longdigest\/values.yaml:2:\d+ {2}\S+: /);
     expect(out).toMatch(/Config: pinwatch.yaml\n/);
   });

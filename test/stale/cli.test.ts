@@ -131,6 +131,29 @@ describe('pinwatch explain (CLI)', () => {
     expect(json.digests[0].status).toBe('stale');
   });
 
+  it('two repositories with the same short name: explain refuses to guess, stale labels them apart', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit(
+      {
+        'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n',
+        'a/values.yaml': `app:\n  image: ghcr.io/acme/a/app:v1@${DIGEST('1')}\n`,
+        'b/values.yaml': `app:\n  image: ghcr.io/acme/b/app:v2@${DIGEST('2')}\n`,
+      },
+      'initial',
+    );
+    const short = await cli(r.dir, 'explain', 'app');
+    expect(short.code).toBe(2);
+    expect(short.err).toContain('IMAGE "app" names 2 pinned repositories (ghcr.io/acme/a/app, ghcr.io/acme/b/app)');
+    const full = await cli(r.dir, 'explain', 'ghcr.io/acme/b/app');
+    expect(full.code).toBe(0);
+    expect(full.out).toContain('b/values.yaml:2');
+    expect(full.out).not.toContain('a/values.yaml');
+    const table = (await cli(r.dir, 'stale')).out;
+    expect(table).toMatch(/^a\/app\s+unknown/m);
+    expect(table).toMatch(/^b\/app\s+unknown/m);
+  });
+
   it('refuses an image that is not pinned, listing the known ones', async () => {
     const { r } = monorepo();
     const { code, err } = await cli(r.dir, 'explain', 'nope');
@@ -183,6 +206,14 @@ describe('pinwatch affected (CLI)', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toMatch(/shallow clone.*git fetch --deepen=\d+.*fetch-depth: 0/);
+  });
+
+  it('outside a git repository says so, not what git printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-affected-nogit-'));
+    tmp.push(dir);
+    const { code, err } = await cli(dir, 'affected', '--base', 'HEAD');
+    expect(code).toBe(2);
+    expect(err).toBe(`pinwatch: ${dir} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)\n`);
   });
 
   it('refuses an unknown base outside a shallow clone', async () => {

@@ -186,6 +186,67 @@ describe('computeStale', () => {
   });
 });
 
+describe('computeStale when source and pin are committed together', () => {
+  it('does not count the commit that introduced the digest as unshipped: the image was built from it', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'images/cilium/Dockerfile': 'FROM cilium:v1.16.1\n', 'values.yaml': values('cilium', '1.16.1', DIGEST('1')) }, 'initial');
+    const both = r.commit({ 'images/cilium/Dockerfile': 'FROM cilium:v1.16.2\n', 'values.yaml': values('cilium', '1.16.2', DIGEST('2')) }, 'Update Cilium v1.16.2 (#378)');
+    const img = image('cilium', [pin('values.yaml', 2, `ghcr.io/acme/cilium:1.16.2@${DIGEST('2')}`)], inputs('cilium', 'images/cilium/'));
+    const current = (await computeStale(r.dir, [img], { now: NOW, methods: ['digest-history'] })).images[0]!;
+    expect(current.status).toBe('current');
+    expect(current.unshipped).toEqual([]);
+    expect(current.builtFrom).toMatchObject({ commit: both, method: 'digest-history' });
+    expect(current.provenance[0]!.reason).toContain('which also changes this image\'s build inputs (images/cilium/Dockerfile): built from that commit itself');
+    const later = r.commit({ 'images/cilium/Dockerfile': 'FROM cilium:v1.16.2\nRUN fix\n' }, 'fix(cilium): later (#380)');
+    const stale = (await computeStale(r.dir, [img], { now: NOW, methods: ['digest-history'] })).images[0]!;
+    expect(stale.status).toBe('stale');
+    expect(stale.unshipped.map((u) => u.commit)).toEqual([later]);
+  });
+
+  it('a release-prep commit that only stamps keeps the parent as the build commit', async () => {
+    const { feat, osc, r } = seedRepo();
+    const report = await computeStale(r.dir, [osc], { now: NOW, methods: ['digest-history'] });
+    expect(report.images[0]!.builtFrom?.commit).toBe(feat);
+    expect(report.images[0]!.provenance[0]!.reason).toMatch(/built from its first parent$/);
+  });
+});
+
+describe('computeStale with a root below the top of the work tree', () => {
+  /** The seed's shape, but the platform lives in platform/ of a bigger work tree. */
+  function nestedRepo() {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'platform/src/osc/main.go': '1\n', 'platform/charts/osc/values.yaml': values('osc', 'v1.4.0', DIGEST('a')), 'README.md': 'x\n' }, 'initial');
+    const built = r.commit({ 'platform/src/osc/main.go': '2\n' }, 'feat(osc): two (#1)');
+    r.commit({ 'platform/charts/osc/values.yaml': values('osc', 'v1.5.0', DIGEST('b')) }, 'Prepare release v1.5.0');
+    const fix = r.commit({ 'platform/src/osc/main.go': '3\n' }, 'fix(osc): requeue (#2)');
+    r.commit({ 'README.md': 'y\n' }, 'docs: outside the root');
+    const osc = image('osc', [pin('charts/osc/values.yaml', 2, `ghcr.io/acme/osc:v1.5.0@${DIGEST('b')}`)], inputs('osc', 'src/osc/'));
+    return { r, built, fix, osc };
+  }
+
+  it('matches changed paths against root-relative inputs, so a merged fix is unshipped (not current)', async () => {
+    const { r, built, fix, osc } = nestedRepo();
+    const report = await computeStale(join(r.dir, 'platform'), [osc], { now: NOW, methods: ['digest-history'] });
+    const img = report.images[0]!;
+    expect(img.builtFrom).toMatchObject({ commit: built, method: 'digest-history' });
+    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { file: 'charts/osc/values.yaml' }, movedBy: [] });
+    expect(img.status).toBe('stale');
+    expect(img.unshipped.map((u) => [u.commit, u.paths])).toEqual([[fix, ['src/osc/main.go']]]);
+  });
+
+  it('warns that the root is a subdirectory, and does not at the top level', async () => {
+    const { r, osc } = nestedRepo();
+    const nested = await computeStale(join(r.dir, 'platform'), [osc], { now: NOW, methods: ['digest-history'] });
+    expect(nested.warnings.join('\n')).toContain('is the subdirectory platform/ of its git work tree');
+    const top = image('osc', [pin('platform/charts/osc/values.yaml', 2, `ghcr.io/acme/osc:v1.5.0@${DIGEST('b')}`)], inputs('osc', 'platform/src/osc/'));
+    const atTop = await computeStale(r.dir, [top], { now: NOW, methods: ['digest-history'] });
+    expect(atTop.warnings).toEqual([]);
+    expect(atTop.images[0]!.unshipped).toHaveLength(1);
+  });
+});
+
 describe('computeStale errors', () => {
   it('says clearly when the directory is not a git repository', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-nogit-'));
