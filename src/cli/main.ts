@@ -4,7 +4,8 @@
  * exit code. PinwatchError → one clear line on stderr and exit 2.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { isPinwatchError, PinwatchError } from '../errors.js';
 import type { CommandContext, FailOn, GlobalOptions, Io } from './context.js';
 import { processIo } from './context.js';
@@ -17,10 +18,22 @@ export type CommandRegistrar = (program: Command, run: Runner) => void;
 
 const VERSION = '0.1.0';
 
+/**
+ * Without --repo, the repository is found the way git finds it: the nearest
+ * folder at or above the working directory that holds pinwatch.yaml or .git.
+ */
+export function findRepoRoot(cwd: string): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pinwatch.yaml')) || existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
 function globalOptions(cmd: Command, io: Io): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  const explicitRepo = cmd.getOptionValueSourceWithGlobals('repo') === 'cli';
   return {
-    repo: resolve(io.cwd, (o.repo as string | undefined) ?? '.'),
+    repo: explicitRepo ? resolve(io.cwd, o.repo as string) : findRepoRoot(io.cwd),
     config: o.config as string | undefined,
     format: o.format as string | undefined,
     output: o.output as string | undefined,
@@ -34,7 +47,7 @@ function buildProgram(io: Io, result: { code: number }): Command {
   program
     .description('Every image pin in a GitOps monorepo: where it is, what is wrong with it, and which merged fixes it does not ship.')
     .version(VERSION)
-    .option('--repo <dir>', 'repository root', '.')
+    .option('--repo <dir>', 'repository root (default: the nearest folder at or above the working directory with pinwatch.yaml or .git)')
     .option('--config <file>', 'config file (default: pinwatch.yaml at the repo root)')
     .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')

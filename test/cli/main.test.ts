@@ -29,3 +29,24 @@ describe('pinwatch CLI entry', () => {
     expect(r.stderr).toMatch(/sometimes/);
   });
 });
+
+describe('finding the repository', () => {
+  it('without --repo, uses the nearest folder above the working directory that has pinwatch.yaml or .git', async () => {
+    const { buildDemoRepo } = await import('../../src/demo/index.js');
+    const { rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = buildDemoRepo();
+    try {
+      const fromSub = await runCli(['scan', '--format', 'json'], { cwd: join(dir, 'packages', 'system') });
+      const fromRoot = await runCli(['--repo', dir, 'scan', '--format', 'json']);
+      expect(fromSub.code).toBe(0);
+      expect(fromSub.stdout).toBe(fromRoot.stdout);
+      expect(JSON.parse(fromSub.stdout).pins.some((p: { file: string }) => p.file === 'packages/extra/storage/values.yaml')).toBe(true);
+      // an explicit --repo is taken as given
+      const explicit = await runCli(['--repo', '.', 'scan', '--format', 'json'], { cwd: join(dir, 'packages', 'system') });
+      expect(JSON.parse(explicit.stdout).pins.every((p: { file: string }) => !p.file.startsWith('packages/'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
