@@ -25,7 +25,10 @@ export function hasMarker(text: string): boolean {
   return text.includes(OPEN) && text.includes(CLOSE);
 }
 
-/** Markers rendered with ordinary spaces, for messages. */
+const ORIGINAL: Record<string, string> = Object.fromEntries(Object.entries(LOOK_ALIKE).map(([c, l]) => [l, c]));
+const LOOK_ALIKES = new RegExp(`[${Object.values(LOOK_ALIKE).join('')}]`, 'g');
+
+/** Markers rendered for people: ordinary spaces and the original characters back inside each `⟨…⟩`. */
 export function readableMarkers(text: string): string {
-  return text.replace(/\u00a0/g, ' ');
+  return text.replace(/⟨[^⟩]*⟩/g, (m) => m.replace(/\u00a0/g, ' ').replace(LOOK_ALIKES, (c) => ORIGINAL[c] ?? c));
 }
