@@ -1,5 +1,9 @@
-/** Which of a list of commit shas exist in the object store: one `git cat-file --batch-check`. */
-import { git, runGit } from './run.js';
+/**
+ * Object-store lookups batched into one process each: which commit shas exist
+ * (`git cat-file --batch-check`), and the contents of many `REV:PATH` blobs
+ * (`git cat-file --batch`).
+ */
+import { git, runGit, runGitBytes } from './run.js';
 
 /** Input sha (full or abbreviated) → full commit sha, for those that name a commit here. */
 export async function existingCommits(repo: string, shas: string[]): Promise<Map<string, string>> {
@@ -30,4 +34,30 @@ export async function resolveCommitAndPrefix(repo: string, rev: string): Promise
   if (r.code !== 0 && r.code !== 1) return {};
   const [prefix = '', commit = ''] = r.stdout.split('\n');
   return { prefix, ...(r.code === 0 && commit ? { commit: commit.trim() } : {}) };
+}
+
+/**
+ * The text of each `REV:PATH` blob (paths from the top of the work tree), in one
+ * `git cat-file --batch`. A spec that names no blob (no such file at REV, a
+ * directory, a spec containing a newline) maps to undefined.
+ */
+export async function readBlobs(repo: string, specs: string[]): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const asked = [...new Set(specs)].filter((s) => !s.includes('\n'));
+  for (const s of specs) out.set(s, undefined);
+  if (asked.length === 0) return out;
+  const r = await runGitBytes(repo, ['cat-file', '--batch'], { input: `${asked.join('\n')}\n` });
+  const buf = r.stdout;
+  let at = 0;
+  for (const spec of asked) {
+    const eol = buf.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const header = buf.subarray(at, eol).toString('utf8').split(' ');
+    at = eol + 1;
+    const size = header.length === 3 ? Number(header[2]) : NaN;
+    if (!Number.isInteger(size)) continue; // "<spec> missing" / "ambiguous": no content follows
+    if (header[1] === 'blob') out.set(spec, buf.subarray(at, at + size).toString('utf8'));
+    at += size + 1;
+  }
+  return out;
 }

@@ -22,6 +22,11 @@ export interface GitOptions {
 export const gitStats = { processes: 0 };
 
 export function runGit(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
+  return runGitBytes(cwd, args, options).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
+}
+
+/** `runGit` with stdout as bytes, for output framed by byte counts (`cat-file --batch`). */
+export function runGitBytes(cwd: string, args: string[], options: GitOptions = {}): Promise<Omit<GitResult, 'stdout'> & { stdout: Buffer }> {
   gitStats.processes++;
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
@@ -37,7 +42,7 @@ export function runGit(cwd: string, args: string[], options: GitOptions = {}): P
       reject(new PinwatchError('git-unavailable', `could not run git: ${e.message}`, {}, { cause: e })),
     );
     child.on('close', (code) => {
-      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 });
+      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 });
     });
     // git may exit before reading its stdin (EPIPE); its exit code tells what happened.
     child.stdin.on('error', () => undefined);

@@ -2,29 +2,56 @@
  * Git-tag provenance, the weakest method: a pin tag that names a git tag
  * (`v1.6.0`, or `1.6.0` for tag `v1.6.0`) is taken as built from that tag's
  * commit. A promotion retag makes the git tag contain commits the image lacks.
+ * When the pin stores a digest, the tag is accepted only if its tree pins that
+ * digest in one of the image's pin files (read beforehand by `readTagTrees`):
+ * a tag whose tree pins another digest did not build this image.
  */
+import { digestsPinnedIn, gitTagCandidates, pinFiles, tagTreeKey, type TagTrees } from './tag-trees.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
 
-export function gitTagSource(tags: Map<string, string>): ProvenanceSource {
-  return { method: 'git-tag', resolve: async (image) => resolveFromGitTag(image, tags) };
+const method = 'git-tag' as const;
+const shortDigest = (d: string) => `${d.slice(0, 19)}…`;
+
+export function gitTagSource(tags: Map<string, string>, trees: TagTrees): ProvenanceSource {
+  return { method, resolve: async (image) => resolveFromGitTag(image, tags, trees) };
 }
 
-export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>): ProvenanceStep {
-  const method = 'git-tag' as const;
+export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
-  for (const tag of image.tags) {
-    for (const name of [tag, `v${tag}`]) {
-      const commit = tags.get(name);
-      if (commit) {
-        return {
-          method,
-          answered: true,
-          commit,
-          reason: `image tag ${tag} names git tag ${name}; weakest method: a promotion retag makes the git tag contain commits the image may not`,
-          evidence: { gitTag: name },
-        };
-      }
+  const candidates = gitTagCandidates(image, tags);
+  if (candidates.length === 0) return { method, answered: false, reason: `image tag(s) ${image.tags.join(', ')} name no git tag` };
+  const refusals: string[] = [];
+  for (const { tag, gitTag, commit } of candidates) {
+    const named = `image tag ${tag} names git tag ${gitTag}`;
+    if (!image.digest) {
+      return { method, answered: true, commit, reason: `${named}; weakest method: a promotion retag makes the git tag contain commits the image may not, and no digest was pinned to check the tag against`, evidence: { gitTag } };
     }
+    const refusal = tagDoesNotPin(image, image.digest, gitTag, commit, trees);
+    if (!refusal) {
+      return { method, answered: true, commit, reason: `${named}, whose tree pins ${shortDigest(image.digest)}; weakest method: a promotion retag makes the git tag contain commits the image may not`, evidence: { gitTag } };
+    }
+    refusals.push(refusal);
   }
-  return { method, answered: false, reason: `image tag(s) ${image.tags.join(', ')} name no git tag` };
+  return { method, answered: false, reason: refusals.join('; '), evidence: { gitTags: candidates.map((c) => c.gitTag) } };
+}
+
+/** Why git tag `gitTag` did not build the image at `digest`, or undefined when its tree pins that digest. */
+function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, commit: string, trees: TagTrees): string | undefined {
+  if (image.pins.length === 0) return `git tag ${gitTag}: no pin file to check the tag against ${shortDigest(digest)}`;
+  const found: string[] = [];
+  const absent: string[] = [];
+  for (const file of pinFiles(image)) {
+    const key = tagTreeKey(commit, file);
+    if (!trees.has(key)) return `git tag ${gitTag}: ${file} was not read at the tag, so it cannot show the tag built ${shortDigest(digest)}`;
+    const text = trees.get(key);
+    if (text === undefined) {
+      absent.push(file);
+      continue;
+    }
+    const { pinsDigest, forRepository } = digestsPinnedIn(text, file, image.repository, digest);
+    if (pinsDigest) return undefined;
+    found.push(forRepository.length > 0 ? `pins ${forRepository.map(shortDigest).join(', ')} in ${file}` : `pins no digest of ${image.repository} in ${file}`);
+  }
+  const parts = [...found, ...(absent.length > 0 ? [`has no ${absent.join(', ')}`] : [])];
+  return `git tag ${gitTag} ${parts.join('; ')}, not ${shortDigest(digest)}: the tag did not build this image`;
 }

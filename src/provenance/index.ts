@@ -3,3 +3,4 @@ export * from './digest-history.js';
 export * from './git-tag.js';
 export * from './registry.js';
 export * from './resolve.js';
+export * from './tag-trees.js';

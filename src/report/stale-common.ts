@@ -1,4 +1,5 @@
 /** Small text pieces shared by the stale text and markdown formatters. */
+import type { ProvenanceStep } from '../provenance/types.js';
 import type { StaleImage, UnshippedCommit } from '../stale/types.js';
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 10) : '-');
@@ -69,4 +70,13 @@ function distinctTail(repo: string, others: string[], fallback: string): string 
     if (!others.some((o) => o === tail || o.endsWith(`/${tail}`))) return tail;
   }
   return repo || fallback;
+}
+
+/**
+ * The stronger methods tried before the one that answered, each with why it did
+ * not answer (empty when the first method answered, or none did).
+ */
+export function failedBeforeAnswer(img: StaleImage): ProvenanceStep[] {
+  const at = img.provenance.findIndex((s) => s.answered);
+  return at > 0 ? img.provenance.slice(0, at) : [];
 }

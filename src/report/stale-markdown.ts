@@ -1,6 +1,6 @@
 /** `pinwatch stale --format markdown`: a summary table and a section per stale image (PR comments, job summaries). */
 import type { StaleReport } from '../stale/types.js';
-import { ageText, builtFromText, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
+import { ageText, builtFromText, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 
 const cell = (t: string) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -14,7 +14,11 @@ export function formatStaleMarkdown(report: StaleReport & { notes?: string[] }):
     if (img.status === 'current') continue;
     out.push(`### \`${img.image}\` — ${img.status}`, '');
     out.push(`Repository \`${img.repository}\`; pins: ${img.pins.map((p) => `\`${p.file}:${p.line}\``).join(', ')}`, '');
-    if (img.builtFrom) out.push(`Built from \`${img.builtFrom.commit.slice(0, 12)}\` (${img.builtFrom.method}).`, '');
+    if (img.builtFrom) {
+      out.push(`Built from \`${img.builtFrom.commit.slice(0, 12)}\` (${img.builtFrom.method}).`, '');
+      const failed = failedBeforeAnswer(img);
+      if (failed.length > 0) out.push('Stronger methods that did not answer:', '', ...failed.map((f) => `- ${f.method}: ${cell(f.reason)}`), '');
+    }
     if (img.reason) out.push(`Reason: ${cell(img.reason)}`, '');
     if (img.unshipped.length > 0) {
       out.push('| Commit | Date | Type | PR | Subject |', '|---|---|---|---|---|');

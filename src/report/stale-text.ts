@@ -1,6 +1,6 @@
 /** `pinwatch stale` as a text table plus the unshipped commits of each stale image. */
 import type { StaleReport } from '../stale/types.js';
-import { ageText, builtFromText, commitLine, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
+import { ageText, builtFromText, commitLine, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -18,6 +18,7 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
     if (img.builtFrom) {
       const step = img.provenance.find((s) => s.answered);
       lines.push(`  built from ${img.builtFrom.commit}${img.builtFrom.subject ? ` "${img.builtFrom.subject}"` : ''}`);
+      for (const failed of failedBeforeAnswer(img)) lines.push(`  ${failed.method}: no — ${failed.reason}`);
       if (step) lines.push(`  ${step.method}: ${step.reason}`);
     }
     if (img.reason) lines.push(`  reason: ${img.reason}`);

@@ -1,7 +1,8 @@
 /**
  * The stale engine: plain inputs (images with pins and build inputs) in, a
  * StaleReport out. Reads history in a constant number of git processes: shallow
- * state, tags, one digest-history pass (+ bounded move rounds), one cat-file,
+ * state, tags (+ one cat-file --batch of the pin files at the git tags pins name),
+ * one digest-history pass (+ bounded move rounds), one cat-file,
  * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id.
  */
 import { PinwatchError } from '../errors.js';
@@ -16,6 +17,7 @@ import { readTags } from '../git/tags.js';
 import type { ProvenanceMethod } from '../config/types.js';
 import { builtWithIntroducer, digestHistorySource, introducerBuiltFromParent } from '../provenance/digest-history.js';
 import { gitTagSource } from '../provenance/git-tag.js';
+import { readTagTrees } from '../provenance/tag-trees.js';
 import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryProvenanceFn } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import type { Provenance, ProvenanceSource } from '../provenance/types.js';
@@ -54,7 +56,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const shallow = await readShallowState(repo);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
-  const sources = await buildSources(repo, subjects, methods, options, head, shallow);
+  const sources = await buildSources(repo, subjects, methods, options, { head, prefix: prefix ?? '' }, shallow);
   timer.lap('provenance-sources');
   const provenance = await resolveProvenance(repo, subjects, sources);
   timer.lap('provenance-resolve');
@@ -86,7 +88,7 @@ async function buildSources(
   subjects: Subject[],
   methods: ProvenanceMethod[],
   options: StaleOptions,
-  head: string,
+  { head, prefix }: { head: string; prefix: string },
   shallow: Awaited<ReturnType<typeof readShallowState>>,
 ): Promise<ProvenanceSource[]> {
   const sources: ProvenanceSource[] = [];
@@ -100,7 +102,8 @@ async function buildSources(
       const history = await readDigestIntroductions(repo, digests, files, head);
       sources.push(digestHistorySource({ history, shallow, buildCommit: options.buildCommit ?? 'parent', searchedFiles: files.length }));
     } else if (method === 'git-tag') {
-      sources.push(gitTagSource(await readTags(repo)));
+      const tags = await readTags(repo);
+      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, prefix)));
     }
   }
   return sources;

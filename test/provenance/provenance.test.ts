@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePatchLog } from '../../src/git/digest-history.js';
 import { pickAnswer } from '../../src/provenance/resolve.js';
 import { resolveFromGitTag } from '../../src/provenance/git-tag.js';
+import { tagTreeKey } from '../../src/provenance/tag-trees.js';
+import { pin, values } from '../stale/helpers.js';
 import { registrySource } from '../../src/provenance/registry.js';
 import { resolveFromHistory } from '../../src/provenance/digest-history.js';
 import type { ImageSubject } from '../../src/provenance/types.js';
@@ -59,11 +61,26 @@ describe('resolveFromHistory', () => {
 });
 
 describe('resolveFromGitTag', () => {
-  it('matches a tag or its v-prefixed form, and says why not otherwise', () => {
+  const file = 'charts/x/values.yaml';
+  const pinned = subject({ pins: [pin(file, 2, `ghcr.io/acme/x:v1.6.0@${D1}`)] });
+  const tree = (digest: string) => new Map([[tagTreeKey('sha-tag', file), values('x', 'v1.6.0', digest)]]);
+  it('matches a tag or its v-prefixed form when the tag\'s tree pins the digest, and says why not otherwise', () => {
     const tags = new Map([['v1.6.0', 'sha-tag']]);
-    expect(resolveFromGitTag(subject(), tags)).toMatchObject({ answered: true, commit: 'sha-tag' });
-    expect(resolveFromGitTag(subject({ tags: ['1.6.0'] }), tags)).toMatchObject({ answered: true, evidence: { gitTag: 'v1.6.0' } });
-    expect(resolveFromGitTag(subject({ tags: ['pr-12'] }), tags)).toMatchObject({ answered: false, reason: 'image tag(s) pr-12 name no git tag' });
+    expect(resolveFromGitTag(pinned, tags, tree(D1))).toMatchObject({ answered: true, commit: 'sha-tag' });
+    expect(resolveFromGitTag({ ...pinned, tags: ['1.6.0'] }, tags, tree(D1))).toMatchObject({ answered: true, evidence: { gitTag: 'v1.6.0' } });
+    expect(resolveFromGitTag(subject({ tags: ['pr-12'] }), tags, new Map())).toMatchObject({ answered: false, reason: 'image tag(s) pr-12 name no git tag' });
+  });
+  it('refuses a tag whose tree pins another digest, or lacks the pin file', () => {
+    const tags = new Map([['v1.6.0', 'sha-tag']]);
+    expect(resolveFromGitTag(pinned, tags, tree(D2))).toMatchObject({
+      answered: false,
+      reason: `git tag v1.6.0 pins ${D2.slice(0, 19)}… in ${file}, not ${D1.slice(0, 19)}…: the tag did not build this image`,
+    });
+    expect(resolveFromGitTag(pinned, tags, new Map([[tagTreeKey('sha-tag', file), undefined]]))).toMatchObject({ answered: false, reason: expect.stringContaining(`git tag v1.6.0 has no ${file}, not`) });
+  });
+  it('keeps answering a bare tag pin (no digest to check), saying it is the weakest method', () => {
+    const bare = subject({ digest: undefined, pins: [pin(file, 2, 'ghcr.io/acme/x:v1.6.0')] });
+    expect(resolveFromGitTag(bare, new Map([['v1.6.0', 'sha-tag']]), new Map())).toMatchObject({ answered: true, commit: 'sha-tag', reason: expect.stringContaining('weakest method') });
   });
 });
 

@@ -170,12 +170,14 @@ describe('computeStale', () => {
     const stamp: Record<string, string> = {};
     for (let i = 0; i < 12; i++) stamp[`charts/img${i}/values.yaml`] = values(`img${i}`, 'v1', DIGEST(i.toString(16)));
     r.commit(stamp, 'Prepare release v1');
+    r.git('tag', 'v1'); // git-tag reads every image's pin file at the tag: one cat-file --batch for all
     for (let i = 0; i < 12; i++) r.commit({ [`src/img${i}/main.go`]: `${i}-fixed\n` }, `fix(img${i}): bug (#${100 + i})`);
     const all = Array.from({ length: 12 }, (_, i) => image(`img${i}`, [pin(`charts/img${i}/values.yaml`, 2, `ghcr.io/acme/img${i}:v1@${DIGEST(i.toString(16))}`)], inputs(`img${i}`, `src/img${i}/`)));
     const count = async (n: number) => {
       const before = gitStats.processes;
       const rep = await computeStale(r.dir, all.slice(0, n), { now: NOW, methods: ['digest-history', 'git-tag'] });
       expect(rep.images.every((i) => i.status === 'stale' && i.unshipped.length === 1)).toBe(true);
+      expect(rep.images.every((i) => i.provenance[1]!.reason.includes('whose tree pins'))).toBe(true);
       expect(rep.gitProcesses).toBe(gitStats.processes - before);
       return rep.gitProcesses;
     };

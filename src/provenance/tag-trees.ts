@@ -1,0 +1,66 @@
+/**
+ * What a git tag's tree pins: for every image whose pin stores a digest and
+ * whose tag names a git tag, the image's pin files as they are at that tag,
+ * read in ONE `git cat-file --batch` for all images, tags and files. The
+ * git-tag method uses it to refuse a tag that never pinned the digest.
+ */
+import { collectFile } from '../collect/index.js';
+import { readBlobs } from '../git/objects.js';
+import { fileKind } from '../scan/kind.js';
+import type { ImageSubject } from './types.js';
+
+/** `${commit}:${file}` (file relative to the pinwatch root) → text at that commit, or undefined when absent. */
+export type TagTrees = Map<string, string | undefined>;
+
+export const tagTreeKey = (commit: string, file: string) => `${commit}:${file}`;
+
+/** Git tags an image's pin tags name, in the order they are tried (`v1.6.0`, then `v` + tag). */
+export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>): { tag: string; gitTag: string; commit: string }[] {
+  const out: { tag: string; gitTag: string; commit: string }[] = [];
+  for (const tag of image.tags) {
+    for (const gitTag of [tag, `v${tag}`]) {
+      const commit = tags.get(gitTag);
+      if (commit) out.push({ tag, gitTag, commit });
+    }
+  }
+  return out;
+}
+
+export const pinFiles = (image: ImageSubject) => [...new Set(image.pins.map((p) => p.file))].sort();
+
+/**
+ * Read the pin files of every digest-pinned image at each git tag it names.
+ * `prefix` is where the pinwatch root sits in the work tree (`platform/`, or '').
+ * No git process when no image needs it.
+ */
+export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = ''): Promise<TagTrees> {
+  const keys = new Set<string>();
+  for (const image of images) {
+    if (!image.digest) continue;
+    for (const c of gitTagCandidates(image, tags)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
+  }
+  const trees: TagTrees = new Map();
+  if (keys.size === 0) return trees;
+  const spec = (key: string) => {
+    const colon = key.indexOf(':');
+    return `${key.slice(0, colon)}:${prefix}${key.slice(colon + 1)}`;
+  };
+  const blobs = await readBlobs(repo, [...keys].map(spec));
+  for (const key of keys) trees.set(key, blobs.get(spec(key)));
+  return trees;
+}
+
+/**
+ * The digests a file's text pins for `repository` (collected with the file's
+ * own collector), and whether it pins `digest` for any repository. A collector
+ * failure falls back to a plain text search for the digest.
+ */
+export function digestsPinnedIn(text: string, file: string, repository: string, digest: string): { pinsDigest: boolean; forRepository: string[] } {
+  try {
+    const { pins } = collectFile(fileKind(file, false), text, { file, isFirstParty: () => true });
+    const forRepository = [...new Set(pins.flatMap((p) => (p.ref.name === repository && p.ref.digest ? [p.ref.digest] : [])))];
+    return { pinsDigest: pins.some((p) => p.ref.digest === digest), forRepository };
+  } catch {
+    return { pinsDigest: text.includes(digest), forRepository: [] };
+  }
+}
