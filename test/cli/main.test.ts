@@ -6,27 +6,27 @@ describe('pinwatch CLI entry', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const c of ['check', 'scan', 'lint', 'stale', 'explain', 'affected', 'overlay', 'repin', 'inspect', 'demo']) {
-      expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
+      expect(r.out).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
     }
   });
 
   it('rejects an unknown command with exit 2 and no stack trace', async () => {
     const r = await runCli(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown command 'frobnicate'");
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.err).toContain("unknown command 'frobnicate'");
+    expect(r.err).not.toMatch(/\n\s+at /);
   });
 
   it('rejects an unknown option with exit 2', async () => {
     const r = await runCli(['scan', '--no-such-flag']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--no-such-flag');
+    expect(r.err).toContain('--no-such-flag');
   });
 
   it('rejects a bad --fail-on value with exit 2', async () => {
     const r = await runCli(['--fail-on', 'sometimes', 'scan']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/sometimes/);
+    expect(r.err).toMatch(/sometimes/);
   });
 });
 
@@ -40,11 +40,11 @@ describe('finding the repository', () => {
       const fromSub = await runCli(['scan', '--format', 'json'], { cwd: join(dir, 'packages', 'system') });
       const fromRoot = await runCli(['--repo', dir, 'scan', '--format', 'json']);
       expect(fromSub.code).toBe(0);
-      expect(fromSub.stdout).toBe(fromRoot.stdout);
-      expect(JSON.parse(fromSub.stdout).pins.some((p: { file: string }) => p.file === 'packages/extra/storage/values.yaml')).toBe(true);
+      expect(fromSub.out).toBe(fromRoot.out);
+      expect(JSON.parse(fromSub.out).pins.some((p: { file: string }) => p.file === 'packages/extra/storage/values.yaml')).toBe(true);
       // an explicit --repo is taken as given
       const explicit = await runCli(['--repo', '.', 'scan', '--format', 'json'], { cwd: join(dir, 'packages', 'system') });
-      expect(JSON.parse(explicit.stdout).pins.every((p: { file: string }) => !p.file.startsWith('packages/'))).toBe(true);
+      expect(JSON.parse(explicit.out).pins.every((p: { file: string }) => !p.file.startsWith('packages/'))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -24,8 +24,8 @@ interface JsonImage { image: string; status: string; builtFrom: { commit: string
 describe('pinwatch check on the demo', () => {
   it('reports billing-controller stale with the unshipped fix, built from the release-prep parent', async () => {
     const r = await runCli(['--repo', dir, 'check', '--format', 'json']);
-    expect(r.stderr).toBe('');
-    const out = JSON.parse(r.stdout) as { findings: JsonFinding[]; stale: { images: JsonImage[] } };
+    expect(r.err).toBe('');
+    const out = JSON.parse(r.out) as { findings: JsonFinding[]; stale: { images: JsonImage[] } };
     const byName = new Map(out.stale.images.map((i) => [i.image, i]));
     const billing = byName.get('billing-controller')!;
     expect(billing.status).toBe('stale');
@@ -40,7 +40,7 @@ describe('pinwatch check on the demo', () => {
 
   it('puts each broken invariant at its place and nowhere else', async () => {
     const r = await runCli(['--repo', dir, 'check', '--format', 'json']);
-    const findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;
+    const findings = (JSON.parse(r.out) as { findings: JsonFinding[] }).findings;
     const where = (rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line}`).sort();
     expect(where('first-party-missing-digest')).toEqual(['packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
     expect(where('floating-tag')).toEqual(['packages/system/backup-strategy/values.yaml:7']);
@@ -56,15 +56,15 @@ describe('pinwatch check on the demo', () => {
   it('--fail-on never exits 0; the text report names the unshipped fix', async () => {
     expect((await runCli(['--repo', dir, '--fail-on', 'never', 'check'])).code).toBe(0);
     const text = await runCli(['--repo', dir, 'check']);
-    expect(text.stdout).toContain('billing-controller');
-    expect(text.stdout).toMatch(/fix\s+#42\s+fix\(billing-controller\): requeue BillingClaim/);
+    expect(text.out).toContain('billing-controller');
+    expect(text.out).toMatch(/fix\s+#42\s+fix\(billing-controller\): requeue BillingClaim/);
   });
 
   it('`pinwatch` with no command runs check', async () => {
     const bare = await runCli(['--repo', dir, '--format', 'json']);
     const viaCheck = await runCli(['--repo', dir, 'check', '--format', 'json']);
     const strip = (s: string) => s.replace(/"timings": \{[^}]*\}/g, '');
-    expect(strip(bare.stdout)).toBe(strip(viaCheck.stdout));
+    expect(strip(bare.out)).toBe(strip(viaCheck.out));
   });
 
   it('runs as `node bin/pinwatch.js demo` from a built checkout', () => {

@@ -28,7 +28,7 @@ describe.skipIf(!existsSync(FIXTURE))('lint on the cozystack fixture', () => {
   it('finds the two latest@sha256 pins, the incomplete vgpuManager ref, and no producers (no Makefiles)', async () => {
     const r = await runCli(['--repo', FIXTURE, '--config', CONFIG, '--format', 'json', 'lint', '--no-baseline']);
     expect(r.code).toBe(1);
-    const { findings } = JSON.parse(r.stdout) as { findings: { rule: string; file?: string; line?: number }[] };
+    const { findings } = JSON.parse(r.out) as { findings: { rule: string; file?: string; line?: number }[] };
     const count = (rule: string) => findings.filter((f) => f.rule === rule).length;
     expect(count('no-producer')).toBe(48); // every first-party ref: the fixture has no build recipes
     expect(findings.filter((f) => f.rule === 'floating-tag').map((f) => f.file)).toEqual([
@@ -46,14 +46,14 @@ describe.skipIf(!existsSync(FIXTURE))('lint on the cozystack fixture', () => {
     const undeclared = join(tmp, 'undeclared.yaml');
     writeFileSync(undeclared, 'firstParty: [ghcr.io/cozystack/cozystack/]\ninclude: ["packages/**/values.yaml", "packages/system/multus/templates/*.yml"]\n');
     const r = await runCli(['--repo', FIXTURE, '--config', undeclared, '--format', 'json', 'lint', '--no-baseline']);
-    const { findings } = JSON.parse(r.stdout) as { findings: { rule: string; file?: string }[] };
+    const { findings } = JSON.parse(r.out) as { findings: { rule: string; file?: string }[] };
     expect(findings.filter((f) => f.rule === 'unparsed-file').map((f) => f.file)).toEqual(['packages/system/multus/templates/multus-daemonset-thick.yml']);
   });
 
   it('its SARIF validates against the SARIF 2.1.0 schema', async () => {
     const r = await runCli(['--repo', FIXTURE, '--config', CONFIG, '--format', 'sarif', 'lint', '--no-baseline']);
     const validate = sarifValidator();
-    const ok = validate(JSON.parse(r.stdout));
+    const ok = validate(JSON.parse(r.out));
     expect(validate.errors ?? []).toEqual([]);
     expect(ok).toBe(true);
   });

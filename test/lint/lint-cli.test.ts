@@ -25,8 +25,8 @@ function repo(extra: Record<string, string | null> = {}): TestRepo {
 
 async function lintJson(dir: string, ...args: string[]) {
   const r = await runCli(['--repo', dir, '--format', 'json', ...args, 'lint']);
-  if (r.code === 2) throw new Error(r.stderr);
-  return { code: r.code, report: JSON.parse(r.stdout) as { findings: JsonFinding[]; summary: Record<string, number>; baseline: unknown } };
+  if (r.code === 2) throw new Error(r.err);
+  return { code: r.code, report: JSON.parse(r.out) as { findings: JsonFinding[]; summary: Record<string, number>; baseline: unknown } };
 }
 
 function byRule(findings: JsonFinding[]): Record<string, string[]> {
@@ -56,8 +56,8 @@ describe('pinwatch lint on a seed-shaped tree', () => {
   it('prints text with file:line:col and a summary', async () => {
     const r = await runCli(['--repo', seed.dir, 'lint']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${FILES.bsc}:3:28: error [first-party-missing-digest] ghcr.io/acme/redis-backup:v1.6.0 is pinned without a digest`);
-    expect(r.stdout).toMatch(/10 findings: 10 errors, 0 warnings, 0 notes\n$/);
+    expect(r.out).toContain(`${FILES.bsc}:3:28: error [first-party-missing-digest] ghcr.io/acme/redis-backup:v1.6.0 is pinned without a digest`);
+    expect(r.out).toMatch(/10 findings: 10 errors, 0 warnings, 0 notes\n$/);
   });
 
   it('--fail-on never exits 0; rule levels from config change severities', async () => {
@@ -84,7 +84,7 @@ describe('pinwatch lint on a seed-shaped tree', () => {
   it('rejects an unknown format with exit 2', async () => {
     const r = await runCli(['--repo', seed.dir, '--format', 'yaml', 'lint']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--format must be one of text, json, sarif, markdown, github');
+    expect(r.err).toContain('--format must be one of text, json, sarif, markdown, github');
   });
 });
 
@@ -104,7 +104,7 @@ describe('negative tree', () => {
       'packages/core/platform/images/platform-migrations/Dockerfile': 'FROM scratch\n',
     });
     const r = await runCli(['--repo', clean.dir, 'lint']);
-    expect(r.stdout).toBe('pinwatch lint\n\nno findings\n');
+    expect(r.out).toBe('pinwatch lint\n\nno findings\n');
     expect(r.code).toBe(0);
   });
 });
@@ -146,7 +146,7 @@ describe('suppressions through the CLI', () => {
     const r = repo();
     const w = await runCli(['--repo', r.dir, 'lint', '--write-baseline']);
     expect(w.code).toBe(0);
-    expect(w.stderr).toContain('wrote 10 findings to the baseline .pinwatch-baseline.json');
+    expect(w.err).toContain('wrote 10 findings to the baseline .pinwatch-baseline.json');
     const baseline = JSON.parse(readFileSync(join(r.dir, '.pinwatch-baseline.json'), 'utf8'));
     expect(baseline.findings).toHaveLength(10);
 
@@ -167,18 +167,18 @@ describe('suppressions through the CLI', () => {
     ]);
     const all = await runCli(['--repo', r.dir, '--format', 'json', 'lint', '--no-baseline']);
     expect(all.code).toBe(1);
-    expect(JSON.parse(all.stdout).findings.filter((f: JsonFinding) => !f.suppressed)).toHaveLength(12);
+    expect(JSON.parse(all.out).findings.filter((f: JsonFinding) => !f.suppressed)).toHaveLength(12);
   });
 
   it('a baseline named by flag must exist; a broken one is a clear error', async () => {
     const r = repo();
     const missing = await runCli(['--repo', r.dir, 'lint', '--baseline', 'nope.json']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('baseline "nope.json" does not exist');
+    expect(missing.err).toContain('baseline "nope.json" does not exist');
     writeFileSync(join(r.dir, '.pinwatch-baseline.json'), '{"version": 1}');
     const bad = await runCli(['--repo', r.dir, 'lint']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('has no "findings" list');
+    expect(bad.err).toContain('has no "findings" list');
   });
 });
 
@@ -187,7 +187,7 @@ describe('machine formats through the CLI', () => {
 
   it('sarif has rules, results and fingerprints', async () => {
     const r = await runCli(['--repo', seed.dir, '--format', 'sarif', 'lint']);
-    const log = JSON.parse(r.stdout);
+    const log = JSON.parse(r.out);
     expect(log.version).toBe('2.1.0');
     expect(log.runs[0].results).toHaveLength(10);
     expect(log.runs[0].results.every((x: any) => x.partialFingerprints['pinwatch/v1'])).toBe(true);
@@ -198,7 +198,7 @@ describe('machine formats through the CLI', () => {
     writeFileSync(summary, '# earlier step\n');
     const r = await runCli(['--repo', seed.dir, '--format', 'github', 'lint'], { env: { GITHUB_STEP_SUMMARY: summary } });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`::error file=${FILES.mc},line=2,col=10,title=pinwatch floating-tag::ghcr.io/acme/migration-controller%3Alatest`.replace('%3Alatest', ':latest'));
+    expect(r.out).toContain(`::error file=${FILES.mc},line=2,col=10,title=pinwatch floating-tag::ghcr.io/acme/migration-controller%3Alatest`.replace('%3Alatest', ':latest'));
     const md = readFileSync(summary, 'utf8');
     expect(md.startsWith('# earlier step\n## pinwatch lint: 10 findings')).toBe(true);
   });
@@ -206,12 +206,12 @@ describe('machine formats through the CLI', () => {
   it('an unwritable GITHUB_STEP_SUMMARY is a runtime error, not silence', async () => {
     const r = await runCli(['--repo', seed.dir, '--format', 'github', 'lint'], { env: { GITHUB_STEP_SUMMARY: join(seed.dir, 'no/such/dir/summary.md') } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cannot append to GITHUB_STEP_SUMMARY');
+    expect(r.err).toContain('cannot append to GITHUB_STEP_SUMMARY');
   });
 
   it('--output writes the report to a file', async () => {
     const r = await runCli(['--repo', seed.dir, '--format', 'markdown', '--output', join(seed.dir, 'out.md'), 'lint']);
-    expect(r.stdout).toBe('');
+    expect(r.out).toBe('');
     expect(readFileSync(join(seed.dir, 'out.md'), 'utf8')).toContain('| Severity | Rule | Location | Message |');
   });
 });

@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
+import { runCli } from '../support/io.js';
 
 const D1 = `sha256:${'1'.repeat(64)}`;
 const D2 = `sha256:${'2'.repeat(64)}`;
@@ -22,12 +21,8 @@ function tree(files: Record<string, string>): string {
   return dir;
 }
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), env, cwd: '/' };
-  const code = await main(args, io);
-  return { code, out, err };
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { env, cwd: '/' });
 }
 
 const committed = (replicas = 2) => `app:\n  image: ghcr.io/acme/app:v1@${D1}\n  replicas: ${replicas}\n`;

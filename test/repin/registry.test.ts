@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/io.js';
 import type { TestRegistry } from '../support/registry.js';
 import { pushImage, startRegistry } from '../support/registry.js';
 import type { TestRepo } from '../support/repo.js';
@@ -41,11 +41,8 @@ function pinTree(): void {
   repo.write({ 'deploy/values.yaml': `app:\n  image: ${APP}:v1@${digests.v1}  # current\n`, 'images/app.tag': `${APP}:v1@${digests.v1}\n` });
 }
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: repo.dir });
-  return { code, out: out.join(''), err: err.join('') };
+function run(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { env, cwd: repo.dir });
 }
 
 describe('repin with a registry', () => {

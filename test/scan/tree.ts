@@ -2,8 +2,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { main } from '../../src/cli/main.js';
-import type { Io } from '../../src/cli/context.js';
+import { runCli as run, type CliRun } from '../support/io.js';
+
+export type { CliRun };
 
 export interface Tree {
   dir: string;
@@ -23,18 +24,9 @@ export function makeTree(files: Record<string, Entry>): Tree {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface CliRun {
-  code: number;
-  out: string;
-  err: string;
-}
-
-export async function runCli(args: string[], cwd: string): Promise<CliRun> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), env: {}, cwd };
-  const code = await main(args, io);
-  return { code, out, err };
+/** `pinwatch ARGS` in-process, from `cwd`. */
+export function runCli(args: string[], cwd: string): Promise<CliRun> {
+  return run(args, { cwd });
 }
 
 export const SHA = (c: string, n = 64) => `sha256:${c.repeat(n)}`;

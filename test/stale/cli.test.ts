@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../support/io.js';
 import { DIGEST, values } from './helpers.js';
 
 const repos: TestRepo[] = [];
@@ -14,11 +14,8 @@ afterEach(() => {
   tmp.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-async function cli(dir: string, ...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(['--repo', dir, ...argv], { out: (t) => (out += t), err: (t) => (err += t), env: {}, cwd: dir });
-  return { code, out, err };
+function cli(dir: string, ...argv: string[]) {
+  return runCli(['--repo', dir, ...argv], { cwd: dir });
 }
 
 const CONFIG = `firstParty: [ghcr.io/acme/]

@@ -4,8 +4,8 @@ import { main } from '../../src/cli/main.js';
 
 export interface CliRun {
   code: number;
-  stdout: string;
-  stderr: string;
+  out: string;
+  err: string;
 }
 
 export function captureIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()): Io & { stdout: string[]; stderr: string[] } {
@@ -18,5 +18,5 @@ export function captureIo(env: Record<string, string | undefined> = {}, cwd = pr
 export async function runCli(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliRun> {
   const io = captureIo(options.env ?? {}, options.cwd);
   const code = await main(argv, io);
-  return { code, stdout: io.stdout.join(''), stderr: io.stderr.join('') };
+  return { code, out: io.stdout.join(''), err: io.stderr.join('') };
 }
