@@ -1,22 +1,14 @@
 import { Ajv } from 'ajv';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../src/report/scan-json.js';
-import { makeTree, runCli, SHA, type Tree } from './tree.js';
+import { runCli, SHA, treesRemovedAfterEach, type Tree } from './tree.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/scan-output.schema.json', import.meta.url), 'utf8'));
 const validateOutput = new Ajv({ strict: true, allErrors: true }).compile(schema);
 
-const trees: Tree[] = [];
-function tree(files: Parameters<typeof makeTree>[0]): Tree {
-  const t = makeTree(files);
-  trees.push(t);
-  return t;
-}
-afterEach(() => {
-  for (const t of trees.splice(0)) t.cleanup();
-});
+const tree = treesRemovedAfterEach();
 
 async function scanJson(dir: string, ...extra: string[]): Promise<ScanJson> {
   const r = await runCli(['scan', '--repo', dir, '--format', 'json', ...extra], dir);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spanMismatches } from '../../src/collect/common/span-check.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
@@ -14,7 +14,7 @@ import { fileTextReader, lintRepo } from '../../src/lint/index.js';
 import { runOverlay } from '../../src/overlay/engine.js';
 import { repin } from '../../src/repin/index.js';
 import { encodeText, readTextFile, scanRepo } from '../../src/scan/index.js';
-import { makeTree, SHA, type Tree } from './tree.js';
+import { SHA, treesRemovedAfterEach } from './tree.js';
 
 const Z = 'ghcr.io/acme/z';
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
@@ -23,15 +23,7 @@ const VALUES = (ref: string) => latin1(`app:\n  # café, stamped by make\n  imag
 const OLD_REF = `${Z}:v1@${SHA('a')}`;
 const NEW_REF = `${Z}:v2@${SHA('c')}`;
 
-const trees: Tree[] = [];
-function tree(files: Parameters<typeof makeTree>[0]): Tree {
-  const t = makeTree(files);
-  trees.push(t);
-  return t;
-}
-afterEach(() => {
-  for (const t of trees.splice(0)) t.cleanup();
-});
+const tree = treesRemovedAfterEach();
 
 const config = (): Config => ({ ...defaultConfig(), firstParty: ['ghcr.io/acme/'] });
 

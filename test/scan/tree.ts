@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 import { runCli as run, type CliRun } from '../support/io.js';
 
 export type { CliRun };
@@ -27,6 +28,19 @@ export function makeTree(files: Record<string, Entry>): Tree {
 /** `pinwatch ARGS` in-process, from `cwd`. */
 export function runCli(args: string[], cwd: string): Promise<CliRun> {
   return run(args, { cwd });
+}
+
+/** A `tree(files)` maker for one test file: every tree it makes is removed after each test. */
+export function treesRemovedAfterEach(): (files: Record<string, Entry>) => Tree {
+  const trees: Tree[] = [];
+  afterEach(() => {
+    for (const t of trees.splice(0)) t.cleanup();
+  });
+  return (files) => {
+    const t = makeTree(files);
+    trees.push(t);
+    return t;
+  };
 }
 
 export const SHA = (c: string, n = 64) => `sha256:${c.repeat(n)}`;
