@@ -30,9 +30,18 @@ export interface CommandContext {
   io: Io;
 }
 
+/**
+ * The real streams. A reader that stops early (`pinwatch scan | head`) closes the
+ * pipe: the rest of the output is dropped quietly instead of an EPIPE stack trace.
+ */
 export function processIo(): Io {
+  let stdoutClosed = false;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    stdoutClosed = true;
+  });
   return {
-    out: (t) => process.stdout.write(t),
+    out: (t) => void (stdoutClosed || process.stdout.write(t)),
     err: (t) => process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
