@@ -10,6 +10,7 @@ import { registerOverlay } from './overlay.js';
 import { registerRepin } from './repin.js';
 import { registerInspect } from './inspect.js';
 import { registerDemo } from './demo.js';
+import { registerReport } from './report.js';
 
 export const COMMANDS: CommandRegistrar[] = [
   registerCheck,
@@ -21,5 +22,6 @@ export const COMMANDS: CommandRegistrar[] = [
   registerOverlay,
   registerRepin,
   registerInspect,
+  registerReport,
   registerDemo,
 ];
