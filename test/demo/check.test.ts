@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDemoRepo } from '../../src/demo/index.js';
 import { runCli } from '../support/io.js';
@@ -58,6 +58,21 @@ describe('pinwatch check on the demo', () => {
     const text = await runCli(['--repo', dir, 'check']);
     expect(text.out).toContain('billing-controller');
     expect(text.out).toMatch(/fix\s+#42\s+fix\(billing-controller\): requeue BillingClaim/);
+  });
+
+  it('--format github annotates the lines and writes a job summary that leads with the stale table', async () => {
+    const summary = join(dir, '..', `${dir.split('/').pop()}-summary.md`);
+    try {
+      const r = await runCli(['--repo', dir, 'check', '--format', 'github'], { env: { GITHUB_STEP_SUMMARY: summary } });
+      expect(r.out).toMatch(/^::error file=packages\/system\/billing\/values\.yaml,line=4,title=pinwatch stale-image::/m);
+      const md = readFileSync(summary, 'utf8');
+      expect(md.indexOf('## pinwatch stale')).toBe(0);
+      expect(md).toMatch(/\| `billing-controller` \| stale \|/);
+      expect(md).toContain('| fix | #42 | fix(billing-controller): requeue BillingClaim until the ledger is ready (#42) |');
+      expect(md).toMatch(/^## pinwatch check: \d+ findings/m);
+    } finally {
+      rmSync(summary, { force: true });
+    }
   });
 
   it('`pinwatch` with no command runs check', async () => {

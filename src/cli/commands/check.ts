@@ -4,7 +4,9 @@ import { addRegistryFlags } from '../registry-flags.js';
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
 import { checkRepo } from '../../check/index.js';
-import { emitFindingsReport, exitCodeFor } from '../../lint/index.js';
+import { appendStepSummary, emitFindingsReport, exitCodeFor } from '../../lint/index.js';
+import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
+import { formatStaleMarkdown } from '../../report/stale-markdown.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 import { formatCheckText } from '../../report/check-text.js';
 import { staleJson } from '../../report/stale-json.js';
@@ -32,15 +34,14 @@ async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number>
     ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
   });
   const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.warnings, ...result.stale.notes];
+  const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { stale: staleJson(result.stale), notes } };
   if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
-  else
-    emitFindingsReport(ctx, format, result.findings, {
-      title: 'pinwatch check',
-      root: repo,
-      rules: [...LINT_RULES, ...STALE_RULES],
-      notes,
-      jsonExtra: { stale: staleJson(result.stale), notes },
-    });
+  else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);
+  else {
+    // github: annotations on stdout; the job summary leads with the stale table, then the findings
+    if (format === 'github') appendStepSummary(ctx, formatStaleMarkdown(result.stale));
+    emitFindingsReport(ctx, format, result.findings, options);
+  }
   return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
 }
 
