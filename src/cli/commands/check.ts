@@ -1,49 +1,8 @@
 /** `pinwatch check` (the default command): lint + stale in one report, one exit code. */
 import type { CommandRegistrar } from '../main.js';
+import type { CommandContext } from '../context.js';
 import { addRegistryFlags } from '../registry-flags.js';
-import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadCommandConfig } from '../config.js';
-import { checkRepo } from '../../check/index.js';
-import { appendStepSummary, emitFindingsReport, exitCodeFor } from '../../lint/index.js';
-import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
-import { formatStaleMarkdown } from '../../report/stale-markdown.js';
-import { FINDINGS_FORMATS } from '../../report/findings-format.js';
-import { formatCheckText } from '../../report/check-text.js';
-import { staleJson } from '../../report/stale-json.js';
-import { LINT_RULES } from '../../rules/index.js';
-import { STALE_RULES } from '../../stale/findings.js';
-import { parseFailOnStale, parseMaxAge, type StalePolicy } from '../../stale/policy.js';
-import { registryOptions } from '../../stale/registry-options.js';
-import type { RegistryFlags } from '../../registry/options.js';
-
-interface CheckFlags extends RegistryFlags {
-  failOnStale?: string;
-  maxAge?: string;
-  registry?: boolean;
-  baseline?: string | false;
-}
-
-async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
-  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
-  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
-  const repo = ctx.global.repo;
-  const config = loadCommandConfig(ctx);
-  const result = await checkRepo(repo, config, {
-    policy,
-    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
-    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
-  });
-  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.warnings, ...result.stale.notes];
-  const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { stale: staleJson(result.stale), notes } };
-  if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
-  else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);
-  else {
-    // github: annotations on stdout; the job summary leads with the stale table, then the findings
-    if (format === 'github') appendStepSummary(ctx, formatStaleMarkdown(result.stale));
-    emitFindingsReport(ctx, format, result.findings, options);
-  }
-  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
-}
+import type { CheckFlags } from './check.run.js';
 
 export const registerCheck: CommandRegistrar = (program, run) => {
   const cmd = program
@@ -54,5 +13,10 @@ export const registerCheck: CommandRegistrar = (program, run) => {
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
     .option('--registry', 'ask the registry for the image revision label first (network)');
-  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, flags: CheckFlags) => runCheck(ctx, flags)));
+  addRegistryFlags(cmd).action(
+    run(async (ctx: CommandContext, flags: CheckFlags) => {
+      const { runCheck } = await import('./check.run.js');
+      return runCheck(ctx, flags);
+    }),
+  );
 };

@@ -1,4 +1,8 @@
-/** Every command, in the order `--help` lists them. Each file owns one command. */
+/**
+ * Every command, in the order `--help` lists them. Each `<name>.ts` only declares
+ * its command (flags, help); the work lives in `<name>.run.ts`, imported when the
+ * command runs, so `--help`, `--version` and each command load only what they use.
+ */
 import type { CommandRegistrar } from '../main.js';
 import { registerCheck } from './check.js';
 import { registerScan } from './scan.js';

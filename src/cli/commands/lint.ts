@@ -4,48 +4,9 @@
  */
 import { Option } from 'commander';
 import type { CommandRegistrar } from '../main.js';
-import { pickFormat, type CommandContext } from '../context.js';
-import { loadCommandConfig } from '../config.js';
-import type { Config } from '../../config/types.js';
-import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, misspeltRuleNotes, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
-import { FINDINGS_FORMATS } from '../../report/findings-format.js';
-
-interface LintFlags {
-  writeBaseline?: string | boolean;
-  baseline?: string | false;
-}
-
-function notes(result: LintRepoResult, config: Config): string[] {
-  const out: string[] = [...misspeltRuleNotes(config)];
-  const b = result.baseline;
-  if (b && result.baselineFile) {
-    out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);
-    if (b.unused.length) out.push(`${b.unused.length} baseline entries match nothing any more (fixed or moved); refresh with \`pinwatch lint --write-baseline ${result.baselineFile}\``);
-  }
-  return out;
-}
-
-async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
-  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
-  const root = ctx.global.repo;
-  const config = loadCommandConfig(ctx);
-  if (flags.writeBaseline) {
-    const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
-    const result = await lintRepo(root, config, { baseline: false });
-    const n = writeBaselineFile(root, file, result.findings);
-    ctx.io.err(`pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
-    return 0;
-  }
-  const result = await lintRepo(root, config, { baseline: flags.baseline });
-  const reportNotes = notes(result, config);
-  emitFindingsReport(ctx, format, result.findings, {
-    title: 'pinwatch lint',
-    root,
-    notes: reportNotes,
-    jsonExtra: { baseline: result.baseline ? { file: result.baselineFile, ...result.baseline } : null, notes: reportNotes },
-  });
-  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
-}
+import type { CommandContext } from '../context.js';
+import { DEFAULT_BASELINE_FILE } from '../../lint/baseline.js';
+import type { LintFlags } from './lint.run.js';
 
 export const registerLint: CommandRegistrar = (program, run) => {
   program
@@ -54,5 +15,10 @@ export const registerLint: CommandRegistrar = (program, run) => {
     .addOption(new Option('--write-baseline [file]', `record the current findings in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
-    .action(run(async (ctx, flags: LintFlags) => runLint(ctx, flags)));
+    .action(
+      run(async (ctx: CommandContext, flags: LintFlags) => {
+        const { runLint } = await import('./lint.run.js');
+        return runLint(ctx, flags);
+      }),
+    );
 };

@@ -2,59 +2,10 @@
  * `pinwatch report --html FILE`: the `check` pipeline, written as one self-contained
  * HTML dashboard. Exit code as `check`: 1 when a finding is at or above --fail-on.
  */
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from '../main.js';
-import { addRegistryFlags } from '../registry-flags.js';
 import type { CommandContext } from '../context.js';
-import { loadCommandConfig } from '../config.js';
-import { checkRepo } from '../../check/index.js';
-import { PinwatchError } from '../../errors.js';
-import { exitCodeFor } from '../../lint/index.js';
-import { formatHtmlReport } from '../../report/html.js';
-import { parseFailOnStale, parseMaxAge, type StalePolicy } from '../../stale/policy.js';
-import { registryOptions } from '../../stale/registry-options.js';
-import type { RegistryFlags } from '../../registry/options.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
-
-interface ReportFlags extends RegistryFlags {
-  html?: string;
-  failOnStale?: string;
-  maxAge?: string;
-  registry?: boolean;
-  baseline?: string | false;
-}
-
-function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
-  if (ctx.global.format !== undefined || ctx.global.output !== undefined) {
-    throw new PinwatchError('usage', 'report takes no --format or --output; name the file with --html FILE, e.g. `pinwatch report --html pinwatch.html`');
-  }
-  if (!flags.html) throw new PinwatchError('usage', 'report needs --html FILE, e.g. `pinwatch report --html pinwatch.html`');
-  return resolve(ctx.io.cwd, flags.html);
-}
-
-async function runReport(ctx: CommandContext, flags: ReportFlags): Promise<number> {
-  const target = htmlTarget(ctx, flags);
-  const now = new Date();
-  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now };
-  const config = loadCommandConfig(ctx);
-  const result = await checkRepo(ctx.global.repo, config, {
-    policy,
-    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
-    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
-  });
-  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.notes];
-  const html = formatHtmlReport({
-    repo: ctx.global.repo,
-    generatedAt: now.toISOString(),
-    stale: { ...result.stale, notes },
-    findings: result.findings,
-    pins: result.lint.scan.pins,
-  });
-  writeFileAtomic(target, html);
-  const active = result.findings.filter((f) => !f.suppressed).length;
-  ctx.io.err(`wrote ${flags.html} (${result.stale.images.length} images, ${active} findings)\n`);
-  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
-}
+import { addRegistryFlags } from '../registry-flags.js';
+import type { ReportFlags } from './report.run.js';
 
 export const registerReport: CommandRegistrar = (program, run) => {
   const cmd = program
@@ -66,5 +17,10 @@ export const registerReport: CommandRegistrar = (program, run) => {
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
     .option('--registry', 'ask the registry for the image revision label first (network)');
-  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, flags: ReportFlags) => runReport(ctx, flags)));
+  addRegistryFlags(cmd).action(
+    run(async (ctx: CommandContext, flags: ReportFlags) => {
+      const { runReport } = await import('./report.run.js');
+      return runReport(ctx, flags);
+    }),
+  );
 };

@@ -1,39 +1,8 @@
 /** `pinwatch stale`: per first-party image, the build commit, the method, and the merged commits it does not ship. */
 import type { CommandRegistrar } from '../main.js';
+import type { CommandContext } from '../context.js';
 import { addRegistryFlags } from '../registry-flags.js';
-import { emit, pickFormat, type CommandContext } from '../context.js';
-import { loadCommandConfig } from '../config.js';
-import { registryOptions } from '../../stale/registry-options.js';
-import type { RegistryFlags } from '../../registry/options.js';
-import { staleReport } from '../../stale/report.js';
-import { parseFailOnStale, parseMaxAge, staleExitCode, type StalePolicy } from '../../stale/policy.js';
-import { STALE_RULES, staleFindings } from '../../stale/findings.js';
-import { formatStaleJson } from '../../report/stale-json.js';
-import { formatStaleText } from '../../report/stale-text.js';
-import { formatStaleMarkdown } from '../../report/stale-markdown.js';
-import { formatFindings } from '../../report/findings-format.js';
-
-const FORMATS = ['text', 'json', 'markdown', 'github', 'sarif'] as const;
-
-interface StaleFlags extends RegistryFlags {
-  failOnStale?: string;
-  maxAge?: string;
-  registry?: boolean;
-}
-
-async function runStale(ctx: CommandContext, images: string[], flags: StaleFlags): Promise<number> {
-  const format = pickFormat(ctx, FORMATS, 'text');
-  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
-  const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
-  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) });
-  if (format === 'json') emit(ctx, formatStaleJson(report));
-  else if (format === 'text') emit(ctx, formatStaleText(report));
-  else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
-  else emit(ctx, formatFindings(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
-  // The global --fail-on never also silences stale (check runs lint and stale under one switch).
-  return ctx.global.failOn === 'never' ? 0 : staleExitCode(report, policy);
-}
+import type { StaleFlags } from './stale.run.js';
 
 export const registerStale: CommandRegistrar = (program, run) => {
   const cmd = program
@@ -43,5 +12,10 @@ export const registerStale: CommandRegistrar = (program, run) => {
     .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
     .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
     .option('--registry', 'ask the registry for the image revision label first (network)');
-  addRegistryFlags(cmd).action(run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => runStale(ctx, images, flags)));
+  addRegistryFlags(cmd).action(
+    run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => {
+      const { runStale } = await import('./stale.run.js');
+      return runStale(ctx, images, flags);
+    }),
+  );
 };

@@ -1,0 +1,29 @@
+/** What `pinwatch affected` does when it runs (loaded on demand by ./affected.ts). */
+import { emit, pickFormat, type CommandContext } from '../context.js';
+import { loadCommandConfig } from '../config.js';
+import { PinwatchError } from '../../errors.js';
+import { affectedReport } from '../../affected/report.js';
+import { formatAffectedJson } from '../../report/affected-json.js';
+import { formatAffectedText } from '../../report/affected-text.js';
+
+const FORMATS = ['json', 'text'] as const;
+
+export interface AffectedFlags {
+  base?: string;
+  unknown?: string;
+}
+
+export async function runAffected(ctx: CommandContext, flags: AffectedFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'json');
+  if (!flags.base) throw new PinwatchError('usage', '--base REV is required (the revision to compare with, e.g. origin/main)');
+  const unknown = flags.unknown ?? 'include';
+  if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('usage', `--unknown must be include or exclude; saw "${unknown}"`);
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });
+  if (format === 'json') {
+    emit(ctx, formatAffectedJson(result));
+    for (const u of result.unknown) ctx.io.err(`pinwatch: ${u.image}: build inputs unknown (${unknown === 'include' ? 'listed to be safe' : 'left out'}): ${u.reason}\n`);
+  } else emit(ctx, formatAffectedText(result));
+  return 0;
+}

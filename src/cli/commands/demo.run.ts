@@ -1,0 +1,29 @@
+/** What `pinwatch demo` does when it runs (loaded on demand by ./demo.ts). */
+import type { CommandContext } from '../context.js';
+import { buildDemoRepo } from '../../demo/index.js';
+import { main } from '../main.js';
+
+export interface DemoFlags {
+  dir?: string;
+}
+
+export async function runDemo(ctx: CommandContext, flags: DemoFlags): Promise<number> {
+  const dir = buildDemoRepo(flags.dir);
+  ctx.io.err(`pinwatch demo: built a demo platform monorepo with real git history in ${dir}\n\n`);
+  const forwarded = ['--repo', dir];
+  if (ctx.global.format) forwarded.push('--format', ctx.global.format);
+  if (ctx.global.output) forwarded.push('--output', ctx.global.output);
+  const code = await main([...forwarded, '--fail-on', 'never', 'check'], ctx.io);
+  ctx.io.err(
+    [
+      '',
+      'Try it yourself on the demo repo:',
+      `  node bin/pinwatch.js scan    --repo ${dir}`,
+      `  node bin/pinwatch.js stale   --repo ${dir}`,
+      `  node bin/pinwatch.js explain billing-controller --repo ${dir}`,
+      `  node bin/pinwatch.js lint    --repo ${dir} --format sarif`,
+      '',
+    ].join('\n'),
+  );
+  return code === 2 ? 2 : 0;
+}

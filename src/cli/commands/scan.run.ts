@@ -1,0 +1,17 @@
+/** What `pinwatch scan` does when it runs (loaded on demand by ./scan.ts). */
+import { emit, pickFormat, type CommandContext } from '../context.js';
+import { loadCommandConfig } from '../config.js';
+import { scanRepo } from '../../scan/scan.js';
+import { formatScanJson } from '../../report/scan-json.js';
+import { formatScanText } from '../../report/scan-text.js';
+
+const FORMATS = ['text', 'json'] as const;
+
+export async function runScan(ctx: CommandContext): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const result = await scanRepo(repo, config);
+  emit(ctx, format === 'json' ? formatScanJson(result) : formatScanText(result));
+  return 0;
+}
