@@ -174,6 +174,9 @@ describe('the demo outputs exercise the parts of the schemas that matter', () =>
     const suppressed = (demo.lintWithBaseline.doc as Doc).findings.filter((f: Doc) => f.suppressed?.kind === 'baseline');
     expect(suppressed.length).toBeGreaterThan(0);
     expect((demo.lintWithBaseline.doc as Doc).baseline).toMatchObject({ file: '.pinwatch-baseline.json', matched: suppressed.length });
+    // check reports the same baseline use as lint
+    expect((demo.checkWithBaseline.doc as Doc).baseline).toMatchObject({ file: '.pinwatch-baseline.json', matched: suppressed.length });
+    expect((demo.checkWithBaseline.doc as Doc).notes).toEqual(expect.arrayContaining([`baseline .pinwatch-baseline.json: ${suppressed.length} of ${suppressed.length} entries matched`]));
     expect((demo.overlay.doc as Doc).files.map((f: Doc) => f.status)).toEqual(expect.arrayContaining(['overlaid', 'drift', 'same']));
     expect((demo.affected.doc as Doc[]).find((a) => a.reasons[0].path === '*')).toBeDefined();
     expect((inspect.unlabelled.doc as Doc).commit).toBeNull();

@@ -2,7 +2,7 @@
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
 import { checkRepo } from '../../check/index.js';
-import { appendStepSummary, emitFindingsReport, exitCodeFor } from '../../lint/index.js';
+import { appendStepSummary, baselineJson, emitFindingsReport, exitCodeFor, lintReportNotes } from '../../lint/index.js';
 import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
 import { formatStaleMarkdown } from '../../report/stale-markdown.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
@@ -31,8 +31,8 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
     ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
   });
-  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.warnings, ...result.stale.notes];
-  const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { stale: staleJson(result.stale), notes } };
+  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes];
+  const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { baseline: baselineJson(result.lint), stale: staleJson(result.stale), notes } };
   if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
   else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);
   else {

@@ -1,23 +1,12 @@
 /** What `pinwatch lint` does when it runs (loaded on demand by ./lint.ts). */
 import { pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
-import type { Config } from '../../config/types.js';
-import { DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintRepo, misspeltRuleNotes, writeBaselineFile, type LintRepoResult } from '../../lint/index.js';
+import { baselineJson, DEFAULT_BASELINE_FILE, emitFindingsReport, exitCodeFor, lintReportNotes, lintRepo, writeBaselineFile } from '../../lint/index.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 
 export interface LintFlags {
   writeBaseline?: string | boolean;
   baseline?: string | false;
-}
-
-function notes(result: LintRepoResult, config: Config): string[] {
-  const out: string[] = [...misspeltRuleNotes(config)];
-  const b = result.baseline;
-  if (b && result.baselineFile) {
-    out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);
-    if (b.unused.length) out.push(`${b.unused.length} baseline entries match nothing any more (fixed or moved); refresh with \`pinwatch lint --write-baseline ${result.baselineFile}\``);
-  }
-  return out;
 }
 
 export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
@@ -32,12 +21,12 @@ export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<nu
     return 0;
   }
   const result = await lintRepo(root, config, { baseline: flags.baseline });
-  const reportNotes = notes(result, config);
+  const reportNotes = lintReportNotes(result, config);
   emitFindingsReport(ctx, format, result.findings, {
     title: 'pinwatch lint',
     root,
     notes: reportNotes,
-    jsonExtra: { baseline: result.baseline ? { file: result.baselineFile, ...result.baseline } : null, notes: reportNotes },
+    jsonExtra: { baseline: baselineJson(result), notes: reportNotes },
   });
   return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
 }

@@ -1,0 +1,23 @@
+/**
+ * What a lint run tells the reader besides its findings: misspelt rule ids in the
+ * config and how the baseline matched. lint and check print the same notes and the
+ * same `baseline` block in JSON.
+ */
+import type { Config } from '../config/types.js';
+import { misspeltRuleNotes } from './levels.js';
+import type { LintRepoResult } from './run.js';
+
+export function lintReportNotes(result: LintRepoResult, config: Config): string[] {
+  const out: string[] = [...misspeltRuleNotes(config)];
+  const b = result.baseline;
+  if (b && result.baselineFile) {
+    out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);
+    if (b.unused.length) out.push(`${b.unused.length} baseline entries match nothing any more (fixed or moved); refresh with \`pinwatch lint --write-baseline ${result.baselineFile}\``);
+  }
+  return out;
+}
+
+/** The `baseline` block of the JSON report: which file, how many entries matched, which are unused; null without one. */
+export function baselineJson(result: LintRepoResult): Record<string, unknown> | null {
+  return result.baseline ? { file: result.baselineFile, ...result.baseline } : null;
+}
