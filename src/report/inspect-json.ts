@@ -3,6 +3,7 @@ import type { RegistryProvenance } from '../registry/provenance.js';
 
 export function formatInspectJson(p: RegistryProvenance): string {
   const body = {
+    version: 1,
     ref: p.ref,
     digest: p.digest,
     mediaType: p.mediaType,

@@ -1,6 +1,6 @@
-/** `overlay --format json`: the whole OverlayReport, stable key order, schemaVersion 1. */
+/** `overlay --format json`: the whole OverlayReport, stable key order, version 1 (schemas/overlay-output.schema.json). */
 import type { OverlayReport } from '../overlay/types.js';
 
 export function formatOverlayJson(report: OverlayReport): string {
-  return JSON.stringify({ schemaVersion: 1, command: 'overlay', ...report }, null, 2);
+  return JSON.stringify({ version: 1, command: 'overlay', ...report }, null, 2);
 }

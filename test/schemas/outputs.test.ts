@@ -110,7 +110,7 @@ const CASES: Case[] = [
   {
     command: 'overlay --format json', schema: 'overlay-output', output: () => demo.overlay, code: 0,
     mutations: {
-      'schemaVersion 2': (d) => void (d.schemaVersion = 2),
+      'version 2': (d) => void (d.version = 2),
       'another command': (d) => void (d.command = 'scan'),
       'an unknown file status': (d) => void (d.files[0].status = 'changed'),
       'a drift line with an unknown kind': (d) => void ((d.files as Doc[]).find((f) => f.status === 'drift')!.lines[0].kind = 'value'),
