@@ -4,6 +4,7 @@
  * inline directives and the baseline. No file system: texts come through
  * `fileText`, so tests build every input by hand.
  */
+import { locateField } from './field-location.js';
 import type { Config } from '../config/types.js';
 import type { Finding, Pin, Problem } from '../model/index.js';
 import type { BuildModel } from '../producers/types.js';
@@ -115,7 +116,7 @@ function adopt(f: Finding, config: Config): Finding | undefined {
 export function lint(input: LintInput): LintResult {
   const stampsOf = memoize(input.stampsOf ?? stampIndex(input.model));
   const ruleInput = { pins: input.pins, model: input.model, config: input.config, skipped: input.skipped ?? [], problems: input.problems ?? [], stampsOf, fileText: input.fileText };
-  const raws = RULE_CHECKS.flatMap((rule) => rule.check(ruleInput));
+  const raws = RULE_CHECKS.flatMap((rule) => rule.check(ruleInput)).map((r) => locateField(r, input.fileText));
   const own = finalize(raws.map((r) => toFinding(r, input.config)).filter((p): p is Pending => p !== undefined));
   const extraFindings = input.extraFindings ?? [];
   const others = extraFindings.map((f) => adopt(f, input.config)).filter((f): f is Finding => f !== undefined);

@@ -16,7 +16,7 @@ export const firstPartyMissingDigest: RuleCheck = {
   check: ({ pins }) =>
     pins
       .filter((p) => p.firstParty && lacksDigest(p))
-      .map((p) => atPin('first-party-missing-digest', p, `${refText(p)} is pinned without a digest: the tree does not say which image runs`)),
+      .map((p) => atPin('first-party-missing-digest', p, `${refText(p)} is pinned without a digest: the tree does not say which image runs`, { field: 'tag' })),
 };
 
 function floatingMessage(pin: Pin): string {
@@ -30,7 +30,7 @@ export const floatingTag: RuleCheck = {
   check: ({ pins }) =>
     pins
       .filter((p) => p.firstParty && (p.ref.tag === 'latest' || (p.ref.tag === undefined && p.ref.digest === undefined)))
-      .map((p): RawFinding => atPin('floating-tag', p, floatingMessage(p))),
+      .map((p): RawFinding => atPin('floating-tag', p, floatingMessage(p), { field: 'tag' })),
 };
 
 export const thirdPartyMissingDigest: RuleCheck = {
@@ -38,5 +38,5 @@ export const thirdPartyMissingDigest: RuleCheck = {
   check: ({ pins }) =>
     pins
       .filter((p) => !p.firstParty && lacksDigest(p) && p.ref.path !== '')
-      .map((p) => atPin('third-party-missing-digest', p, `${refText(p)} (third-party) is pinned without a digest`)),
+      .map((p) => atPin('third-party-missing-digest', p, `${refText(p)} (third-party) is pinned without a digest`, { field: 'tag' })),
 };

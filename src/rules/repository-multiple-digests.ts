@@ -44,7 +44,7 @@ function findingsFor(repository: string, pins: Pin[]): RawFinding[] {
       .filter((o) => o !== pin)
       .map((o) => ({ file: o.file, line: o.line, column: o.column, message: `${repository}@${shortDigest(o.ref.digest!)}` }));
     const message = `${repository} is pinned at ${byDigest.size} different digests across the tree: ${text}; this pin has ${shortDigest(pin.ref.digest!)}`;
-    return atPin('repository-multiple-digests', pin, message, { related, evidence: { repository, digests: locations } });
+    return atPin('repository-multiple-digests', pin, message, { related, evidence: { repository, digests: locations }, field: 'digest' });
   });
 }
 

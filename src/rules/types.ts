@@ -4,7 +4,7 @@
  * turns them into `Finding`s: levels, fingerprints, suppressions, baseline.
  */
 import type { Config, RuleLevel } from '../config/types.js';
-import type { Pin, Problem, RelatedLocation } from '../model/index.js';
+import type { Pin, Problem, RelatedLocation, SpanField } from '../model/index.js';
 import type { BuildModel, PinWrite, Producer } from '../producers/types.js';
 import type { SkippedFile } from '../scan/types.js';
 
@@ -44,6 +44,11 @@ export interface RawFinding {
   related?: RelatedLocation[];
   /** Overrides the catalog hint when the fix depends on the case. */
   hint?: string;
+  /**
+   * The stored field the finding is about. When a pin keeps its fields on several
+   * lines (a split map), the finding points at this field's line, not the map's first.
+   */
+  field?: SpanField;
   identity: FindingIdentity;
 }
 
