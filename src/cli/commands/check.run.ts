@@ -1,7 +1,8 @@
 /** What `pinwatch check` does when it runs (loaded on demand by ./check.ts). */
 import { emit, pickFormat, type CommandContext } from '../context.js';
 import { loadCommandConfig } from '../config.js';
-import { checkRepo } from '../../check/index.js';
+import { checkRepo, type CheckResult } from '../../check/index.js';
+import type { CheckFlags } from '../check-flags.js';
 import { appendStepSummary, baselineJson, emitFindingsReport, exitCodeFor, lintReportNotes } from '../../lint/index.js';
 import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
 import { formatStaleMarkdown } from '../../report/stale-markdown.js';
@@ -12,26 +13,25 @@ import { LINT_RULES } from '../../rules/index.js';
 import { STALE_RULES } from '../../stale/findings.js';
 import { parseFailOnStale, parseMaxAge, type StalePolicy } from '../../stale/policy.js';
 import { registryOptions } from '../../stale/registry-options.js';
-import type { RegistryFlags } from '../../registry/options.js';
 
-export interface CheckFlags extends RegistryFlags {
-  failOnStale?: string;
-  maxAge?: string;
-  registry?: boolean;
-  baseline?: string | false;
-}
 
-export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
-  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
-  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now: new Date() };
-  const repo = ctx.global.repo;
+/** The check pipeline from the shared flags, and the notes its reports print (check and report). */
+export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[] }> {
+  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now };
   const config = loadCommandConfig(ctx);
-  const result = await checkRepo(repo, config, {
+  const result = await checkRepo(ctx.global.repo, config, {
     policy,
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
     ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
   });
   const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes];
+  return { result, notes };
+}
+
+export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
+  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const repo = ctx.global.repo;
+  const { result, notes } = await checkFromFlags(ctx, flags);
   const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { baseline: baselineJson(result.lint), stale: staleJson(result.stale), notes } };
   if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
   else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);

@@ -1,22 +1,15 @@
 /** What `pinwatch report` does when it runs (loaded on demand by ./report.ts). */
 import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
-import { loadCommandConfig } from '../config.js';
-import { checkRepo } from '../../check/index.js';
+import type { CheckFlags } from '../check-flags.js';
+import { checkFromFlags } from './check.run.js';
 import { PinwatchError } from '../../errors.js';
 import { exitCodeFor } from '../../lint/index.js';
 import { formatHtmlReport } from '../../report/html.js';
-import { parseFailOnStale, parseMaxAge, type StalePolicy } from '../../stale/policy.js';
-import { registryOptions } from '../../stale/registry-options.js';
-import type { RegistryFlags } from '../../registry/options.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 
-export interface ReportFlags extends RegistryFlags {
+export interface ReportFlags extends CheckFlags {
   html?: string;
-  failOnStale?: string;
-  maxAge?: string;
-  registry?: boolean;
-  baseline?: string | false;
 }
 
 function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
@@ -30,14 +23,7 @@ function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
 export async function runReport(ctx: CommandContext, flags: ReportFlags): Promise<number> {
   const target = htmlTarget(ctx, flags);
   const now = new Date();
-  const policy: StalePolicy = { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now };
-  const config = loadCommandConfig(ctx);
-  const result = await checkRepo(ctx.global.repo, config, {
-    policy,
-    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
-    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
-  });
-  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...result.stale.notes];
+  const { result, notes } = await checkFromFlags(ctx, flags, now);
   const html = formatHtmlReport({
     repo: ctx.global.repo,
     generatedAt: now.toISOString(),
