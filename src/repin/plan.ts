@@ -5,7 +5,7 @@
  */
 import type { Pin } from '../model/index.js';
 import type { BuildModel, PinWrite } from '../producers/types.js';
-import { writeCoversPin } from '../rules/stamps.js';
+import { writeCoversPin } from '../producers/stamps.js';
 import type { SpanEdit } from '../edit/index.js';
 import { formatReference } from '../reference/index.js';
 import { rewritePin } from './rewrite.js';
