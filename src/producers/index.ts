@@ -13,9 +13,10 @@ import { declaredProducers } from './declared.js';
 import { findMakefiles, MakefileCache } from './discover.js';
 import { walkBuildGraph } from './graph.js';
 import { writeCoversPin, type PinPlace } from './stamps.js';
-import type { BuildModel, BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+import type { Problem } from '../model/index.js';
+import type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
 
-export type { BuildModel, BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+export type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
 export { distinctProducers, normalizeKeyPath, producersFor, stampIndex, writeCoversPin } from './stamps.js';
 export type { PinPlace, PinStamp } from './stamps.js';
 export { describeProducers } from './describe.js';
@@ -23,7 +24,7 @@ export type { ProducerDescription } from './describe.js';
 
 export async function loadBuildModel(repoRoot: string, config: Config): Promise<BuildModel> {
   const root = path.resolve(repoRoot);
-  const problems: BuildProblem[] = [];
+  const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
   const graph = walkBuildGraph(root, entry, cache, problems);
@@ -59,7 +60,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   return { entry, producers, recipes, problems: dedupe(problems) };
 }
 
-function readMakefile(root: string, reader: MakeReader, targets: string[], problems: BuildProblem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
+function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
   const all: TargetFacts[] = [];
   for (const target of targets) {
     const recipe = expandRecipe(reader, target);
@@ -77,7 +78,7 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   return { producers, recipes };
 }
 
-function dedupe(problems: BuildProblem[]): BuildProblem[] {
+function dedupe(problems: Problem[]): Problem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
     const key = `${p.file}:${p.line ?? ''}:${p.code}:${p.reason}`;
