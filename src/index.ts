@@ -17,7 +17,7 @@ export { collectFile, collectYaml, collectTagFile, collectDockerfile, scrapeText
 export type { CollectContext, CollectResult, FileKind } from './collect/index.js';
 
 // build knowledge
-export { loadBuildModel, producersFor, recipesFor } from './producers/index.js';
+export { loadBuildModel, producersFor, recipesFor, describeProducers } from './producers/index.js';
 export type * from './producers/types.js';
 export { deriveBuildInputs, inputMatcher } from './sources/index.js';
 export type { BuildInputsRequest, InputMatcher } from './sources/index.js';
@@ -25,7 +25,7 @@ export type * from './sources/types.js';
 
 // the commands as functions
 export { lint, lintRepo, lintScanned, exitCodeFor, writeBaselineFile } from './lint/index.js';
-export { LINT_RULES, describeProducers } from './rules/index.js';
+export { LINT_RULES } from './rules/index.js';
 export { staleReport, computeStale, staleFindings, staleExitCode, STALE_RULES } from './stale/index.js';
 export type { StaleReport, StaleImage, UnshippedCommit } from './stale/index.js';
 export { computeAffected, affectedReport } from './affected/index.js';

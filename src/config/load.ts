@@ -4,7 +4,7 @@
  * `origin.assumed` what was assumed rather than configured.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import { CONFIG_FILE_NAME, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
@@ -12,6 +12,7 @@ import { firstPartyPrefixProblem } from './first-party.js';
 import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
 import { validateNode } from './validate.js';
+import { displayPath } from '../util/display-path.js';
 
 export { CONFIG_FILE_NAME };
 
@@ -36,11 +37,6 @@ interface RawConfig {
   rules?: Record<string, RuleLevel>;
   baseline?: string;
   insecureRegistries?: string[];
-}
-
-function displayPath(repoRoot: string, file: string): string {
-  const rel = relative(repoRoot, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : file;
 }
 
 /** Parse and validate config text. `file` is used in error messages only. */

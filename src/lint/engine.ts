@@ -10,8 +10,8 @@ import type { Finding, Pin, Problem } from '../model/index.js';
 import type { BuildModel } from '../producers/types.js';
 import { LINT_RULES, lintRuleMeta } from '../rules/catalog.js';
 import { RULE_CHECKS } from '../rules/index.js';
-import { stampIndex } from '../rules/stamps.js';
-import type { FindingIdentity, PinStamp, RawFinding } from '../rules/types.js';
+import { stampIndex, type PinStamp } from '../producers/stamps.js';
+import type { FindingIdentity, RawFinding } from '../rules/types.js';
 import type { SkippedFile } from '../scan/types.js';
 import type { Baseline } from './baseline.js';
 import { disambiguate, fingerprintOf } from './fingerprint.js';
@@ -35,7 +35,7 @@ export interface LintInput {
    * count as known for directives.
    */
   extraFindings?: readonly Finding[];
-  /** Which producer writes stamp a pin; defaults to matching the model's writes by file and key path. */
+  /** Which producer writes stamp a pin; defaults to the one rule, `stampIndex(model)` (producers/stamps.ts). */
   stampsOf?: (pin: Pin) => readonly PinStamp[];
 }
 

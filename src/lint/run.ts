@@ -3,16 +3,15 @@
  * the texts inline directives live in, resolves and reads the baseline, and runs
  * the engine. `writeBaselineFile` records the current findings.
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
-import type { Finding, Pin } from '../model/index.js';
-import { loadBuildModel, producersFor } from '../producers/index.js';
+import type { Finding } from '../model/index.js';
+import { loadBuildModel } from '../producers/index.js';
 import type { BuildModel } from '../producers/types.js';
-import { writeCoversPin } from '../rules/stamps.js';
-import type { PinStamp } from '../rules/types.js';
 import { readTextFile, scanRepo } from '../scan/index.js';
 import type { ScanResult } from '../scan/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { displayPath } from '../util/display-path.js';
 import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
 import { lint, type LintResult } from './engine.js';
 
@@ -30,11 +29,6 @@ export interface LintRepoResult extends LintResult {
   model: BuildModel;
   /** Repo-relative (or absolute, outside the repo) path of the baseline used. */
   baselineFile?: string;
-}
-
-function displayPath(root: string, abs: string): string {
-  const rel = relative(root, abs);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
 }
 
 /** Resolve which baseline applies: explicit and configured ones must exist; the default may be absent. */
@@ -59,19 +53,6 @@ export function fileTextReader(root: string): (file: string) => string | undefin
   };
 }
 
-/**
- * Who stamps a pin: the producers module decides which producers (its
- * `producersFor`), this picks the writes of each that cover the pin.
- */
-export function stampsFromModel(model: BuildModel): (pin: Pin) => PinStamp[] {
-  return (pin) =>
-    producersFor(model, pin.file, pin.keyPath, pin.line).flatMap((producer) => {
-      const covering = producer.writes.filter((w) => writeCoversPin(w, pin));
-      const writes = covering.length ? covering : producer.writes.filter((w) => w.file === pin.file);
-      return writes.map((write) => ({ producer, write }));
-    });
-}
-
 export async function lintRepo(repoRoot: string, config: Config, options: LintRepoOptions = {}): Promise<LintRepoResult> {
   const [scan, model] = await Promise.all([scanRepo(repoRoot, config), loadBuildModel(repoRoot, config)]);
   return lintScanned(repoRoot, config, scan, model, options);
@@ -90,7 +71,6 @@ export function lintScanned(repoRoot: string, config: Config, scan: ScanResult, 
     baseline: base?.baseline,
     extraRuleIds: options.extraRuleIds,
     extraFindings: options.extraFindings,
-    stampsOf: stampsFromModel(model),
   });
   return { ...result, scan, model, ...(base ? { baselineFile: base.file } : {}) };
 }

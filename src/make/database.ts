@@ -4,7 +4,8 @@
  * pattern rule with the shortest stem) lives here.
  */
 import { matchPattern } from './scan.js';
-import type { MakeProblem, MakeRule } from './types.js';
+import type { Problem } from '../model/index.js';
+import type { MakeRule } from './types.js';
 import { VariableStore } from './variables.js';
 
 export interface MakeDatabase {
@@ -19,7 +20,7 @@ export interface MakeDatabase {
   defaultGoal?: string;
   /** Repo-relative paths of every file read (the Makefile and its includes). */
   files: string[];
-  problems: MakeProblem[];
+  problems: Problem[];
 }
 
 export function emptyDatabase(file: string, dir: string): MakeDatabase {

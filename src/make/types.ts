@@ -42,14 +42,6 @@ export interface MakeRule {
 
 export type AssignOp = '=' | ':=' | '::=' | ':::=' | '?=' | '+=' | '!=';
 
-/** Same shape as producers' BuildProblem, so problems flow through unchanged. */
-export interface MakeProblem {
-  file: string;
-  line?: number;
-  code: string;
-  reason: string;
-}
-
 /** File access the reader needs; the default reads the real file system. */
 export interface MakeFileSystem {
   readFile(absPath: string): string | undefined;

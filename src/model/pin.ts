@@ -57,14 +57,21 @@ export interface Pin {
   incomplete?: string;
 }
 
-/** A file, or a part of one, that could not be fully read; never dropped silently. */
+/**
+ * Something that could not be handled, never dropped silently: a file or part of
+ * one scan could not read, a Makefile line the build model could not follow, a
+ * pin repin cannot move. The one problem shape every layer reports.
+ */
 export interface Problem {
-  file: string;
+  /** Repo-relative file it is about; absent only for a problem about no file (repin's `no-pins`). */
+  file?: string;
   line?: number;
   column?: number;
-  /** Stable machine code: `yaml-parse-error`, `binary-file`, `invalid-ref`, … */
+  /** Stable machine code: `yaml-parse-error`, `binary-file`, `invalid-ref`, `build-makefile-missing`, … */
   code: string;
   reason: string;
+  /** Set by repin: a blocking problem stops every write; others are notes. */
+  blocking?: boolean;
 }
 
 export function formOf(ref: Pick<ImageRef, 'tag' | 'digest'>): Form {

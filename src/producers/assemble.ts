@@ -10,7 +10,8 @@ import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';
 import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
-import type { BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+import type { Problem } from '../model/index.js';
+import type { BuildRecipe, PinWrite, Producer } from './types.js';
 
 export interface TargetFacts {
   makefile: string;
@@ -36,7 +37,7 @@ function rootRelative(root: string, abs: string): string {
 }
 
 /** The producer for one target (undefined when it writes nothing), with its writes resolved. */
-export function producerFor(root: string, t: TargetFacts, problems: BuildProblem[]): { producer?: Producer; writes: Map<FoundWrite, PinWrite> } {
+export function producerFor(root: string, t: TargetFacts, problems: Problem[]): { producer?: Producer; writes: Map<FoundWrite, PinWrite> } {
   const id = `${t.makefile}:${t.target}`;
   const byKey = new Map<string, string>();
   const resolved = new Map<FoundWrite, PinWrite>();
@@ -66,7 +67,7 @@ export function producerFor(root: string, t: TargetFacts, problems: BuildProblem
  * typically a `$(foreach)` over `$(shell …)` output) stands for every existing
  * file its pattern matches, each with its own value. Reported either way.
  */
-function expandUnknownPath(root: string, w: FoundWrite, problems: BuildProblem[]): FoundWrite[] {
+function expandUnknownPath(root: string, w: FoundWrite, problems: Problem[]): FoundWrite[] {
   if (!hasMarker(w.abs)) return [w];
   const dir = path.dirname(w.abs);
   const where = { file: w.source.file, line: w.source.line };
@@ -127,7 +128,7 @@ function lockstepKey(root: string, w: FoundWrite, done: { w: FoundWrite; pin: Pi
   return `value:${w.value}`;
 }
 
-function writtenFile(root: string, w: FoundWrite, problems: BuildProblem[]): string | undefined {
+function writtenFile(root: string, w: FoundWrite, problems: Problem[]): string | undefined {
   const rel = repoRelative(root, w.abs);
   const where = { file: w.source.file, line: w.source.line };
   if (hasMarker(w.abs)) {
@@ -159,7 +160,7 @@ function isFile(abs: string): boolean {
  * `foreign` holds writes of other targets of the same Makefile (split
  * build/stamp targets), claimed only through the metadata file.
  */
-export function recipesFor(root: string, t: TargetFacts, own: Map<FoundWrite, PinWrite>, foreign: Map<FoundWrite, PinWrite>, problems: BuildProblem[]): BuildRecipe[] {
+export function recipesFor(root: string, t: TargetFacts, own: Map<FoundWrite, PinWrite>, foreign: Map<FoundWrite, PinWrite>, problems: Problem[]): BuildRecipe[] {
   const builds = [...t.facts.builds].sort((a, b) => a.order - b.order);
   return builds.map((b, i) => {
     const next = builds[i + 1]?.order ?? Infinity;
@@ -177,7 +178,7 @@ function readsOutput(w: FoundWrite, b: FoundBuild): boolean {
   return b.outputs.some((o) => o !== '' && w.value.includes(o));
 }
 
-function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: BuildProblem[]): BuildRecipe {
+function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe {
   const where = { file: b.source.file, line: b.source.line };
   const context = b.context ? rootRelative(root, b.context) : (b.contextArg ?? '');
   if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${b.contextArg ?? ''}" is not a directory in the tree` });

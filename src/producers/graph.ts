@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { expandRecipe, findRule } from '../make/index.js';
 import { readCommands } from './commands.js';
 import { defaultMakefileIn, type MakefileCache } from './discover.js';
-import type { BuildProblem } from './types.js';
+import type { Problem } from '../model/index.js';
 
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
@@ -27,7 +27,7 @@ interface Node {
 
 const MAX_NODES = 5000;
 
-export function walkBuildGraph(root: string, entry: string, cache: MakefileCache, problems: BuildProblem[]): BuildGraph {
+export function walkBuildGraph(root: string, entry: string, cache: MakefileCache, problems: Problem[]): BuildGraph {
   const reached = new Map<string, string[]>();
   const colon = entry.lastIndexOf(':');
   const entryFile = colon > 0 ? entry.slice(0, colon) : entry;
@@ -76,7 +76,7 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
   }
 }
 
-function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: BuildProblem[]): Node[] {
+function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[]): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
     problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${path.relative(root, sub.dir) || '.'}" but no Makefile is there` });

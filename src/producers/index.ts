@@ -12,13 +12,19 @@ import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
 import { findMakefiles, MakefileCache } from './discover.js';
 import { walkBuildGraph } from './graph.js';
-import type { BuildModel, BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+import { writeCoversPin, type PinPlace } from './stamps.js';
+import type { Problem } from '../model/index.js';
+import type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
 
-export type { BuildModel, BuildProblem, BuildRecipe, PinWrite, Producer } from './types.js';
+export type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
+export { distinctProducers, normalizeKeyPath, producersFor, stampIndex, writeCoversPin } from './stamps.js';
+export type { PinPlace, PinStamp } from './stamps.js';
+export { describeProducers } from './describe.js';
+export type { ProducerDescription } from './describe.js';
 
 export async function loadBuildModel(repoRoot: string, config: Config): Promise<BuildModel> {
   const root = path.resolve(repoRoot);
-  const problems: BuildProblem[] = [];
+  const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
   const graph = walkBuildGraph(root, entry, cache, problems);
@@ -54,7 +60,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   return { entry, producers, recipes, problems: dedupe(problems) };
 }
 
-function readMakefile(root: string, reader: MakeReader, targets: string[], problems: BuildProblem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
+function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
   const all: TargetFacts[] = [];
   for (const target of targets) {
     const recipe = expandRecipe(reader, target);
@@ -72,7 +78,7 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   return { producers, recipes };
 }
 
-function dedupe(problems: BuildProblem[]): BuildProblem[] {
+function dedupe(problems: Problem[]): Problem[] {
   const seen = new Set<string>();
   return problems.filter((p) => {
     const key = `${p.file}:${p.line ?? ''}:${p.code}:${p.reason}`;
@@ -82,21 +88,7 @@ function dedupe(problems: BuildProblem[]): BuildProblem[] {
   });
 }
 
-/** Whether a write covers a pin at `keyPath`: the same key, a key inside it (split map parts) or one above it. */
-function covers(write: PinWrite, file: string, keyPath?: string, line?: number): boolean {
-  if (write.file !== file) return false;
-  if (write.lines && line !== undefined && !write.lines.includes(line)) return false;
-  if (keyPath === undefined || write.keyPath === undefined) return true;
-  const k = keyPath.replace(/^\./, '');
-  return write.keyPath === k || write.keyPath.startsWith(`${k}.`) || k.startsWith(`${write.keyPath}.`) || write.keyPath.startsWith(`${k}[`);
-}
-
-/** Which producer(s) stamp a given pin location; keyPath without leading dot; line narrows writes that edit only some lines. */
-export function producersFor(model: BuildModel, file: string, keyPath?: string, line?: number): Producer[] {
-  return model.producers.filter((p) => p.writes.some((w) => covers(w, file, keyPath, line)));
-}
-
 /** Build recipes whose tagged repositories include `repository` (domain/path), or that stamp one of the given pin locations. */
-export function recipesFor(model: BuildModel, repository: string, pins: { file: string; keyPath?: string; line?: number }[]): BuildRecipe[] {
-  return model.recipes.filter((r) => r.repositories.includes(repository) || r.stamps.some((s) => pins.some((p) => covers(s, p.file, p.keyPath, p.line))));
+export function recipesFor(model: BuildModel, repository: string, pins: readonly PinPlace[]): BuildRecipe[] {
+  return model.recipes.filter((r) => r.repositories.includes(repository) || r.stamps.some((s) => pins.some((p) => writeCoversPin(s, p))));
 }

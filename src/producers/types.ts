@@ -3,6 +3,8 @@
  * in config. A producer stamps pins; a build recipe builds an image. Often one
  * Makefile target is both.
  */
+import type { Problem } from '../model/index.js';
+
 
 /** One place a recipe writes a ref to. */
 export interface PinWrite {
@@ -55,16 +57,9 @@ export interface BuildRecipe {
   command: string;
 }
 
-export interface BuildProblem {
-  file: string;
-  line?: number;
-  code: string;
-  reason: string;
-}
-
 export interface BuildModel {
   entry: string;
   producers: Producer[];
   recipes: BuildRecipe[];
-  problems: BuildProblem[];
+  problems: Problem[];
 }

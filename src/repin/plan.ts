@@ -3,18 +3,18 @@
  * producer stamps in lockstep (same `refId`) with one of them. Pure: pins,
  * file texts and the build model in; per-file edits, changes and problems out.
  */
-import type { Pin } from '../model/index.js';
+import type { Pin, Problem } from '../model/index.js';
 import type { BuildModel, PinWrite } from '../producers/types.js';
-import { writeCoversPin } from '../rules/stamps.js';
+import { writeCoversPin } from '../producers/stamps.js';
 import type { SpanEdit } from '../edit/index.js';
 import { formatReference } from '../reference/index.js';
 import { rewritePin } from './rewrite.js';
-import type { RepinChange, RepinProblem, RepinTarget } from './types.js';
+import type { RepinChange, RepinTarget } from './types.js';
 
 export interface RepinPlan {
   edits: Map<string, { pins: Pin[]; edits: SpanEdit[] }>;
   changes: RepinChange[];
-  problems: RepinProblem[];
+  problems: Problem[];
   oldDigests: string[];
 }
 
@@ -25,7 +25,7 @@ interface LockstepPin {
 }
 
 /** Pins of other repositories that producers stamp together with a pin of `targets`. */
-export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all: Pin[], problems: RepinProblem[]): LockstepPin[] {
+export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all: Pin[], problems: Problem[]): LockstepPin[] {
   if (!model) return [];
   const out: LockstepPin[] = [];
   for (const producer of model.producers) {
@@ -52,7 +52,7 @@ export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all:
 
 export function planRepin(pins: Pin[], texts: (file: string) => string, target: RepinTarget, model?: BuildModel): RepinPlan {
   const targets = pins.filter((p) => p.ref.name === target.repository);
-  const problems: RepinProblem[] = [];
+  const problems: Problem[] = [];
   const changes: RepinChange[] = [];
   const edits = new Map<string, { pins: Pin[]; edits: SpanEdit[] }>();
   const add = (pin: Pin, wholeRef?: string, lockstep?: RepinChange['lockstep']) => {

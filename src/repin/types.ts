@@ -1,5 +1,5 @@
 /** What `repin` plans, writes and reports. `pinwatch repin --format json` prints RepinResult. */
-import type { Shape } from '../model/index.js';
+import type { Problem, Shape } from '../model/index.js';
 
 export interface RepinTarget {
   /** Repository (`domain/path`) being repinned. */
@@ -19,15 +19,6 @@ export interface RepinChange {
   to: string;
   /** Set when the pin is of another repository and is rewritten because a producer stamps it in lockstep. */
   lockstep?: { producer: string; refId: string };
-}
-
-export interface RepinProblem {
-  file?: string;
-  line?: number;
-  code: string;
-  reason: string;
-  /** A blocking problem stops every write. */
-  blocking: boolean;
 }
 
 export interface Leftover {
@@ -61,7 +52,8 @@ export interface RepinResult {
   oldDigests: string[];
   changes: RepinChange[];
   files: FileEdit[];
-  problems: RepinProblem[];
+  /** `blocking` set on each: a blocking problem stops every write. */
+  problems: Problem[];
   leftovers: Leftover[];
   forward?: ForwardCheck;
   dryRun: boolean;

@@ -69,7 +69,8 @@ function pinJson(p: Pin): ScanJsonPin {
 }
 
 const skippedJson = (s: SkippedFile) => ({ file: s.file, code: s.code, reason: s.reason, line: s.line ?? null, scraped: s.scraped === true });
-const problemJson = (p: Problem) => ({ file: p.file, line: p.line ?? null, column: p.column ?? null, code: p.code, reason: p.reason });
+/** Scan's problems always name a file (only repin reports one about no file). */
+const problemJson = (p: Problem) => ({ file: p.file ?? '', line: p.line ?? null, column: p.column ?? null, code: p.code, reason: p.reason });
 
 export function scanToJson(result: ScanResult): ScanJson {
   const c = result.config;

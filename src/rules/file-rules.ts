@@ -89,7 +89,7 @@ export const unparsedFile: RuleCheck = {
  * not a broken pin: scan still lists it under problems, lint does not flag it.
  */
 function expectedTemplate(p: Problem, declared: (f: string) => boolean): boolean {
-  return p.code === 'templated-ref' && declared(p.file);
+  return p.code === 'templated-ref' && p.file !== undefined && declared(p.file);
 }
 
 export const invalidRef: RuleCheck = {

@@ -24,6 +24,4 @@ export const RULE_CHECKS: readonly RuleCheck[] = [
 ];
 
 export { LINT_RULES, lintRuleMeta, ruleHelpUri, RULE_DOCS_PATH } from './catalog.js';
-export { stampIndex, writeCoversPin, normalizeKeyPath, distinctProducers } from './stamps.js';
-export { describeProducers } from './explain.js';
 export type * from './types.js';

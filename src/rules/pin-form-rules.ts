@@ -3,7 +3,7 @@
  * `third-party-missing-digest`.
  */
 import type { Pin } from '../model/index.js';
-import { atPin, refShort, refText } from './describe.js';
+import { atPin, refShort, refText } from './wording.js';
 import type { RawFinding, RuleCheck } from './types.js';
 
 /** A pin with no digest at all (bare tag, `latest`, or nothing). */

@@ -4,9 +4,9 @@
  */
 import type { Pin, RelatedLocation } from '../model/index.js';
 import type { PinWrite, Producer } from '../producers/types.js';
-import { atPin, refShort, refText, where } from './describe.js';
-import { distinctProducers, normalizeKeyPath } from './stamps.js';
-import type { PinStamp, RawFinding, RuleCheck, RuleInput } from './types.js';
+import { atPin, refShort, refText, where } from './wording.js';
+import { distinctProducers, normalizeKeyPath, type PinStamp } from '../producers/stamps.js';
+import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 
 export const noProducer: RuleCheck = {
   id: 'no-producer',

@@ -4,7 +4,7 @@
  * grouped by digest, so each location is visible where it is.
  */
 import type { Pin, RelatedLocation } from '../model/index.js';
-import { atPin, shortDigest, where } from './describe.js';
+import { atPin, shortDigest, where } from './wording.js';
 import type { RawFinding, RuleCheck } from './types.js';
 
 function groupByRepository(pins: readonly Pin[]): Map<string, Pin[]> {

@@ -5,7 +5,8 @@
  */
 import type { Config, RuleLevel } from '../config/types.js';
 import type { Pin, Problem, RelatedLocation, SpanField } from '../model/index.js';
-import type { BuildModel, PinWrite, Producer } from '../producers/types.js';
+import type { PinStamp } from '../producers/stamps.js';
+import type { BuildModel } from '../producers/types.js';
 import type { SkippedFile } from '../scan/types.js';
 
 /** What a rule is, for docs, `--help`-like listings and SARIF `tool.driver.rules`. */
@@ -50,12 +51,6 @@ export interface RawFinding {
    */
   field?: SpanField;
   identity: FindingIdentity;
-}
-
-/** A producer write that covers a pin. */
-export interface PinStamp {
-  producer: Producer;
-  write: PinWrite;
 }
 
 /** Everything a rule may read. Plain data: tests build it by hand. */

@@ -2,14 +2,14 @@
  * `write-without-pin`: a producer writes a place where pinwatch found no pin.
  * Either the file is not scanned (a rewrite wider than the scan: refs there are
  * never checked, promoted or mirrored), or the key holds no image reference, or
- * does not exist. A write covers a pin when key paths match (see stamps.ts) or,
+ * does not exist. A write covers a pin when key paths match (see producers/stamps.ts) or,
  * in YAML, when the written node overlaps one of the pin's spans (the registry
  * key of a chart-global pin, the `…Ref` half of an OCI pair).
  */
 import { parseAllDocuments } from 'yaml';
 import type { Pin } from '../model/index.js';
 import type { PinWrite, Producer } from '../producers/types.js';
-import { normalizeKeyPath, writeCoversPin } from './stamps.js';
+import { normalizeKeyPath, writeCoversPin } from '../producers/stamps.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 
 type NodeRange = [number, number];

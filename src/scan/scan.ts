@@ -52,8 +52,8 @@ export function comparePins(a: Pin, b: Pin): number {
   return byText(a.file, b.file) || a.line - b.line || a.column - b.column || byText(a.keyPath ?? '', b.keyPath ?? '') || byText(a.raw, b.raw);
 }
 
-function compareLocated(a: { file: string; line?: number; code: string }, b: { file: string; line?: number; code: string }): number {
-  return byText(a.file, b.file) || (a.line ?? 0) - (b.line ?? 0) || byText(a.code, b.code);
+function compareLocated(a: { file?: string; line?: number; code: string }, b: { file?: string; line?: number; code: string }): number {
+  return byText(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || byText(a.code, b.code);
 }
 
 async function collectAll(tasks: FileTask[], firstParty: readonly string[], options: ScanOptions): Promise<FileOutcome[]> {

@@ -6,7 +6,7 @@ import { loadBuildModel } from '../../producers/index.js';
 import type { BuildModel } from '../../producers/types.js';
 import { registryOptionsFromFlags, type RegistryFlags } from '../../registry/options.js';
 import { repin, repinExitCode } from '../../repin/index.js';
-import type { RepinProblem } from '../../repin/types.js';
+import type { Problem } from '../../model/index.js';
 import { formatRepinJson } from '../../report/repin-json.js';
 import { formatRepinText } from '../../report/repin-text.js';
 
@@ -45,7 +45,7 @@ export async function runRepin(ctx: CommandContext, image: string, flags: RepinF
     registry: registryOptionsFromFlags(ctx.io.env, flags, config.insecureRegistries),
   });
   if (typeof model === 'string') {
-    const note: RepinProblem = { code: 'producers-unavailable', reason: `lockstep keys of other repositories were not looked for: ${model}`, blocking: false };
+    const note: Problem = { code: 'producers-unavailable', reason: `lockstep keys of other repositories were not looked for: ${model}`, blocking: false };
     result.problems.push(note);
   }
   emit(ctx, format === 'json' ? formatRepinJson(result) : formatRepinText(result, { diff: result.dryRun }));

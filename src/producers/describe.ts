@@ -3,8 +3,8 @@
  * Structured, so each caller words it its own way.
  */
 import type { Pin } from '../model/index.js';
-import type { BuildModel, PinWrite } from '../producers/types.js';
 import { stampIndex } from './stamps.js';
+import type { BuildModel, PinWrite } from './types.js';
 
 export interface ProducerDescription {
   /** `packages/core/platform/Makefile:image` */

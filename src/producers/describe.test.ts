@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D1, model, pin, producer, write } from '../lint/fixtures/build.js';
-import { describeProducers } from './explain.js';
+import { describeProducers } from './describe.js';
 
 describe('describeProducers', () => {
   const A = 'packages/core/platform/values.yaml';
