@@ -6,6 +6,9 @@ import type { Pin } from './pin.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
+/** The lowest severity that fails a run (`never`: none does). */
+export type FailOn = 'error' | 'warning' | 'never';
+
 export interface Finding {
   /** Rule slug: `floating-tag`, `stale-image`, … */
   rule: string;
