@@ -12,8 +12,6 @@ export interface Io {
   cwd: string;
 }
 
-export type { FailOn };
-
 export interface GlobalOptions {
   /** Absolute path of the repository root. */
   repo: string;

@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_BASELINE_FILE } from '../lint/baseline.js';
-import type { FailOn } from '../model/index.js';
+import { FAIL_ON_LEVELS, type FailOn } from '../model/finding.js';
 import type { CommandContext, GlobalOptions, Io } from './context.js';
 import type { CheckFlags } from './flags/check.js';
 import type { RegistryFlags } from './flags/registry.js';
@@ -80,7 +80,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--config <file>', 'config file (default: pinwatch.yaml at the repo root)')
     .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
-    .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(['error', 'warning', 'never']))
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
     .showHelpAfterError()
     .exitOverride()

@@ -7,7 +7,8 @@ import type { Pin } from './pin.js';
 export type Severity = 'error' | 'warning' | 'note';
 
 /** The lowest severity that fails a run (`never`: none does). */
-export type FailOn = 'error' | 'warning' | 'never';
+export const FAIL_ON_LEVELS = ['error', 'warning', 'never'] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
 
 export interface Finding {
   /** Rule slug: `floating-tag`, `stale-image`, … */
