@@ -42,4 +42,3 @@ export { editYaml, applySpans } from './edit/index.js';
 // formatters (pure: findings in, text out)
 export { formatFindings, FINDINGS_FORMATS } from './report/findings-format.js';
 export { formatHtmlReport } from './report/html.js';
-export { buildDemoRepo } from './demo/index.js';

@@ -95,7 +95,7 @@ async function shallowRefusal(repo: string, base: string, what: string, boundary
   if (firstParentWalk && back > depth - 1 && last && (await isRootCommit(repo, last, boundary))) {
     return new PinwatchError(
       'unknown-revision',
-      `--base "${base}" is ${back} commit(s) back from HEAD, but HEAD's first-parent line ends at the root commit ${last.slice(0, 10)} after ${depth} commit(s): no depth of clone has it; expected a base on HEAD's line, like origin/main`,
+      `base "${base}" is ${back} commit(s) back from HEAD, but HEAD's first-parent line ends at the root commit ${last.slice(0, 10)} after ${depth} commit(s): no depth of clone has it; expected a base on HEAD's line, like origin/main`,
     );
   }
   return new PinwatchError(
@@ -112,7 +112,7 @@ export async function mergeBaseOf(repo: string, base: string, headRev = 'HEAD'):
   const baseSha = await resolveCommit(repo, base);
   if (!baseSha) {
     if (shallow.shallow) throw await shallowRefusal(repo, base, `"${base}" is not in it`, shallow.boundary);
-    throw new PinwatchError('unknown-revision', `--base "${base}" does not name a commit; expected a branch, tag or sha (fetch it first: git fetch origin ${base})`);
+    throw new PinwatchError('unknown-revision', `base "${base}" does not name a commit; expected a branch, tag or sha (fetch it first: git fetch origin ${base})`);
   }
   const r = await runGit(repo, ['merge-base', baseSha, head]);
   if (r.code === 0) return { base: baseSha, head, mergeBase: r.stdout.trim() };

@@ -1,10 +1,9 @@
 /**
- * What every command gets: the global options, the streams to write to, and
- * `emit` for the report (stdout or --output FILE, written atomically).
+ * What every command gets: the global options and the streams to write to
+ * (injectable, so tests run the CLI in-process). Reports go out through
+ * ./output.ts.
  */
-import { resolve } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { PinwatchError } from '../errors.js';
+import type { FailOn } from '../model/index.js';
 
 export interface Io {
   out(text: string): void;
@@ -12,8 +11,6 @@ export interface Io {
   env: Record<string, string | undefined>;
   cwd: string;
 }
-
-export type FailOn = 'error' | 'warning' | 'never';
 
 export interface GlobalOptions {
   /** Absolute path of the repository root. */
@@ -46,20 +43,4 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
   };
-}
-
-/** Write a report to --output (atomically) or stdout, with a trailing newline. */
-export function emit(ctx: CommandContext, text: string): void {
-  const body = text.endsWith('\n') ? text : `${text}\n`;
-  if (ctx.global.output) writeFileAtomic(resolve(ctx.io.cwd, ctx.global.output), body);
-  else ctx.io.out(body);
-}
-
-/** Check --format against what a command supports; usage error (exit 2) otherwise. */
-export function pickFormat<T extends string>(ctx: CommandContext, allowed: readonly T[], fallback: T): T {
-  const f = ctx.global.format ?? fallback;
-  if (!(allowed as readonly string[]).includes(f)) {
-    throw new PinwatchError('usage', `--format must be one of ${allowed.join(', ')} for this command; saw "${f}"`);
-  }
-  return f as T;
 }

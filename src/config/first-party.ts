@@ -2,6 +2,7 @@
  * First-party prefixes: `ghcr.io/acme/` names a registry host and optional path
  * components, the way normalised repositories (`domain/path`) are compared.
  */
+import { PinwatchError } from '../errors.js';
 
 const domainComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 const domain = `${domainComponent}(?:\\.${domainComponent})*(?::[0-9]+)?`;
@@ -21,4 +22,12 @@ export function firstPartyPrefixProblem(prefix: string): string | undefined {
     return `${quoted} does not start with a registry host (a Docker Hub name is docker.io/${prefix}); ${EXPECTED}`;
   }
   return undefined;
+}
+
+/** Prefixes given as values (not read from pinwatch.yaml): the first bad one throws `invalid-first-party-prefix`. */
+export function checkFirstPartyPrefixes(prefixes: readonly string[]): void {
+  for (const p of prefixes) {
+    const problem = firstPartyPrefixProblem(p);
+    if (problem) throw new PinwatchError('invalid-first-party-prefix', problem);
+  }
 }

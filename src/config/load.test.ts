@@ -47,8 +47,10 @@ describe('loadConfig without a file', () => {
     expect(c.origin.assumed.some((a) => a.includes('third-party'))).toBe(false);
   });
 
-  it('rejects a --first-party that is not a repository prefix', () => {
-    expect(() => loadConfig(repoWith(), { firstParty: ['acme/'] })).toThrow(/--first-party: "acme\/" does not start with a registry host .*docker.io\/acme\//);
+  it('rejects a firstParty option that is not a repository prefix, with a domain code and no flag name', () => {
+    const run = () => loadConfig(repoWith(), { firstParty: ['acme/'] });
+    expect(run).toThrow(/^"acme\/" does not start with a registry host .*docker.io\/acme\//);
+    expect(run).toThrow(expect.objectContaining({ code: 'invalid-first-party-prefix' }));
   });
 
   it('fails when an explicit --config file does not exist', () => {

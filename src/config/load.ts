@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import { CONFIG_FILE_NAME, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
-import { firstPartyPrefixProblem } from './first-party.js';
+import { checkFirstPartyPrefixes } from './first-party.js';
 import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
 import { validateNode } from './validate.js';
@@ -69,17 +69,10 @@ function readConfigFile(repoRoot: string, configPath: string | undefined): { fil
   return { file, raw: parseConfigText(text, file) };
 }
 
-function checkCliPrefixes(prefixes: readonly string[]): void {
-  for (const p of prefixes) {
-    const problem = firstPartyPrefixProblem(p);
-    if (problem) throw new PinwatchError('usage', `--first-party: ${problem}`);
-  }
-}
-
 /** Load, validate and default the configuration of the repository at repoRoot. */
 export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Config {
   const cliPrefixes = opts.firstParty ?? [];
-  checkCliPrefixes(cliPrefixes);
+  checkFirstPartyPrefixes(cliPrefixes);
   const read = readConfigFile(repoRoot, opts.configPath);
   const raw = read?.raw ?? {};
   const config = defaultConfig();

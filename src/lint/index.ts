@@ -11,5 +11,3 @@ export { baselineOf, parseBaseline, readBaseline, serializeBaseline, DEFAULT_BAS
 export type { Baseline, BaselineEntry } from './baseline.js';
 export { fingerprintOf, disambiguate } from './fingerprint.js';
 export { levelFor, exitCodeFor, failingFindings, misspeltRuleNotes } from './levels.js';
-export { emitFindingsReport, appendStepSummary } from './emit.js';
-export { lintReportNotes, baselineJson } from './report-notes.js';

@@ -1,6 +1,6 @@
 /** Rule levels: the catalog default, overridden by `rules:` in pinwatch.yaml. */
 import type { Config, RuleLevel } from '../config/types.js';
-import type { Finding, Severity } from '../model/index.js';
+import type { FailOn, Finding, Severity } from '../model/index.js';
 import { SEVERITY_RANK } from '../model/index.js';
 import { closestKey } from '../config/suggest.js';
 import { LINT_RULES, lintRuleMeta } from '../rules/catalog.js';
@@ -9,8 +9,6 @@ import { LINT_RULES, lintRuleMeta } from '../rules/catalog.js';
 export function levelFor(rule: string, config: Pick<Config, 'rules'>): RuleLevel {
   return config.rules[rule] ?? lintRuleMeta(rule)?.defaultLevel ?? 'warning';
 }
-
-export type FailOn = 'error' | 'warning' | 'never';
 
 /** Findings that count toward the exit code: not suppressed, at or above the threshold. */
 export function failingFindings(findings: readonly Finding[], failOn: FailOn): Finding[] {

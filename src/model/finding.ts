@@ -6,6 +6,10 @@ import type { Pin } from './pin.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
+/** The lowest severity that fails a run (`never`: none does). */
+export const FAIL_ON_LEVELS = ['error', 'warning', 'never'] as const;
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
 export interface Finding {
   /** Rule slug: `floating-tag`, `stale-image`, … */
   rule: string;

@@ -1,9 +1,8 @@
 /**
  * The skip sets of `overlay`: directories rebuilt by the PR (--built), edited by
- * it (--touched) or owned by another job (--owned). Each flag takes a JSON array
- * (a CI matrix) or a comma/space/newline separated list.
+ * it (--touched) or owned by another job (--owned), and which set skips a file.
+ * The CLI parses the flags into SkipSets (src/cli/flags/overlay.ts).
  */
-import { PinwatchError } from '../errors.js';
 import type { SkipSet } from './types.js';
 
 export interface SkipSets {
@@ -13,27 +12,6 @@ export interface SkipSets {
 }
 
 const SET_ORDER: SkipSet[] = ['built', 'touched', 'owned'];
-
-/** Parse one flag value: `["a","b"]`, `a,b`, `a b`, or one dir per line. Dirs are normalised (no ./, no trailing /). */
-export function parseDirList(value: string | undefined, flag: string): string[] {
-  if (value === undefined) return [];
-  const text = value.trim();
-  if (text === '') return [];
-  let items: unknown[];
-  if (text.startsWith('[')) {
-    try {
-      items = JSON.parse(text) as unknown[];
-    } catch (e) {
-      throw new PinwatchError('usage', `${flag} looks like a JSON array but does not parse (${(e as Error).message}); saw ${JSON.stringify(value)}; expected ["dir/a","dir/b"] or dir/a,dir/b`);
-    }
-    if (!Array.isArray(items) || items.some((i) => typeof i !== 'string')) {
-      throw new PinwatchError('usage', `${flag} must be a JSON array of strings; saw ${JSON.stringify(value)}`);
-    }
-  } else {
-    items = text.split(/[\s,]+/);
-  }
-  return (items as string[]).map(normaliseDir).filter((d) => d !== '');
-}
 
 export function normaliseDir(dir: string): string {
   let d = dir.trim().replace(/\\/g, '/');

@@ -5,5 +5,3 @@ export * from './provenance.js';
 export { redactText, redactUrl } from './redact.js';
 export { sha256Digest } from './digest.js';
 export { MANIFEST_ACCEPT } from './media-types.js';
-export { registryOptionsFromFlags } from './options.js';
-export type { RegistryFlags } from './options.js';

@@ -14,7 +14,8 @@ export interface FindingsReportOptions {
   rules?: readonly RuleMeta[];
   /** Base URL of the rule pages; `<base><id>.md`. */
   docsBase?: string;
-  tool?: { name: string; version: string; informationUri?: string };
+  /** The producing tool; the CLI passes its package version (report/ reads no files). */
+  tool?: { name: string; version?: string; informationUri?: string };
   /** Absolute repository root, for SARIF `originalUriBaseIds`. */
   root?: string;
   /** Extra lines under the summary (e.g. stale baseline entries). */
@@ -23,7 +24,8 @@ export interface FindingsReportOptions {
   jsonExtra?: Record<string, unknown>;
 }
 
-export const DEFAULT_TOOL: { name: string; version: string; informationUri?: string } = { name: 'pinwatch', version: '0.1.0' };
+/** Without `tool`, SARIF names pinwatch with no version: a pure formatter does not know which package it is in. */
+export const DEFAULT_TOOL: NonNullable<FindingsReportOptions['tool']> = { name: 'pinwatch' };
 
 export interface FindingCounts {
   error: number;

@@ -83,7 +83,7 @@ export function findingsSarif(findings: readonly Finding[], options: FindingsRep
   const rules = driverRules(findings, options);
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const run: Json = {
-    tool: { driver: { name: tool.name, version: tool.version, ...(tool.informationUri ? { informationUri: tool.informationUri } : {}), rules: rules.map((m) => ruleDescriptor(m, options)) } },
+    tool: { driver: { name: tool.name, ...(tool.version ? { version: tool.version } : {}), ...(tool.informationUri ? { informationUri: tool.informationUri } : {}), rules: rules.map((m) => ruleDescriptor(m, options)) } },
     ...(options.root ? { originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(options.root.endsWith('/') ? options.root : `${options.root}/`).href } } } : {}),
     results: findings.map((f) => result(f, index)),
     columnKind: 'utf16CodeUnits',

@@ -1,9 +1,9 @@
 /**
- * When stale fails the run: `--fail-on-stale fix|any|never` (default fix: an
- * unshipped commit is a `fix`) and `--max-age DAYS` (only when the oldest
- * counted unshipped commit is older than DAYS).
+ * When stale fails the run: `failOnStale` fix|any|never (default fix: an
+ * unshipped commit is a `fix`) and `maxAgeDays` (only when the oldest counted
+ * unshipped commit is older than that). The CLI parses the flags into this
+ * policy (src/cli/flags/stale.ts).
  */
-import { PinwatchError } from '../errors.js';
 import type { StaleImage, StaleReport, UnshippedCommit } from './types.js';
 
 export type FailOnStale = 'fix' | 'any' | 'never';
@@ -15,18 +15,6 @@ export interface StalePolicy {
 }
 
 const DAY_MS = 86_400_000;
-
-export function parseFailOnStale(value: string | undefined): FailOnStale {
-  const v = value ?? 'fix';
-  if (v === 'fix' || v === 'any' || v === 'never') return v;
-  throw new PinwatchError('usage', `--fail-on-stale must be fix, any or never; saw "${v}"`);
-}
-
-export function parseMaxAge(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new PinwatchError('usage', `--max-age must be a number of days, like 7; saw "${value}"`);
-  return Number(value);
-}
 
 /** The unshipped commits that count under the policy. */
 export function countedCommits(img: StaleImage, policy: StalePolicy): UnshippedCommit[] {

@@ -1,18 +1,31 @@
-/** `pinwatch affected --base REV`: the first-party images whose build inputs changed since REV, as a CI build matrix. */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch affected` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
-import type { AffectedFlags } from './affected.run.js';
+import { pickFormat } from '../flags/global.js';
+import { emit } from '../output.js';
+import { loadCommandConfig } from '../config.js';
+import { PinwatchError } from '../../errors.js';
+import { affectedReport } from '../../affected/report.js';
+import { formatAffectedJson } from '../../report/affected-json.js';
+import { formatAffectedText } from '../../report/affected-text.js';
 
-export const registerAffected: CommandRegistrar = (program, run) => {
-  program
-    .command('affected')
-    .description('first-party images whose build inputs changed between the merge base of REV and HEAD (a CI build matrix)')
-    .requiredOption('--base <rev>', 'revision to compare with (git diff REV...HEAD semantics)')
-    .option('--unknown <mode>', 'images whose build inputs are unknown: include (default, to be safe) or exclude', 'include')
-    .action(
-      run(async (ctx: CommandContext, flags: AffectedFlags) => {
-        const { runAffected } = await import('./affected.run.js');
-        return runAffected(ctx, flags);
-      }),
-    );
-};
+const FORMATS = ['json', 'text'] as const;
+
+export interface AffectedFlags {
+  base?: string;
+  unknown?: string;
+}
+
+export async function runAffected(ctx: CommandContext, flags: AffectedFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'json');
+  if (!flags.base) throw new PinwatchError('usage', '--base REV is required (the revision to compare with, e.g. origin/main)');
+  const unknown = flags.unknown ?? 'include';
+  if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('usage', `--unknown must be include or exclude; saw "${unknown}"`);
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });
+  if (format === 'json') {
+    emit(ctx, formatAffectedJson(result));
+    for (const u of result.unknown) ctx.io.err(`pinwatch: ${u.image}: build inputs unknown (${unknown === 'include' ? 'listed to be safe' : 'left out'}): ${u.reason}\n`);
+  } else emit(ctx, formatAffectedText(result));
+  return 0;
+}

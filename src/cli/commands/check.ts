@@ -1,14 +1,46 @@
-/** `pinwatch check` (the default command): lint + stale in one report, one exit code. */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch check` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
-import { addCheckFlags, type CheckFlags } from '../check-flags.js';
+import { pickFormat } from '../flags/global.js';
+import { appendStepSummary, emit, emitFindingsReport } from '../output.js';
+import { loadCommandConfig } from '../config.js';
+import { checkRepo, type CheckResult } from '../../check/index.js';
+import type { CheckFlags } from '../flags/check.js';
+import { exitCodeFor } from '../../lint/index.js';
+import { baselineJson, lintReportNotes } from '../notes.js';
+import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
+import { formatStaleMarkdown } from '../../report/stale-markdown.js';
+import { FINDINGS_FORMATS } from '../../report/findings-format.js';
+import { formatCheckText } from '../../report/check-text.js';
+import { staleJson } from '../../report/stale-json.js';
+import { LINT_RULES } from '../../rules/index.js';
+import { STALE_RULES } from '../../stale/findings.js';
+import { stalePolicy } from '../flags/stale.js';
+import { registryOptions } from '../flags/registry.js';
 
-export const registerCheck: CommandRegistrar = (program, run) => {
-  const cmd = program.command('check').description('lint + stale in one report (the default command): the one job CI runs');
-  addCheckFlags(cmd).action(
-    run(async (ctx: CommandContext, flags: CheckFlags) => {
-      const { runCheck } = await import('./check.run.js');
-      return runCheck(ctx, flags);
-    }),
-  );
-};
+/** The check pipeline from the shared flags, and the notes its reports print (check and report). */
+export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[] }> {
+  const policy = stalePolicy(flags, now);
+  const config = loadCommandConfig(ctx);
+  const result = await checkRepo(ctx.global.repo, config, {
+    policy,
+    ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
+    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
+  });
+  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes];
+  return { result, notes };
+}
+
+export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
+  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const repo = ctx.global.repo;
+  const { result, notes } = await checkFromFlags(ctx, flags);
+  const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { baseline: baselineJson(result.lint), stale: staleJson(result.stale), notes } };
+  if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes));
+  else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);
+  else {
+    // github: annotations on stdout; the job summary leads with the stale table, then the findings
+    if (format === 'github') appendStepSummary(ctx, formatStaleMarkdown(result.stale));
+    emitFindingsReport(ctx, format, result.findings, options);
+  }
+  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+}

@@ -1,19 +1,24 @@
-/** `pinwatch explain IMAGE`: pins, producers, recipe, build inputs, provenance steps and unshipped commits of one image. */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch explain` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
-import { addRegistryFlags } from '../registry-flags.js';
-import type { ExplainFlags } from './explain.run.js';
+import { pickFormat } from '../flags/global.js';
+import { emit } from '../output.js';
+import { loadCommandConfig } from '../config.js';
+import { registryOptions, type RegistryFlags } from '../flags/registry.js';
+import { explainImage } from '../../explain/explain.js';
+import { formatExplainJson } from '../../report/explain-json.js';
+import { formatExplainText } from '../../report/explain-text.js';
 
-export const registerExplain: CommandRegistrar = (program, run) => {
-  const cmd = program
-    .command('explain')
-    .description('show how pinwatch sees one image: pins, producer, build recipe, build inputs, provenance steps, unshipped commits')
-    .argument('<image>', 'repository, or its last path component, or the pinwatch.yaml images key')
-    .option('--registry', 'ask the registry for the image revision label first (network)');
-  addRegistryFlags(cmd).action(
-    run(async (ctx: CommandContext, image: string, flags: ExplainFlags) => {
-      const { runExplain } = await import('./explain.run.js');
-      return runExplain(ctx, image, flags);
-    }),
-  );
-};
+const FORMATS = ['text', 'json'] as const;
+
+export interface ExplainFlags extends RegistryFlags {
+  registry?: boolean;
+}
+
+export async function runExplain(ctx: CommandContext, image: string, flags: ExplainFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const e = await explainImage(repo, config, image, flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {});
+  emit(ctx, format === 'json' ? formatExplainJson(e) : formatExplainText(e));
+  return 0;
+}

@@ -1,18 +1,20 @@
-/** `pinwatch inspect REF`: what the registry says about an image — digest, platforms, labels, build commit. */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch inspect` does when it runs (declared in ../program.ts, loaded only when it runs). */
+import { loadCommandConfig } from '../config.js';
 import type { CommandContext } from '../context.js';
-import { addRegistryFlags } from '../registry-flags.js';
-import type { RegistryFlags } from '../../registry/options.js';
+import { pickFormat } from '../flags/global.js';
+import { emit } from '../output.js';
+import { registryProvenance } from '../../registry/provenance.js';
+import { formatInspectJson } from '../../report/inspect-json.js';
+import { formatInspectText } from '../../report/inspect-text.js';
+import { registryClientOptions, type RegistryFlags } from '../flags/registry.js';
 
-export const registerInspect: CommandRegistrar = (program, run) => {
-  const cmd = program
-    .command('inspect')
-    .description('show what the registry says about an image: digest, platforms, labels, and the commit it was built from')
-    .argument('<ref>', 'image reference, e.g. ghcr.io/acme/app:v1.2.0 or …@sha256:…');
-  addRegistryFlags(cmd).action(
-    run(async (ctx: CommandContext, ref: string, flags: RegistryFlags) => {
-      const { runInspect } = await import('./inspect.run.js');
-      return runInspect(ctx, ref, flags);
-    }),
-  );
-};
+const FORMATS = ['text', 'json'] as const;
+
+export async function runInspect(ctx: CommandContext, ref: string, flags: RegistryFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const config = loadCommandConfig(ctx);
+  const opts = registryClientOptions(ctx.io.env, flags, config.insecureRegistries);
+  const p = await registryProvenance(ref, opts);
+  emit(ctx, format === 'json' ? formatInspectJson(p) : formatInspectText(p));
+  return 0;
+}

@@ -1,24 +1,35 @@
-/**
- * `pinwatch lint`: the invariants. Thin: flags → lintRepo → formatter → exit code.
- * `--write-baseline [FILE]` records today's findings so only new ones fail.
- */
-import { Option } from 'commander';
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch lint` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
-import { DEFAULT_BASELINE_FILE } from '../../lint/baseline.js';
-import type { LintFlags } from './lint.run.js';
+import { pickFormat } from '../flags/global.js';
+import { loadCommandConfig } from '../config.js';
+import { DEFAULT_BASELINE_FILE, exitCodeFor, lintRepo, writeBaselineFile } from '../../lint/index.js';
+import { baselineJson, lintReportNotes } from '../notes.js';
+import { emitFindingsReport } from '../output.js';
+import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 
-export const registerLint: CommandRegistrar = (program, run) => {
-  program
-    .command('lint')
-    .description('check the pin invariants: tag+digest, no latest, one digest per repository, one built producer per key, lockstep keys')
-    .addOption(new Option('--write-baseline [file]', `record the current findings in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
-    .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
-    .option('--no-baseline', 'ignore any baseline: report every finding')
-    .action(
-      run(async (ctx: CommandContext, flags: LintFlags) => {
-        const { runLint } = await import('./lint.run.js');
-        return runLint(ctx, flags);
-      }),
-    );
-};
+export interface LintFlags {
+  writeBaseline?: string | boolean;
+  baseline?: string | false;
+}
+
+export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
+  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const root = ctx.global.repo;
+  const config = loadCommandConfig(ctx);
+  if (flags.writeBaseline) {
+    const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
+    const result = await lintRepo(root, config, { baseline: false });
+    const n = writeBaselineFile(root, file, result.findings);
+    ctx.io.err(`pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
+    return 0;
+  }
+  const result = await lintRepo(root, config, { baseline: flags.baseline });
+  const reportNotes = lintReportNotes(result, config);
+  emitFindingsReport(ctx, format, result.findings, {
+    title: 'pinwatch lint',
+    root,
+    notes: reportNotes,
+    jsonExtra: { baseline: baselineJson(result), notes: reportNotes },
+  });
+  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+}

@@ -1,31 +1,56 @@
-/**
- * `pinwatch overlay --from DIR`: put an artifact's current-main refs onto the
- * checkout where every difference is a ref; name every drifted file and line.
- * Thin: parse flags, run src/overlay, format with src/report/overlay-*.
- */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch overlay` does when it runs (declared in ../program.ts, loaded only when it runs). */
+import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
-import type { OverlayFlags } from './overlay.run.js';
+import { pickFormat } from '../flags/global.js';
+import { appendStepSummary, emit } from '../output.js';
+import { loadCommandConfig } from '../config.js';
+import { PinwatchError } from '../../errors.js';
+import { runOverlay } from '../../overlay/engine.js';
+import { skipSets, type SkipSetFlags } from '../flags/overlay.js';
+import type { OverlayReport } from '../../overlay/types.js';
+import { formatOverlayGithub } from '../../report/overlay-github.js';
+import { formatOverlayJson } from '../../report/overlay-json.js';
+import { formatOverlayMarkdown } from '../../report/overlay-markdown.js';
+import { formatOverlayText } from '../../report/overlay-text.js';
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
+export interface OverlayFlags extends SkipSetFlags {
+  from?: string;
+  at?: string;
+  dryRun?: boolean;
+  failOnDrift?: boolean;
+  ignoreComments?: boolean;
+  listSame?: boolean;
+}
 
-export const registerOverlay: CommandRegistrar = (program, run) => {
-  program
-    .command('overlay')
-    .description('put freshly built current-main refs from an artifact tree onto the checkout, only where every differing line is a ref; name every drift')
-    .option('--from <dir>', 'artifact tree (same layout as the checkout, or as --at) whose pins name the images just built')
-    .option('--at <subdir>', 'the checkout subdirectory the artifact root stands for (e.g. packages)')
-    .option('--built <dirs>', 'dirs rebuilt by this PR: skipped (JSON array or comma/space/newline list; repeatable)', collect)
-    .option('--touched <dirs>', 'dirs edited by this PR: skipped, their refs are its intent (repeatable)', collect)
-    .option('--owned <dirs>', 'dirs owned by another job: skipped (repeatable)', collect)
-    .option('--dry-run', 'print a unified diff of what would change; write nothing')
-    .option('--fail-on-drift', 'exit 1 when any file drifted')
-    .option('--ignore-comments', 'comment-only differences do not count as drift')
-    .option('--list-same', 'text format: name every byte-identical file too')
-    .action(
-      run(async (ctx: CommandContext, flags: OverlayFlags) => {
-        const { runOverlayCommand } = await import('./overlay.run.js');
-        return runOverlayCommand(ctx, flags);
-      }),
-    );
-};
+const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+
+function render(report: OverlayReport, format: (typeof FORMATS)[number], flags: OverlayFlags): string {
+  switch (format) {
+    case 'json':
+      return formatOverlayJson(report);
+    case 'markdown':
+      return formatOverlayMarkdown(report);
+    case 'github':
+      return formatOverlayGithub(report);
+    default:
+      return formatOverlayText(report, { listSame: flags.listSame });
+  }
+}
+
+export async function runOverlayCommand(ctx: CommandContext, flags: OverlayFlags): Promise<number> {
+  if (!flags.from) throw new PinwatchError('usage', 'overlay needs --from DIR: the extracted artifact tree whose pins name the images just built');
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const config = loadCommandConfig(ctx);
+  const report = runOverlay({
+    root: ctx.global.repo,
+    from: resolve(ctx.io.cwd, flags.from),
+    at: flags.at,
+    config,
+    skip: skipSets(flags),
+    dryRun: flags.dryRun ?? false,
+    ignoreComments: flags.ignoreComments ?? false,
+  });
+  emit(ctx, render(report, format, flags));
+  if (format === 'github') appendStepSummary(ctx, formatOverlayMarkdown(report));
+  return flags.failOnDrift && report.summary.drift > 0 ? 1 : 0;
+}

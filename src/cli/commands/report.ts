@@ -1,21 +1,38 @@
-/**
- * `pinwatch report --html FILE`: the `check` pipeline, written as one self-contained
- * HTML dashboard. Exit code as `check`: 1 when a finding is at or above --fail-on.
- */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch report` does when it runs (declared in ../program.ts, loaded only when it runs). */
+import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
-import { addCheckFlags } from '../check-flags.js';
-import type { ReportFlags } from './report.run.js';
+import type { CheckFlags } from '../flags/check.js';
+import { checkFromFlags } from './check.js';
+import { PinwatchError } from '../../errors.js';
+import { exitCodeFor } from '../../lint/index.js';
+import { formatHtmlReport } from '../../report/html.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 
-export const registerReport: CommandRegistrar = (program, run) => {
-  const cmd = program
-    .command('report')
-    .description('write the check results as one self-contained HTML dashboard (no JavaScript, no network)')
-    .option('--html <file>', 'write the HTML report to FILE (atomically)');
-  addCheckFlags(cmd).action(
-    run(async (ctx: CommandContext, flags: ReportFlags) => {
-      const { runReport } = await import('./report.run.js');
-      return runReport(ctx, flags);
-    }),
-  );
-};
+export interface ReportFlags extends CheckFlags {
+  html?: string;
+}
+
+function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
+  if (ctx.global.format !== undefined || ctx.global.output !== undefined) {
+    throw new PinwatchError('usage', 'report takes no --format or --output; name the file with --html FILE, e.g. `pinwatch report --html pinwatch.html`');
+  }
+  if (!flags.html) throw new PinwatchError('usage', 'report needs --html FILE, e.g. `pinwatch report --html pinwatch.html`');
+  return resolve(ctx.io.cwd, flags.html);
+}
+
+export async function runReport(ctx: CommandContext, flags: ReportFlags): Promise<number> {
+  const target = htmlTarget(ctx, flags);
+  const now = new Date();
+  const { result, notes } = await checkFromFlags(ctx, flags, now);
+  const html = formatHtmlReport({
+    repo: ctx.global.repo,
+    generatedAt: now.toISOString(),
+    stale: { ...result.stale, notes },
+    findings: result.findings,
+    pins: result.lint.scan.pins,
+  });
+  writeFileAtomic(target, html);
+  const active = result.findings.filter((f) => !f.suppressed).length;
+  ctx.io.err(`wrote ${flags.html} (${result.stale.images.length} images, ${active} findings)\n`);
+  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+}

@@ -1,21 +1,33 @@
-/** `pinwatch stale`: per first-party image, the build commit, the method, and the merged commits it does not ship. */
-import type { CommandRegistrar } from '../main.js';
+/** What `pinwatch stale` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
-import { addRegistryFlags } from '../registry-flags.js';
-import type { StaleFlags } from './stale.run.js';
+import { pickFormat } from '../flags/global.js';
+import { emit, findingsReport } from '../output.js';
+import { loadCommandConfig } from '../config.js';
+import { registryOptions, type RegistryFlags } from '../flags/registry.js';
+import { staleReport } from '../../stale/report.js';
+import { staleExitCode } from '../../stale/policy.js';
+import { stalePolicy, type StalePolicyFlags } from '../flags/stale.js';
+import { STALE_RULES, staleFindings } from '../../stale/findings.js';
+import { formatStaleJson } from '../../report/stale-json.js';
+import { formatStaleText } from '../../report/stale-text.js';
+import { formatStaleMarkdown } from '../../report/stale-markdown.js';
 
-export const registerStale: CommandRegistrar = (program, run) => {
-  const cmd = program
-    .command('stale')
-    .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
-    .argument('[images...]', 'only these images (short name or repository)')
-    .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
-    .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
-    .option('--registry', 'ask the registry for the image revision label first (network)');
-  addRegistryFlags(cmd).action(
-    run(async (ctx: CommandContext, images: string[], flags: StaleFlags) => {
-      const { runStale } = await import('./stale.run.js');
-      return runStale(ctx, images, flags);
-    }),
-  );
-};
+const FORMATS = ['text', 'json', 'markdown', 'github', 'sarif'] as const;
+
+export interface StaleFlags extends RegistryFlags, StalePolicyFlags {
+  registry?: boolean;
+}
+
+export async function runStale(ctx: CommandContext, images: string[], flags: StaleFlags): Promise<number> {
+  const format = pickFormat(ctx, FORMATS, 'text');
+  const policy = stalePolicy(flags, new Date());
+  const { repo } = ctx.global;
+  const config = loadCommandConfig(ctx);
+  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) });
+  if (format === 'json') emit(ctx, formatStaleJson(report));
+  else if (format === 'text') emit(ctx, formatStaleText(report));
+  else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
+  else emit(ctx, findingsReport(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
+  // The global --fail-on never also silences stale (check runs lint and stale under one switch).
+  return ctx.global.failOn === 'never' ? 0 : staleExitCode(report, policy);
+}

@@ -1,11 +1,10 @@
 /**
  * What a lint run tells the reader besides its findings: misspelt rule ids in the
- * config and how the baseline matched. lint and check print the same notes and the
- * same `baseline` block in JSON.
+ * config and how the baseline matched (with the command that refreshes it). lint
+ * and check print the same notes and the same `baseline` block in JSON.
  */
 import type { Config } from '../config/types.js';
-import { misspeltRuleNotes } from './levels.js';
-import type { LintRepoResult } from './run.js';
+import { misspeltRuleNotes, type LintRepoResult } from '../lint/index.js';
 
 export function lintReportNotes(result: LintRepoResult, config: Config): string[] {
   const out: string[] = [...misspeltRuleNotes(config)];

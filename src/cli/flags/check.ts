@@ -1,0 +1,9 @@
+/** The flags `check` and `report` share: the stale policy, the baseline, and asking the registry. */
+import type { RegistryFlags } from './registry.js';
+import type { StalePolicyFlags } from './stale.js';
+
+export interface CheckFlags extends RegistryFlags, StalePolicyFlags {
+  registry?: boolean;
+  /** `--baseline FILE`, or false for `--no-baseline`. */
+  baseline?: string | false;
+}

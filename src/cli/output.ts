@@ -1,0 +1,47 @@
+/**
+ * Where the CLI's reports go: stdout, or `--output FILE` (written atomically;
+ * `--output -` is stdout), and for `--format github` the Markdown job summary
+ * appended to `$GITHUB_STEP_SUMMARY`. One policy for the summary: when the
+ * environment names a file that cannot be appended to, the run fails
+ * (`step-summary-unwritable`, exit 2) rather than dropping it silently.
+ */
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PinwatchError } from '../errors.js';
+import type { Finding } from '../model/index.js';
+import { formatFindings, type FindingsFormat, type FindingsReportOptions } from '../report/findings-format.js';
+import { formatFindingsMarkdown } from '../report/findings-markdown.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import type { CommandContext } from './context.js';
+import { TOOL } from './version.js';
+
+/** Write a report to --output (atomically) or stdout (no --output, or `--output -`), with a trailing newline. */
+export function emit(ctx: CommandContext, text: string): void {
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const output = ctx.global.output;
+  if (output !== undefined && output !== '-') writeFileAtomic(resolve(ctx.io.cwd, output), body);
+  else ctx.io.out(body);
+}
+
+/** Append Markdown to the job summary file; a failure to write is a runtime error, not silence. */
+export function appendStepSummary(ctx: CommandContext, markdown: string): boolean {
+  const path = ctx.io.env.GITHUB_STEP_SUMMARY;
+  if (!path) return false;
+  try {
+    appendFileSync(resolve(ctx.io.cwd, path), `${markdown}\n`);
+  } catch (e) {
+    throw new PinwatchError('step-summary-unwritable', `cannot append to GITHUB_STEP_SUMMARY ${JSON.stringify(path)}: ${(e as Error).message}`);
+  }
+  return true;
+}
+
+/** Any command's findings in a findings format, naming this pinwatch (version from package.json) as the tool. */
+export function findingsReport(format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): string {
+  return formatFindings(format, findings, { tool: TOOL, ...options });
+}
+
+/** Emit a findings report; for `github`, also append the Markdown report to the job summary. */
+export function emitFindingsReport(ctx: CommandContext, format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): void {
+  emit(ctx, findingsReport(format, findings, options));
+  if (format === 'github') appendStepSummary(ctx, formatFindingsMarkdown(findings, options));
+}

@@ -1,0 +1,199 @@
+/**
+ * Every pinwatch command and its flags, in the order `--help` lists them. Each
+ * action loads its body (`./commands/<name>.js`) only when that command runs, so
+ * `--help`, `--version` and each command load only what they use. A body gets a
+ * CommandContext and returns its exit code, which reaches main's single exit point.
+ */
+import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_BASELINE_FILE } from '../lint/baseline.js';
+import { FAIL_ON_LEVELS, type FailOn } from '../model/finding.js';
+import type { CommandContext, GlobalOptions, Io } from './context.js';
+import type { CheckFlags } from './flags/check.js';
+import type { RegistryFlags } from './flags/registry.js';
+import type { AffectedFlags } from './commands/affected.js';
+import type { DemoFlags } from './commands/demo.js';
+import type { ExplainFlags } from './commands/explain.js';
+import type { LintFlags } from './commands/lint.js';
+import type { OverlayFlags } from './commands/overlay.js';
+import type { RepinFlags } from './commands/repin.js';
+import type { ReportFlags } from './commands/report.js';
+import type { StaleFlags } from './commands/stale.js';
+import { VERSION } from './version.js';
+
+/** `pinwatch ARGV` run again in-process (the demo runs `check` on the repo it builds). */
+export type Rerun = (argv: string[], io: Io) => Promise<number>;
+
+/**
+ * Without --repo, the repository is found the way git finds it: the nearest
+ * folder at or above the working directory that holds pinwatch.yaml or .git.
+ */
+export function findRepoRoot(cwd: string): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pinwatch.yaml')) || existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return resolve(cwd);
+  }
+}
+
+function globalOptions(cmd: Command, io: Io): GlobalOptions {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  const explicitRepo = cmd.getOptionValueSourceWithGlobals('repo') === 'cli';
+  return {
+    repo: explicitRepo ? resolve(io.cwd, o.repo as string) : findRepoRoot(io.cwd),
+    config: o.config as string | undefined,
+    format: o.format as string | undefined,
+    output: o.output as string | undefined,
+    failOn: o.failOn as FailOn | undefined,
+    firstParty: (o.firstParty as string[] | undefined) ?? [],
+  };
+}
+
+const repeatable = (v: string, prev: string[] = []) => [...prev, v];
+
+/** The registry flags every command that may talk to a registry shares (parsed by ./flags/registry.ts). */
+function registryFlags(cmd: Command): Command {
+  return cmd
+    .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; loopback is always allowed)', repeatable)
+    .option('--timeout <ms>', 'per-request registry timeout in milliseconds', '30000')
+    .option('--no-cache', 'do not read or write the on-disk digest cache');
+}
+
+/** The flags `check` and `report` share: the stale policy, the baseline, and asking the registry. */
+function checkFlags(cmd: Command): Command {
+  cmd
+    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), or never', 'fix')
+    .option('--max-age <days>', 'a stale image is an error only when its oldest counted unshipped commit is older than DAYS')
+    .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
+    .option('--no-baseline', 'ignore any baseline: report every finding')
+    .option('--registry', 'ask the registry for the image revision label first (network)');
+  return registryFlags(cmd);
+}
+
+/** The program, writing to `io`; the exit code of the command that ran lands in `result.code`. */
+export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Command {
+  const program = new Command('pinwatch');
+  program
+    .description('Every image pin in a GitOps monorepo: where it is, what is wrong with it, and which merged fixes it does not ship.')
+    .version(VERSION)
+    .option('--repo <dir>', 'repository root (default: the nearest folder at or above the working directory with pinwatch.yaml or .git)')
+    .option('--config <file>', 'config file (default: pinwatch.yaml at the repo root)')
+    .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
+    .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
+    .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
+    .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+
+  /** A command body as a commander action: the context from the global options, the exit code into `result`. */
+  const run =
+    <A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<number>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const cmd = args[args.length - 1] as Command;
+      result.code = await body({ global: globalOptions(cmd, io), io }, ...(args.slice(0, -1) as A));
+    };
+
+  // pinwatch check (the default command): lint + stale in one report, one exit code.
+  checkFlags(program.command('check').description('lint + stale in one report (the default command): the one job CI runs')).action(
+    run(async (ctx, flags: CheckFlags) => (await import('./commands/check.js')).runCheck(ctx, flags)),
+  );
+
+  // pinwatch scan: every pin in the tree, all shapes, with form and first-party flag.
+  program
+    .command('scan')
+    .description('list every image pin in the tree (all storage shapes), with its form and first-party flag')
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText('after', '\nFormats: text (default), json (schemas/scan-output.schema.json). Exit 0 after a scan, 2 on a usage or config error.')
+    .action(run(async (ctx) => (await import('./commands/scan.js')).runScan(ctx)));
+
+  // pinwatch lint: the invariants. `--write-baseline [FILE]` records today's findings so only new ones fail.
+  program
+    .command('lint')
+    .description('check the pin invariants: tag+digest, no latest, one digest per repository, one built producer per key, lockstep keys')
+    .addOption(new Option('--write-baseline [file]', `record the current findings in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
+    .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
+    .option('--no-baseline', 'ignore any baseline: report every finding')
+    .action(run(async (ctx, flags: LintFlags) => (await import('./commands/lint.js')).runLint(ctx, flags)));
+
+  // pinwatch stale: per first-party image, the build commit, the method, and the merged commits it does not ship.
+  registryFlags(
+    program
+      .command('stale')
+      .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
+      .argument('[images...]', 'only these images (short name or repository)')
+      .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
+      .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
+      .option('--registry', 'ask the registry for the image revision label first (network)'),
+  ).action(run(async (ctx, images: string[], flags: StaleFlags) => (await import('./commands/stale.js')).runStale(ctx, images, flags)));
+
+  // pinwatch explain IMAGE: pins, producers, recipe, build inputs, provenance steps and unshipped commits of one image.
+  registryFlags(
+    program
+      .command('explain')
+      .description('show how pinwatch sees one image: pins, producer, build recipe, build inputs, provenance steps, unshipped commits')
+      .argument('<image>', 'repository, or its last path component, or the pinwatch.yaml images key')
+      .option('--registry', 'ask the registry for the image revision label first (network)'),
+  ).action(run(async (ctx, image: string, flags: ExplainFlags) => (await import('./commands/explain.js')).runExplain(ctx, image, flags)));
+
+  // pinwatch affected --base REV: the first-party images whose build inputs changed since REV, as a CI build matrix.
+  program
+    .command('affected')
+    .description('first-party images whose build inputs changed between the merge base of REV and HEAD (a CI build matrix)')
+    .requiredOption('--base <rev>', 'revision to compare with (git diff REV...HEAD semantics)')
+    .option('--unknown <mode>', 'images whose build inputs are unknown: include (default, to be safe) or exclude', 'include')
+    .action(run(async (ctx, flags: AffectedFlags) => (await import('./commands/affected.js')).runAffected(ctx, flags)));
+
+  // pinwatch overlay --from DIR: an artifact's current-main refs onto the checkout where every difference is a ref.
+  program
+    .command('overlay')
+    .description('put freshly built current-main refs from an artifact tree onto the checkout, only where every differing line is a ref; name every drift')
+    .option('--from <dir>', 'artifact tree (same layout as the checkout, or as --at) whose pins name the images just built')
+    .option('--at <subdir>', 'the checkout subdirectory the artifact root stands for (e.g. packages)')
+    .option('--built <dirs>', 'dirs rebuilt by this PR: skipped (JSON array or comma/space/newline list; repeatable)', repeatable)
+    .option('--touched <dirs>', 'dirs edited by this PR: skipped, their refs are its intent (repeatable)', repeatable)
+    .option('--owned <dirs>', 'dirs owned by another job: skipped (repeatable)', repeatable)
+    .option('--dry-run', 'print a unified diff of what would change; write nothing')
+    .option('--fail-on-drift', 'exit 1 when any file drifted')
+    .option('--ignore-comments', 'comment-only differences do not count as drift')
+    .option('--list-same', 'text format: name every byte-identical file too')
+    .action(run(async (ctx, flags: OverlayFlags) => (await import('./commands/overlay.js')).runOverlayCommand(ctx, flags)));
+
+  // pinwatch repin IMAGE --to REF | --to-tag TAG: move every pin of a repository, byte-minimal, then rescan.
+  registryFlags(
+    program
+      .command('repin')
+      .description('rewrite every pin of IMAGE (all shapes, lockstep keys included) to a new ref with byte-minimal edits, then rescan')
+      .argument('<image>', 'repository (ghcr.io/acme/app) or a configured image name')
+      .option('--to <ref>', 'the new ref: REPO:TAG@DIGEST (a missing digest is resolved through the registry)')
+      .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
+      .option('--dry-run', 'print the unified diff and write nothing')
+      .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's"),
+  ).action(run(async (ctx, image: string, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
+
+  // pinwatch inspect REF: what the registry says about an image — digest, platforms, labels, build commit.
+  registryFlags(
+    program
+      .command('inspect')
+      .description('show what the registry says about an image: digest, platforms, labels, and the commit it was built from')
+      .argument('<ref>', 'image reference, e.g. ghcr.io/acme/app:v1.2.0 or …@sha256:…'),
+  ).action(run(async (ctx, ref: string, flags: RegistryFlags) => (await import('./commands/inspect.js')).runInspect(ctx, ref, flags)));
+
+  // pinwatch report --html FILE: the check pipeline as one self-contained HTML dashboard; exit code as check.
+  checkFlags(
+    program
+      .command('report')
+      .description('write the check results as one self-contained HTML dashboard (no JavaScript, no network)')
+      .option('--html <file>', 'write the HTML report to FILE (atomically)'),
+  ).action(run(async (ctx, flags: ReportFlags) => (await import('./commands/report.js')).runReport(ctx, flags)));
+
+  // pinwatch demo: build the embedded demo monorepo and run `check` on it.
+  program
+    .command('demo')
+    .description('build a small demo monorepo (real git history) in a temp folder and run `check` on it')
+    .option('--dir <dir>', 'build the demo repo here instead of a new temp folder (must be empty)')
+    .action(run(async (ctx, flags: DemoFlags) => (await import('./commands/demo.js')).runDemo(ctx, flags, rerun)));
+
+  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  return program;
+}
