@@ -23,7 +23,7 @@ const RANK: Record<string, number> = {
   util: 2,
   model: 2,
   git: 2,
-  make: 2,
+  make: 3,
   edit: 2,
   dockerfile: 2, // the future Dockerfile reader leaf (review §4 item 2); collect/ may use it
   config: 3,
