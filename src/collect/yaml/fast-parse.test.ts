@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import { generateTree } from '../../../bench/scan/generate.mjs';
-import { COZYSTACK_FIXTURE, cozystackFiles } from '../realworld/cozystack-files.js';
+import { COZYSTACK_FIXTURE, cozystackFiles } from '../../../test/support/cozystack.js';
 import { fastParse } from './fast-parse.js';
 
 function shape(node: unknown): unknown {

@@ -47,6 +47,30 @@ export function substituteVars(text: string, vars: ReadonlyMap<string, string>):
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a?: string, b?: string) => vars.get((a ?? b)!) ?? all);
 }
 
+/**
+ * The shell text inside each `$(…)` and backquoted substitution of a word (not in
+ * single quotes), outermost first; these run as commands of their own.
+ */
+export function commandSubstitutions(w: Word): string[] {
+  const out: string[] = [];
+  for (const p of w.parts) {
+    if (p.quote === 'single') continue;
+    for (let i = 0; i < p.text.length; i++) {
+      if (p.text[i] === '$' && p.text[i + 1] === '(' && p.text[i + 2] !== '(') {
+        const end = closeSubstitution(p.text, i + 1);
+        out.push(p.text.slice(i + 2, p.text[end] === ')' ? end : end + 1));
+        i = end;
+      } else if (p.text[i] === '`') {
+        const end = p.text.indexOf('`', i + 1);
+        if (end === -1) break;
+        out.push(p.text.slice(i + 1, end));
+        i = end;
+      }
+    }
+  }
+  return out;
+}
+
 export function parseShell(line: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { assignments: [], args: [], redirects: [] };
