@@ -1,5 +1,6 @@
 /**
- * A small POSIX-shell reader for recipe lines: words with their quoting kept
+ * The one POSIX-shell reader (a leaf: Makefile recipe lines for producers/, Dockerfile
+ * RUN commands for sources/): words with their quoting kept
  * (so `$VAR` is substituted only where the shell would), command
  * substitutions kept whole, redirections, and the split into simple commands
  * at `&&`, `||`, `;`, `|`, `&` and newlines. Enough to see `X=… yq -i … FILE`,

@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import type { CopyOp, Mount, ParsedDockerfile, RunOp, Stage } from '../dockerfile/parse.js';
 import { stageByRef } from '../dockerfile/stages.js';
-import { commandWords, shellCommands } from './go/command.js';
+import { commandWords, simpleCommandWords } from './go/command.js';
 import { isGlob } from './matcher.js';
 import { pathKind, repoJoin } from './paths.js';
 import type { InputKind } from './types.js';
@@ -67,7 +67,7 @@ async function scanCopy(repoRoot: string, context: string, stages: readonly Stag
 
 /** The downloader a RUN runs (`curl`, `wget`, `git clone`): worth saying in `explain`, not a repo input. */
 function networkFetch(command: string): string | undefined {
-  for (const { words } of shellCommands(command)) {
+  for (const { words } of simpleCommandWords(command)) {
     const [first, second] = commandWords(words);
     const name = first?.split('/').pop();
     if (name === 'curl' || name === 'wget') return name;

@@ -32,11 +32,11 @@ export interface ShellCommand {
  * The simple commands of shell text, split by the one shell reader (src/shell/):
  * each command's substitutions come before it, as the shell runs them first.
  */
-export function shellCommands(text: string, nested = false): ShellCommand[] {
+export function simpleCommandWords(text: string, nested = false): ShellCommand[] {
   const out: ShellCommand[] = [];
   for (const cmd of parseShell(text)) {
     const words = [...cmd.assignments.map((a) => a.value), ...cmd.args];
-    for (const w of [...words, ...cmd.redirects.map((r) => r.target)]) for (const inner of commandSubstitutions(w)) out.push(...shellCommands(inner, true));
+    for (const w of [...words, ...cmd.redirects.map((r) => r.target)]) for (const inner of commandSubstitutions(w)) out.push(...simpleCommandWords(inner, true));
     const texts = [...cmd.assignments.map((a) => `${a.name}=${wordText(a.value)}`), ...cmd.args.map(wordText)];
     if (texts.length > 0) out.push({ words: texts, nested });
   }
@@ -77,7 +77,7 @@ function goArgs(args: string[], cwd: string): { cwd: string; packages: string[] 
 export function goInvocations(command: string, workdir: string): GoInvocation[] {
   const out: GoInvocation[] = [];
   let cwd = workdir;
-  for (const { words: raw, nested } of shellCommands(command)) {
+  for (const { words: raw, nested } of simpleCommandWords(command)) {
     const words = commandWords(raw);
     if (words[0] === 'cd' && words[1] !== undefined) {
       if (nested) continue;
@@ -98,7 +98,7 @@ const SCRIPT_RUNNERS = new Set(['make', 'gmake', 'sh', 'bash', 'ash', 'zsh', 'np
  * shell script, `go generate`, `go run`), which Go narrowing cannot see; or undefined.
  */
 export function fileReadingCommand(command: string): string | undefined {
-  for (const { words: raw } of shellCommands(command)) {
+  for (const { words: raw } of simpleCommandWords(command)) {
     const words = commandWords(raw);
     const first = words[0] ?? '';
     const name = first.split('/').pop() ?? '';

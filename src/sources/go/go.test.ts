@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileReadingCommand, goInvocations, shellCommands } from './command.js';
+import { fileReadingCommand, goInvocations, simpleCommandWords } from './command.js';
 import { parseGoMod } from './gomod.js';
 import { evalGoBuild, readGoSource } from './gosource.js';
 
@@ -88,13 +88,13 @@ describe('goInvocations', () => {
   });
 
   it('splits on operators but not inside quotes', () => {
-    expect(shellCommands("a 'b && c' | d; e").map((c) => c.words)).toEqual([['a', 'b && c'], ['d'], ['e']]);
+    expect(simpleCommandWords("a 'b && c' | d; e").map((c) => c.words)).toEqual([['a', 'b && c'], ['d'], ['e']]);
   });
 
   it('keeps $(…) whole: a substitution is a nested command, not a split point', () => {
     // The old splitter cut at `(` and `)`: it saw `go build -o /out/$` and `./cmd/x` as two commands (packages ['.']).
     const command = 'go build -o /out/$(basename $(pwd)) -ldflags "-X main.v=$(git describe --tags)" ./cmd/x > /log 2>&1';
-    expect(shellCommands(command)).toEqual([
+    expect(simpleCommandWords(command)).toEqual([
       { words: ['pwd'], nested: true },
       { words: ['basename', '$(pwd)'], nested: true },
       { words: ['git', 'describe', '--tags'], nested: true },
