@@ -6,7 +6,7 @@
  */
 import type { Pin, Problem } from '../../model/index.js';
 import { lexDockerfile, parseLexed, type Stage } from '../../dockerfile/index.js';
-import { parseReference } from '../../reference/index.js';
+import { parseReference, type ImageRef } from '../../reference/index.js';
 import { buildPin, LineIndex, messageOf, problemAt } from '../common/pin.js';
 import type { CollectContext, CollectResult } from '../types.js';
 
@@ -27,7 +27,7 @@ export function collectDockerfile(text: string, ctx: CollectContext): CollectRes
   return { pins, problems };
 }
 
-type FromRead = { span: { start: number; end: number }; ref: ReturnType<typeof parseReference> } | { code: string; reason: string };
+type FromRead = { span: { start: number; end: number }; ref: ImageRef } | { code: string; reason: string };
 
 /** The image a stage is built FROM, a reason it cannot be one, or undefined for `scratch` and stages. */
 function fromPin(stage: Stage, text: string): FromRead | undefined {
@@ -37,7 +37,7 @@ function fromPin(stage: Stage, text: string): FromRead | undefined {
   if (stage.baseUnresolved.length > 0) {
     return { code: 'unresolved-ref', reason: `FROM ${JSON.stringify(written)} uses ARG ${stage.baseUnresolved.join(', ')}, which has no default value (resolved so far: ${JSON.stringify(stage.base)})` };
   }
-  let ref;
+  let ref: ImageRef;
   try {
     ref = parseReference(stage.base);
   } catch (e) {
