@@ -1,11 +1,12 @@
 /**
  * Dispatch a file to the collector for its kind: yaml (values, manifests,
- * kustomizations), tag files, declared text files, Dockerfiles.
+ * kustomizations), tag files, declared text files, Dockerfiles, through the
+ * one registry of collectors.
  */
 import { collectDockerfile } from './dockerfile/index.js';
 import { collectTagFile } from './tagfile/index.js';
 import { scrapeText } from './text/index.js';
-import type { CollectContext, CollectResult, FileKind } from './types.js';
+import type { CollectContext, CollectResult, Collector, FileKind } from './types.js';
 import { collectYaml } from './yaml/index.js';
 
 export type { CollectContext, CollectResult, Collector, FileKind } from './types.js';
@@ -14,15 +15,14 @@ export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml } from './yaml/index.js';
 
+/** Every collector, by the file kind it reads (a new kind cannot compile without one; the conformance test covers each). */
+export const COLLECTORS: Readonly<Record<FileKind, Collector>> = {
+  yaml: collectYaml,
+  tag: collectTagFile,
+  text: scrapeText,
+  dockerfile: collectDockerfile,
+};
+
 export function collectFile(kind: FileKind, text: string, ctx: CollectContext): CollectResult {
-  switch (kind) {
-    case 'yaml':
-      return collectYaml(text, ctx);
-    case 'tag':
-      return collectTagFile(text, ctx);
-    case 'text':
-      return scrapeText(text, ctx);
-    case 'dockerfile':
-      return collectDockerfile(text, ctx);
-  }
+  return COLLECTORS[kind](text, ctx);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { baselineOf, parseBaseline, serializeBaseline } from './baseline.js';
 import { lint, type LintInput } from './engine.js';
-import { config, D1, model, pin, producer, write } from './fixtures/build.js';
+import { config, D1, model, pin, producer, write } from '../../test/support/builders.js';
 import { exitCodeFor } from './levels.js';
 
 const FILE = 'packages/system/bsc/values.yaml';

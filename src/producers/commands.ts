@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import type { ExpandedCommand } from '../make/index.js';
-import { parseShell, resolveWord, type SimpleCommand } from './shell.js';
+import { parseShell, resolveWord, type SimpleCommand } from '../shell/shell.js';
 import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { D1, model, pin, producer, write } from '../lint/fixtures/build.js';
+import { D1, model, pin, producer, write } from '../../test/support/builders.js';
 import { describeProducers } from './describe.js';
 
 describe('describeProducers', () => {

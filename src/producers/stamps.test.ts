@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { model, producer, write } from '../lint/fixtures/build.js';
+import { model, producer, write } from '../../test/support/builders.js';
 import { normalizeKeyPath, producersFor, writeCoversPin, type PinPlace } from './stamps.js';
 import type { PinWrite } from './types.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sarifValidator } from '../../test/fixtures/sarif/validate.js';
 import { lint } from '../lint/engine.js';
-import { config, D1, D2, model, pin, producer, write } from '../lint/fixtures/build.js';
+import { config, D1, D2, model, pin, producer, write } from '../../test/support/builders.js';
 import type { Finding } from '../model/index.js';
 import { LINT_RULES } from '../rules/catalog.js';
 import { escapeData, escapeProperty, formatFindingsGithub, githubAnnotation } from './findings-github.js';

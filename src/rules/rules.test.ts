@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lint } from '../lint/engine.js';
-import { config, D1, D2, D3, model, pin, producer, write } from '../lint/fixtures/build.js';
+import { config, D1, D2, D3, model, pin, producer, write } from '../../test/support/builders.js';
 import type { Finding } from '../model/index.js';
 
 // A tree shaped like the seeds: one pin per situation, each producer spelled out.

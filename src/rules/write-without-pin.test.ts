@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lint } from '../lint/engine.js';
-import { config, D1, model, pin, producer, write } from '../lint/fixtures/build.js';
+import { config, D1, model, pin, producer, write } from '../../test/support/builders.js';
 import { keySegments, yamlNodeRanges } from './write-without-pin.js';
 
 const KUBEOVN = 'packages/system/kubeovn/values.yaml';

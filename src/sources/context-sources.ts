@@ -6,9 +6,9 @@
  * packages.
  */
 import { posix } from 'node:path';
-import type { CopyOp, Mount, ParsedDockerfile, RunOp, Stage } from './dockerfile/parse.js';
-import { stageByRef } from './dockerfile/stages.js';
-import { commandWords, shellCommands } from './go/command.js';
+import type { CopyOp, Mount, ParsedDockerfile, RunOp, Stage } from '../dockerfile/parse.js';
+import { stageByRef } from '../dockerfile/stages.js';
+import { commandWords, simpleCommandWords } from './go/command.js';
 import { isGlob } from './matcher.js';
 import { pathKind, repoJoin } from './paths.js';
 import type { InputKind } from './types.js';
@@ -67,8 +67,8 @@ async function scanCopy(repoRoot: string, context: string, stages: readonly Stag
 
 /** The downloader a RUN runs (`curl`, `wget`, `git clone`): worth saying in `explain`, not a repo input. */
 function networkFetch(command: string): string | undefined {
-  for (const raw of shellCommands(command)) {
-    const [first, second] = commandWords(raw);
+  for (const { words } of simpleCommandWords(command)) {
+    const [first, second] = commandWords(words);
     const name = first?.split('/').pop();
     if (name === 'curl' || name === 'wget') return name;
     if (name === 'git' && (second === 'clone' || second === 'fetch')) return `git ${second}`;

@@ -5,12 +5,13 @@
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sarifValidator } from '../fixtures/sarif/validate.js';
+import { requireCozystackFixture } from '../support/cozystack.js';
 import { runCli } from '../support/io.js';
 
-const FIXTURE = resolve(process.cwd(), '../shared/fixtures/cozystack-3c780acd4');
+const FIXTURE = requireCozystackFixture();
 const tmp = mkdtempSync(join(tmpdir(), 'pinwatch-lint-cozy-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const CONFIG = join(tmp, 'pinwatch.yaml');

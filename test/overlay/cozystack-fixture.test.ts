@@ -13,8 +13,9 @@ import { defaultConfig } from '../../src/config/index.js';
 import { runOverlay } from '../../src/overlay/engine.js';
 import { fileKind } from '../../src/scan/kind.js';
 import type { OverlayReport } from '../../src/overlay/types.js';
+import { requireCozystackFixture } from '../support/cozystack.js';
 
-const FIXTURE = join(process.cwd(), '../shared/fixtures/cozystack-3c780acd4');
+const FIXTURE = requireCozystackFixture();
 const MULTUS = 'packages/system/multus/templates/multus-daemonset-thick.yml';
 const config = {
   ...defaultConfig(),

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spanMismatches } from '../../src/collect/common/span-check.js';
+import { spanMismatches } from '../support/span-check.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
 import { fileTextReader, lintRepo } from '../../src/lint/index.js';

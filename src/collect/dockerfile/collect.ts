@@ -1,74 +1,51 @@
 /**
- * Dockerfile `FROM` lines: `FROM [--platform=…] ref [AS name]`. Stage names and
- * `scratch` are not images; `${V}`/`$V` are resolved from `ARG V=default` lines
- * seen before; anything unresolvable or unparsable is a Problem.
+ * Dockerfile `FROM` pins, read by the one Dockerfile reader (src/dockerfile/):
+ * the lexer's instructions (continuations, heredocs, `escape`) and BuildKit's
+ * substitution of global ARGs (`${V:-x}`, `${V:+x}`, …). Stage names and
+ * `scratch` are not images; anything unresolvable or unparsable is a Problem.
  */
 import type { Pin, Problem } from '../../model/index.js';
-import { parseReference } from '../../reference/index.js';
+import { lexDockerfile, parseLexed, type Stage } from '../../dockerfile/index.js';
+import { parseReference, type ImageRef } from '../../reference/index.js';
 import { buildPin, LineIndex, messageOf, problemAt } from '../common/pin.js';
 import type { CollectContext, CollectResult } from '../types.js';
-
-const FROM = /^([ \t]*FROM[ \t]+)((?:--[A-Za-z-]+=\S+[ \t]+)*)(\S+)(?:[ \t]+AS[ \t]+(\S+))?/i;
-const ARG = /^[ \t]*ARG[ \t]+([A-Za-z_][A-Za-z0-9_]*)(?:=("[^"]*"|'[^']*'|\S*))?/i;
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 
 export function collectDockerfile(text: string, ctx: CollectContext): CollectResult {
   const lines = new LineIndex(text);
   const pins: Pin[] = [];
   const problems: Problem[] = [];
-  const args = new Map<string, string>();
-  const stages = new Set<string>();
-  let offset = 0;
-  for (const rawLine of text.split('\n')) {
-    const line = rawLine.replace(/\r$/, '');
-    const arg = ARG.exec(line);
-    if (arg) {
-      const value = arg[2];
-      // A default may use earlier ARGs (`ARG B=${A}-x`); unknown ones stay as written.
-      if (value !== undefined) args.set(arg[1] as string, expand(value.replace(/^["']|["']$/g, ''), args));
-    }
-    const from = FROM.exec(line);
-    if (from) handleFrom(from, offset, { text, ctx, lines, pins, problems, args, stages });
-    offset += rawLine.length + 1;
+  const lexed = lexDockerfile(text);
+  // Only the lexer's problems can hide pins (an unclosed heredoc swallows the rest of the file).
+  for (const p of lexed.problems) problems.push(problemAt(ctx, lines, lines.lineStart(p.line), 'dockerfile-syntax', p.reason));
+  for (const stage of parseLexed(lexed).stages) {
+    const problem = (code: string, reason: string) => problems.push(problemAt(ctx, lines, stage.baseSpan?.start ?? lines.lineStart(stage.line), code, reason));
+    const pin = fromPin(stage, text);
+    if (pin === undefined) continue;
+    if ('code' in pin) problem(pin.code, pin.reason);
+    else pins.push(buildPin({ shape: 'dockerfile', spans: [{ field: 'ref', ...pin.span }], raw: stage.baseWritten, ref: pin.ref }, lines, ctx));
   }
   return { pins, problems };
 }
 
-interface State {
-  text: string;
-  ctx: CollectContext;
-  lines: LineIndex;
-  pins: Pin[];
-  problems: Problem[];
-  args: Map<string, string>;
-  stages: Set<string>;
-}
+type FromRead = { span: { start: number; end: number }; ref: ImageRef } | { code: string; reason: string };
 
-function handleFrom(m: RegExpExecArray, lineOffset: number, s: State): void {
-  const image = m[3] as string;
-  const start = lineOffset + (m[1] as string).length + (m[2] ?? '').length;
-  const end = start + image.length;
-  if (m[4]) s.stages.add(m[4].toLowerCase());
-  if (image.toLowerCase() === 'scratch' || s.stages.has(image.toLowerCase())) return;
-  const resolved = expand(image, s.args);
-  const unresolved = [...resolved.matchAll(VAR)].map((m) => m[1] ?? m[3]);
-  if (unresolved.length > 0) {
-    s.problems.push(problemAt(s.ctx, s.lines, start, 'unresolved-ref', `FROM ${JSON.stringify(image)} uses ARG ${unresolved.join(', ')}, which has no default value (resolved so far: ${JSON.stringify(resolved)})`));
-    return;
+/** The image a stage is built FROM, a reason it cannot be one, or undefined for `scratch` and stages. */
+function fromPin(stage: Stage, text: string): FromRead | undefined {
+  const written = stage.baseWritten;
+  if (stage.base.toLowerCase() === 'scratch' || stage.baseStage !== undefined) return undefined;
+  if (written === '') return { code: 'invalid-ref', reason: 'FROM names no image' };
+  if (stage.baseUnresolved.length > 0) {
+    return { code: 'unresolved-ref', reason: `FROM ${JSON.stringify(written)} uses ARG ${stage.baseUnresolved.join(', ')}, which has no default value (resolved so far: ${JSON.stringify(stage.base)})` };
   }
+  let ref: ImageRef;
   try {
-    const ref = parseReference(resolved);
-    s.pins.push(buildPin({ shape: 'dockerfile', spans: [{ field: 'ref', start, end }], raw: image, ref }, s.lines, s.ctx));
+    ref = parseReference(stage.base);
   } catch (e) {
-    s.problems.push(problemAt(s.ctx, s.lines, start, 'invalid-ref', messageOf(e)));
+    return { code: 'invalid-ref', reason: messageOf(e) };
   }
-}
-
-/** Substitute `${V}`, `${V:-default}` and `$V` from known ARG defaults; unknown ones stay as written. */
-function expand(text: string, args: ReadonlyMap<string, string>): string {
-  return text.replace(VAR, (whole, braced?: string, fallback?: string, bare?: string) => {
-    const value = args.get((braced ?? bare) as string);
-    if (value !== undefined && value !== '') return value;
-    return fallback !== undefined && fallback !== '' ? fallback : whole;
-  });
+  const span = stage.baseSpan;
+  if (!span || text.slice(span.start, span.end) !== written) {
+    return { code: 'unlocatable-ref', reason: `FROM ${JSON.stringify(written)} is cut by a line continuation, so its position is unknown; write it on one line` };
+  }
+  return { span, ref };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spanMismatches } from '../common/span-check.js';
-import { acmeContext, fixtureText, spanTexts } from '../test-support.js';
+import { spanMismatches } from '../../../test/support/span-check.js';
+import { acmeContext, fixtureText, spanTexts } from '../../../test/support/collect.js';
 import { collectDockerfile } from './index.js';
 
 const D = 'sha256:0a92e861ead179dd6b46f475fd8878d44b3cfa40ce4d7a8ff92f790d54250d25';
@@ -39,5 +39,32 @@ describe('ARG defaults that use other ARGs', () => {
     expect(r.problems.map((p) => `${p.code}:${p.line}`)).toEqual(['unresolved-ref:5']);
     expect(r.problems[0]!.reason).toContain('TARGETARCH');
     expect(spanMismatches(text, r.pins)).toEqual([]);
+  });
+});
+
+describe('FROM read by the one Dockerfile reader', () => {
+  const read = (lines: string[]) => {
+    const text = lines.join('\n');
+    const r = collectDockerfile(text, acmeContext('Dockerfile'));
+    expect(spanMismatches(text, r.pins)).toEqual([]);
+    return { pins: r.pins.map((p) => `${p.ref.name}:${p.ref.tag} @${p.line}:${p.column}`), problems: r.problems.map((p) => `${p.code}:${p.line}`), reasons: r.problems.map((p) => p.reason) };
+  };
+  const cases: { name: string; lines: string[]; pins: string[]; problems: string[] }[] = [
+    { name: 'flags and AS on a continued line', lines: ['FROM --platform=$BUILDPLATFORM \\', '    golang:1.22 \\', '    AS build'], pins: ['docker.io/library/golang:1.22 @2:5'], problems: [] },
+    { name: 'a ref cut by a continuation cannot be located', lines: ['FROM golang:\\', '1.22'], pins: [], problems: ['unlocatable-ref:1'] },
+    { name: 'an unclosed heredoc is reported (it swallows the rest of the file)', lines: ['FROM a:1', 'RUN <<EOF', 'FROM b:2'], pins: ['docker.io/library/a:1 @1:6'], problems: ['dockerfile-syntax:2'] },
+    { name: 'an ARG whose value is scratch', lines: ['ARG BASE=scratch', 'FROM ${BASE}'], pins: [], problems: [] },
+    { name: 'an ARG naming an earlier stage', lines: ['ARG S=Build', 'FROM a:1 AS build', 'FROM $S'], pins: ['docker.io/library/a:1 @2:6'], problems: [] },
+    // BuildKit: FROM sees only the ARGs declared before the first FROM.
+    { name: 'an ARG declared inside a stage does not reach a later FROM', lines: ['FROM a:1', 'ARG V=2', 'FROM b:${V}'], pins: ['docker.io/library/a:1 @1:6'], problems: ['unresolved-ref:3'] },
+    { name: '${V-x} keeps an empty V; ${V:-x} does not', lines: ['ARG V=', 'FROM a:${V:-3}', 'FROM b:${V-3}'], pins: ['docker.io/library/a:3 @2:6'], problems: ['invalid-ref:3'] },
+    { name: 'the escape directive and a BOM', lines: ['\uFEFF# escape=`', 'FROM `', '  c:4'], pins: ['docker.io/library/c:4 @3:3'], problems: [] },
+    { name: 'CRLF line endings', lines: ['ARG T=5\r', 'FROM \\\r', '  d:${T}\r'], pins: ['docker.io/library/d:5 @3:3'], problems: [] },
+    { name: 'an empty FROM', lines: ['FROM'], pins: [], problems: ['invalid-ref:1'] },
+  ];
+  it.each(cases)('$name', ({ lines, pins, problems }) => {
+    const r = read(lines);
+    expect(r.pins).toEqual(pins);
+    expect(r.problems).toEqual(problems);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spanMismatches } from '../common/span-check.js';
-import { acmeContext, fixtureText, spanTexts, summary } from '../test-support.js';
+import { spanMismatches } from '../../../test/support/span-check.js';
+import { acmeContext, fixtureText, spanTexts, summary } from '../../../test/support/collect.js';
 import { collectYaml } from './index.js';
 
 const D = 'sha256:0a92e861ead179dd6b46f475fd8878d44b3cfa40ce4d7a8ff92f790d54250d25';

@@ -1,9 +1,10 @@
 /**
  * `go build` / `go install` invocations in a RUN command: splits the shell text
- * into simple commands (`&&`, `||`, `;`, `|`, newlines), follows `cd`, skips
+ * into simple commands (with src/shell/, `$(…)` kept whole), follows `cd`, skips
  * leading `VAR=value` assignments, and separates flags from package arguments.
  */
 import { posix } from 'node:path';
+import { commandSubstitutions, parseShell, wordText } from '../../shell/index.js';
 
 export interface GoInvocation {
   verb: 'build' | 'install';
@@ -20,55 +21,26 @@ const VALUE_FLAGS = new Set([
   'modfile', 'overlay', 'pgo', 'pkgdir', 'tags', 'toolexec', 'coverpkg', 'covermode', 'exec',
 ]);
 
-/** Split shell text into simple commands, each a list of words (quotes removed). */
-export function shellCommands(text: string): string[][] {
-  const src = text.replace(/\\\r?\n/g, ' ');
-  const commands: string[][] = [];
-  let words: string[] = [];
-  let word = '';
-  let inWord = false;
-  const endWord = () => {
-    if (inWord) words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endCommand = () => {
-    endWord();
-    if (words.length > 0) commands.push(words);
-    words = [];
-  };
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === "'") {
-      const end = src.indexOf("'", i + 1);
-      word += src.slice(i + 1, end < 0 ? undefined : end);
-      inWord = true;
-      i = end < 0 ? src.length : end;
-    } else if (c === '"') {
-      let j = i + 1;
-      for (; j < src.length && src[j] !== '"'; j++) {
-        if (src[j] === '\\' && j + 1 < src.length) j++;
-        word += src[j];
-      }
-      inWord = true;
-      i = j;
-    } else if (c === '\\' && i + 1 < src.length) {
-      word += src[++i];
-      inWord = true;
-    } else if (c === '#' && !inWord) {
-      const nl = src.indexOf('\n', i);
-      i = nl < 0 ? src.length : nl - 1;
-    } else if (c === '&' || c === '|' || c === ';' || c === '\n' || c === '(' || c === ')') {
-      endCommand();
-    } else if (/\s/.test(c)) {
-      endWord();
-    } else {
-      word += c;
-      inWord = true;
-    }
+export interface ShellCommand {
+  /** Words with quotes removed, leading `NAME=value` assignments included. */
+  words: string[];
+  /** Set when the command runs inside a `$(…)` or backquoted substitution (its `cd` does not last). */
+  nested: boolean;
+}
+
+/**
+ * The simple commands of shell text, split by the one shell reader (src/shell/):
+ * each command's substitutions come before it, as the shell runs them first.
+ */
+export function simpleCommandWords(text: string, nested = false): ShellCommand[] {
+  const out: ShellCommand[] = [];
+  for (const cmd of parseShell(text)) {
+    const words = [...cmd.assignments.map((a) => a.value), ...cmd.args];
+    for (const w of [...words, ...cmd.redirects.map((r) => r.target)]) for (const inner of commandSubstitutions(w)) out.push(...simpleCommandWords(inner, true));
+    const texts = [...cmd.assignments.map((a) => `${a.name}=${wordText(a.value)}`), ...cmd.args.map(wordText)];
+    if (texts.length > 0) out.push({ words: texts, nested });
   }
-  endCommand();
-  return commands;
+  return out;
 }
 
 const WRAPPERS = new Set(['env', 'exec', 'time', 'command', 'nice', 'xargs', 'then', 'do', 'else', '{']);
@@ -105,9 +77,10 @@ function goArgs(args: string[], cwd: string): { cwd: string; packages: string[] 
 export function goInvocations(command: string, workdir: string): GoInvocation[] {
   const out: GoInvocation[] = [];
   let cwd = workdir;
-  for (const raw of shellCommands(command)) {
+  for (const { words: raw, nested } of simpleCommandWords(command)) {
     const words = commandWords(raw);
     if (words[0] === 'cd' && words[1] !== undefined) {
+      if (nested) continue;
       cwd = posix.resolve(cwd, words[1]);
       continue;
     }
@@ -125,7 +98,7 @@ const SCRIPT_RUNNERS = new Set(['make', 'gmake', 'sh', 'bash', 'ash', 'zsh', 'np
  * shell script, `go generate`, `go run`), which Go narrowing cannot see; or undefined.
  */
 export function fileReadingCommand(command: string): string | undefined {
-  for (const raw of shellCommands(command)) {
+  for (const { words: raw } of simpleCommandWords(command)) {
     const words = commandWords(raw);
     const first = words[0] ?? '';
     const name = first.split('/').pop() ?? '';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileReadingCommand, goInvocations, shellCommands } from './command.js';
+import { fileReadingCommand, goInvocations, simpleCommandWords } from './command.js';
 import { parseGoMod } from './gomod.js';
 import { evalGoBuild, readGoSource } from './gosource.js';
 
@@ -88,7 +88,20 @@ describe('goInvocations', () => {
   });
 
   it('splits on operators but not inside quotes', () => {
-    expect(shellCommands("a 'b && c' | d; e")).toEqual([['a', 'b && c'], ['d'], ['e']]);
+    expect(simpleCommandWords("a 'b && c' | d; e").map((c) => c.words)).toEqual([['a', 'b && c'], ['d'], ['e']]);
+  });
+
+  it('keeps $(…) whole: a substitution is a nested command, not a split point', () => {
+    // The old splitter cut at `(` and `)`: it saw `go build -o /out/$` and `./cmd/x` as two commands (packages ['.']).
+    const command = 'go build -o /out/$(basename $(pwd)) -ldflags "-X main.v=$(git describe --tags)" ./cmd/x > /log 2>&1';
+    expect(simpleCommandWords(command)).toEqual([
+      { words: ['pwd'], nested: true },
+      { words: ['basename', '$(pwd)'], nested: true },
+      { words: ['git', 'describe', '--tags'], nested: true },
+      { words: ['go', 'build', '-o', '/out/$(basename $(pwd))', '-ldflags', '-X main.v=$(git describe --tags)', './cmd/x'], nested: false },
+    ]);
+    expect(goInvocations(command, '/src').map(({ cwd, packages }) => ({ cwd, packages }))).toEqual([{ cwd: '/src', packages: ['./cmd/x'] }]);
+    expect(goInvocations('X=$(cd /tmp && pwd) go build ./cmd/y', '/src').map((g) => g.cwd)).toEqual(['/src']);
   });
 });
 
@@ -101,6 +114,8 @@ describe('fileReadingCommand', () => {
     ['./hack/build.sh x', './hack/build.sh x'],
     ['sh -c "go build ./x"', 'sh -c go build ./x'],
     ['git apply /patches/*.diff', undefined],
+    ['V=$(make -s version) go build ./x', 'make -s version'],
+    ["echo '$(make x)' && go build ./x", undefined],
   ];
   it.each(cases)('%s → %s', (command, expected) => {
     expect(fileReadingCommand(command)).toBe(expected);

@@ -3,7 +3,8 @@
  * does — parser directives (`# syntax=`, `# escape=`, `# check=`), comments, line
  * continuations (with comment and blank lines inside a continuation dropped), and
  * heredocs (`<<EOF`, `<<-EOF`, `<<"EOF"`) whose bodies are attached to the
- * instruction instead of being read as instructions.
+ * instruction instead of being read as instructions. Each instruction keeps where
+ * its arguments came from in the text, so a reader can point at exact bytes.
  */
 
 export interface Heredoc {
@@ -19,6 +20,12 @@ export interface RawInstruction {
   /** 1-based line of the keyword. */
   line: number;
   heredocs: Heredoc[];
+  /**
+   * Where `args` came from: `args[at]` onwards sits at `offset` in the text (UTF-16
+   * code units, BOM included), up to the next entry's `at`. One entry per physical
+   * line the arguments span; see `argsSpan`.
+   */
+  argsOffsets: { at: number; offset: number }[];
 }
 
 export interface LexedDockerfile {
@@ -59,8 +66,38 @@ export function heredocMarkers(args: string): { name: string; strip: boolean }[]
   return out;
 }
 
+/**
+ * The text span of `ins.args.slice(from, to)`, or undefined when that slice
+ * crosses a line continuation (its bytes are not contiguous in the file).
+ */
+export function argsSpan(ins: RawInstruction, from: number, to: number): { start: number; end: number } | undefined {
+  if (to <= from) return undefined;
+  let piece = 0;
+  for (let k = 0; k < ins.argsOffsets.length; k++) if (ins.argsOffsets[k]!.at <= from) piece = k;
+  const here = ins.argsOffsets[piece];
+  const next = ins.argsOffsets[piece + 1];
+  if (!here || (next !== undefined && to > next.at)) return undefined;
+  return { start: here.offset + from - here.at, end: here.offset + to - here.at };
+}
+
+/** Lines without their terminators, and the text offset each starts at. */
+function splitLines(text: string): { lines: string[]; starts: number[] } {
+  const lines: string[] = [];
+  const starts: number[] = [];
+  let pos = text.startsWith('\uFEFF') ? 1 : 0;
+  const eol = /\r?\n/g;
+  for (let m = eol.exec(text); m; m = eol.exec(text)) {
+    lines.push(text.slice(pos, m.index));
+    starts.push(pos);
+    pos = m.index + m[0].length;
+  }
+  lines.push(text.slice(pos));
+  starts.push(pos);
+  return { lines, starts };
+}
+
 export function lexDockerfile(text: string): LexedDockerfile {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const { lines, starts } = splitLines(text);
   const { directives, next } = readDirectives(lines);
   const escape = directives.escape === '`' ? '`' : '\\';
   const problems: LexedDockerfile['problems'] = [];
@@ -76,8 +113,10 @@ export function lexDockerfile(text: string): LexedDockerfile {
     }
     const line = i + 1;
     let buf = '';
+    const pieces: { at: number; offset: number }[] = [];
     for (;;) {
       const trimmed = lines[i]!.replace(/\s+$/, '');
+      pieces.push({ at: buf.length, offset: starts[i]! });
       i++;
       if (!trimmed.endsWith(escape)) {
         buf += trimmed;
@@ -91,6 +130,10 @@ export function lexDockerfile(text: string): LexedDockerfile {
     if (!m) continue;
     const keyword = m[1]!.toUpperCase();
     const args = m[2]!;
+    const argsStart = buf.length - args.length;
+    const argsOffsets = pieces
+      .filter((_, k) => (pieces[k + 1]?.at ?? Infinity) > argsStart)
+      .map((p) => (p.at >= argsStart ? { at: p.at - argsStart, offset: p.offset } : { at: 0, offset: p.offset + argsStart - p.at }));
     const heredocs: Heredoc[] = [];
     if (HEREDOC_KEYWORDS.has(keyword)) {
       for (const marker of heredocMarkers(args)) {
@@ -111,7 +154,7 @@ export function lexDockerfile(text: string): LexedDockerfile {
         heredocs.push({ name: marker.name, body: body.join('\n') });
       }
     }
-    instructions.push({ keyword, args, line, heredocs });
+    instructions.push({ keyword, args, line, heredocs, argsOffsets });
   }
   return { directives, escape, instructions, problems };
 }

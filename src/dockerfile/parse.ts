@@ -4,9 +4,10 @@
  * RUN (command with heredoc bodies, `--mount`s) and WORKDIR — with ARG/ENV
  * substitution applied where BuildKit applies it.
  */
-import { lexDockerfile } from './lexer.js';
-import type { RawInstruction } from './lexer.js';
+import { argsSpan, lexDockerfile } from './lexer.js';
+import type { LexedDockerfile, RawInstruction } from './lexer.js';
 import { expandVariables } from './substitute.js';
+import type { Expansion } from './substitute.js';
 
 export interface CopyOp {
   op: 'copy';
@@ -51,8 +52,16 @@ export interface Stage {
   index: number;
   /** `AS name`, lower-cased (stage names are case-insensitive). */
   name?: string;
-  /** Base image or stage as written after substitution. */
+  /** Base image or stage as written after substitution (global ARGs only, as BuildKit does). */
   base: string;
+  /** The base as written in the file, before substitution. */
+  baseWritten: string;
+  /** Where `baseWritten` is in the text; absent when it is cut by a line continuation. */
+  baseSpan?: { start: number; end: number };
+  /** ARGs the base needs (directly or through other ARG defaults) that have no value. */
+  baseUnresolved: string[];
+  /** Index of the earlier stage the base names, when it names one. */
+  baseStage?: number;
   line: number;
   ops: StageOp[];
 }
@@ -156,6 +165,8 @@ class StageBuilder {
   private scope: Scope | undefined;
   private readonly stageEnv = new Map<number, { env: Map<string, string>; workdir: string }>();
   private readonly globals = new Map<string, string>();
+  /** Per global ARG: the ARGs without a value its default used. */
+  private readonly globalUnresolved = new Map<string, string[]>();
 
   constructor(
     private readonly buildArgs: ReadonlyMap<string, string>,
@@ -182,14 +193,17 @@ class StageBuilder {
     }
   }
 
-  private expand(text: string, placeholder?: string): { value: string; unresolved: string[] } {
+  private expand(text: string, placeholder?: string): Expansion {
     return expandVariables(text, this.scope?.vars ?? this.globals, placeholder, this.escape);
   }
 
   private from(ins: RawInstruction): void {
     const { rest } = splitFlags(ins.args);
     const words = rest.trim().split(/\s+/);
-    const base = expandVariables(words[0] ?? '', this.globals, undefined, this.escape).value;
+    const baseWritten = words[0] ?? '';
+    const at = ins.args.length - rest.trimStart().length;
+    const expansion = expandVariables(baseWritten, this.globals, undefined, this.escape);
+    const base = expansion.value;
     const name = words.length >= 3 && words[1]!.toUpperCase() === 'AS' ? words[2]!.toLowerCase() : undefined;
     const index = this.stages.length;
     const parent = this.findStage(base);
@@ -197,7 +211,16 @@ class StageBuilder {
     const env = new Map(inherited?.env ?? []);
     this.scope = { globals: this.globals, buildArgs: this.buildArgs, vars: new Map(env), env, workdir: inherited?.workdir ?? '/' };
     this.stageEnv.set(index, { env, workdir: this.scope.workdir });
-    this.stages.push({ index, name, base, line: ins.line, ops: [] });
+    const stage: Stage = { index, name, base, baseWritten, baseUnresolved: this.unresolvedOf(expansion), line: ins.line, ops: [] };
+    const span = argsSpan(ins, at, at + baseWritten.length);
+    if (span) stage.baseSpan = span;
+    if (parent !== undefined) stage.baseStage = parent;
+    this.stages.push(stage);
+  }
+
+  /** Names an expansion over the globals lacked, including those the used ARGs' defaults lacked. */
+  private unresolvedOf(e: Expansion): string[] {
+    return [...new Set([...e.unresolved, ...e.used.flatMap((n) => this.globalUnresolved.get(n) ?? [])])];
   }
 
   /** Index of an earlier stage named (or numbered) `ref`. */
@@ -213,8 +236,10 @@ class StageBuilder {
     for (const [name, def] of parseAssignments(ins.args, false)) {
       const given = this.buildArgs.get(name);
       if (!this.scope) {
-        const value = given ?? (def === undefined ? undefined : this.expand(def).value);
+        const e = given === undefined && def !== undefined ? this.expand(def) : undefined;
+        const value = given ?? e?.value;
         if (value !== undefined) this.globals.set(name, value);
+        this.globalUnresolved.set(name, e ? this.unresolvedOf(e) : []);
         continue;
       }
       const value = given ?? (def === undefined ? this.globals.get(name) : this.expand(def).value);
@@ -300,7 +325,11 @@ class StageBuilder {
  * override ARG defaults. Never throws: unreadable lines land in `problems`.
  */
 export function parseDockerfile(text: string, buildArgs: ReadonlyMap<string, string> = new Map()): ParsedDockerfile {
-  const lexed = lexDockerfile(text);
+  return parseLexed(lexDockerfile(text), buildArgs);
+}
+
+/** `parseDockerfile` over an already lexed file (for a reader that needs the lexer's own problems apart). */
+export function parseLexed(lexed: LexedDockerfile, buildArgs: ReadonlyMap<string, string> = new Map()): ParsedDockerfile {
   const builder = new StageBuilder(buildArgs, lexed.escape);
   for (const ins of lexed.instructions) builder.add(ins);
   return { directives: lexed.directives, stages: builder.stages, problems: [...lexed.problems, ...builder.problems] };

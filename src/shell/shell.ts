@@ -1,5 +1,6 @@
 /**
- * A small POSIX-shell reader for recipe lines: words with their quoting kept
+ * The one POSIX-shell reader (a leaf: Makefile recipe lines for producers/, Dockerfile
+ * RUN commands for sources/): words with their quoting kept
  * (so `$VAR` is substituted only where the shell would), command
  * substitutions kept whole, redirections, and the split into simple commands
  * at `&&`, `||`, `;`, `|`, `&` and newlines. Enough to see `X=… yq -i … FILE`,
@@ -45,6 +46,30 @@ export function resolveWord(w: Word, vars: ReadonlyMap<string, string>): string 
 
 export function substituteVars(text: string, vars: ReadonlyMap<string, string>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a?: string, b?: string) => vars.get((a ?? b)!) ?? all);
+}
+
+/**
+ * The shell text inside each `$(…)` and backquoted substitution of a word (not in
+ * single quotes), outermost first; these run as commands of their own.
+ */
+export function commandSubstitutions(w: Word): string[] {
+  const out: string[] = [];
+  for (const p of w.parts) {
+    if (p.quote === 'single') continue;
+    for (let i = 0; i < p.text.length; i++) {
+      if (p.text[i] === '$' && p.text[i + 1] === '(' && p.text[i + 2] !== '(') {
+        const end = closeSubstitution(p.text, i + 1);
+        out.push(p.text.slice(i + 2, p.text[end] === ')' ? end : end + 1));
+        i = end;
+      } else if (p.text[i] === '`') {
+        const end = p.text.indexOf('`', i + 1);
+        if (end === -1) break;
+        out.push(p.text.slice(i + 1, end));
+        i = end;
+      }
+    }
+  }
+  return out;
 }
 
 export function parseShell(line: string): SimpleCommand[] {

@@ -3,8 +3,8 @@
  * collector with a fixed first-party prefix, and summarise pins compactly.
  */
 import { readFileSync } from 'node:fs';
-import { isFirstParty, type Pin } from '../model/index.js';
-import type { CollectContext } from './types.js';
+import { isFirstParty, type Pin } from '../../src/model/index.js';
+import type { CollectContext } from '../../src/collect/types.js';
 
 export const ACME = ['ghcr.io/acme/'];
 

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import { generateTree } from '../../../bench/scan/generate.mjs';
-import { COZYSTACK_FIXTURE, cozystackFiles } from '../realworld/cozystack-files.js';
-import { fastParse } from './fast-parse.js';
+import { generateTree } from '../../bench/scan/generate.mjs';
+import { COZYSTACK_FIXTURE, cozystackFiles } from '../support/cozystack.js';
+import { fastParse } from '../../src/collect/yaml/fast-parse.js';
 
 function shape(node: unknown): unknown {
   if (isScalar(node)) return ['S', typeof node.value, String(node.value), node.source, node.type, node.range?.[0], node.range?.[1]];
@@ -37,7 +37,7 @@ function check(text: string, label: string): boolean {
   return true;
 }
 
-const COLLECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const COLLECT_DIR = fileURLToPath(new URL('../../src/collect/', import.meta.url));
 function fixtureTexts(): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
   const walk = (d: string, inFixtures: boolean): void => {

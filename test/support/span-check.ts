@@ -3,8 +3,8 @@
  * who rewrites pins): each pin's spans must cut exactly its stored fields out of
  * the text, and its line/column must be the first span's position.
  */
-import type { Pin } from '../../model/index.js';
-import { LineIndex } from './pin.js';
+import type { Pin } from '../../src/model/index.js';
+import { LineIndex } from '../../src/collect/common/pin.js';
 
 /** Human-readable mismatches; empty when every pin's spans are exact. */
 export function spanMismatches(text: string, pins: readonly Pin[]): string[] {

@@ -2,7 +2,7 @@
  * Differential test for the collector and scan speed-ups: the output on every
  * fixture under src/collect/** /fixtures, the shared cozystack fixture and a
  * generated benchmark tree must equal JSON snapshots recorded *before* the
- * optimisation (snapshots/). All fields, spans included; keys sorted so only
+ * optimisation (test/fixtures/snapshots/). All fields, spans included; keys sorted so only
  * content counts. Update a snapshot (`vitest -u`) only for an intended change.
  */
 import { createHash } from 'node:crypto';
@@ -11,15 +11,15 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generateTree } from '../../../bench/scan/generate.mjs';
-import { loadConfig } from '../../config/load.js';
-import { scanRepo } from '../../scan/scan.js';
-import { fileKind } from '../../scan/kind.js';
-import { collectFile } from '../index.js';
-import { collectCozystack } from '../realworld/cozystack-files.js';
-import { acmeContext } from '../test-support.js';
+import { generateTree } from '../../bench/scan/generate.mjs';
+import { loadConfig } from '../../src/config/load.js';
+import { scanRepo } from '../../src/scan/scan.js';
+import { fileKind } from '../../src/scan/kind.js';
+import { collectFile } from '../../src/collect/index.js';
+import { collectCozystack } from '../support/cozystack.js';
+import { acmeContext } from '../support/collect.js';
 
-const COLLECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const COLLECT_DIR = fileURLToPath(new URL('../../src/collect/', import.meta.url));
 
 /** JSON with object keys sorted at every level (undefined fields dropped). */
 function canonical(value: unknown): string {
@@ -70,25 +70,25 @@ describe('optimised collectors give exactly the recorded output', () => {
       return { file, kind, result: collectFile(kind, readFileSync(abs, 'utf8'), acmeContext(file)) };
     });
     expect(results.length).toBeGreaterThan(30);
-    await expect(canonical(results)).toMatchFileSnapshot('./snapshots/fixtures.json');
+    await expect(canonical(results)).toMatchFileSnapshot('../fixtures/snapshots/fixtures.json');
   });
 
   it('the shared cozystack fixture', async () => {
     const tree = collectCozystack();
     expect(tree.pins.length).toBeGreaterThan(70);
-    await expect(canonical({ pins: tree.pins, problems: tree.problems, scraped: tree.scraped })).toMatchFileSnapshot('./snapshots/cozystack.json');
+    await expect(canonical({ pins: tree.pins, problems: tree.problems, scraped: tree.scraped })).toMatchFileSnapshot('../fixtures/snapshots/cozystack.json');
   });
 
   it('a generated benchmark tree (40 files, in full)', async () => {
     const result = await scanGenerated(40);
     expect(result.pins.length).toBe(200);
-    await expect(canonical(result)).toMatchFileSnapshot('./snapshots/bench-40.json');
+    await expect(canonical(result)).toMatchFileSnapshot('../fixtures/snapshots/bench-40.json');
   });
 
   it('the 2,000-file benchmark tree (sha256 of the canonical scan result)', async () => {
     const result = await scanGenerated(2000);
     expect(result.pins.length).toBe(10_000);
     const hash = createHash('sha256').update(canonical(result)).digest('hex');
-    await expect(`${hash}\n`).toMatchFileSnapshot('./snapshots/bench-2000.sha256');
+    await expect(`${hash}\n`).toMatchFileSnapshot('../fixtures/snapshots/bench-2000.sha256');
   });
 });

@@ -3,8 +3,8 @@
  * checked against the fixture README's hand-checked counts.
  */
 import { describe, expect, it } from 'vitest';
-import { spanMismatches } from '../common/span-check.js';
-import { collectCozystack, MULTUS_FILE } from './cozystack-files.js';
+import { spanMismatches } from '../support/span-check.js';
+import { collectCozystack, MULTUS_FILE } from '../support/cozystack.js';
 
 describe('cozystack 3c780acd4', () => {
   const tree = collectCozystack();

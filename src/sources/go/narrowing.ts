@@ -5,18 +5,18 @@
  * plus go.mod, go.sum, vendor/, `//go:embed` patterns and local replace targets.
  */
 import { posix } from 'node:path';
-import type { ParsedDockerfile, RunOp, Stage } from './dockerfile/parse.js';
-import { baseChain } from './dockerfile/stages.js';
-import { containerMap, toRepoPath } from './context-sources.js';
-import type { ContainerMapping, ContextSource } from './context-sources.js';
-import { expandPackagePattern, goImportClosure } from './go/closure.js';
-import type { GoClosure, GoRoot } from './go/closure.js';
-import { fileReadingCommand, goInvocations } from './go/command.js';
-import type { GoInvocation } from './go/command.js';
-import { parseGoMod } from './go/gomod.js';
-import { isGlob } from './matcher.js';
-import { dirPattern, isWithin, pathKind, repoJoin } from './paths.js';
-import type { InputPattern } from './types.js';
+import type { ParsedDockerfile, RunOp, Stage } from '../../dockerfile/parse.js';
+import { baseChain } from '../../dockerfile/stages.js';
+import { containerMap, toRepoPath } from '../context-sources.js';
+import type { ContainerMapping, ContextSource } from '../context-sources.js';
+import { expandPackagePattern, goImportClosure } from './closure.js';
+import type { GoClosure, GoRoot } from './closure.js';
+import { fileReadingCommand, goInvocations } from './command.js';
+import type { GoInvocation } from './command.js';
+import { parseGoMod } from './gomod.js';
+import { isGlob } from '../matcher.js';
+import { dirPattern, isWithin, pathKind, repoJoin } from '../paths.js';
+import type { InputPattern } from '../types.js';
 import { readFile } from 'node:fs/promises';
 
 export interface GoNarrowing {

@@ -9,6 +9,8 @@ export interface Expansion {
   value: string;
   /** Names that had no value and no default. */
   unresolved: string[];
+  /** Names whose value was substituted (so a caller can follow what that value itself lacked). */
+  used: string[];
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -28,7 +30,7 @@ function closingBrace(text: string, open: number): number {
   return -1;
 }
 
-function expandBraced(inner: string, vars: ReadonlyMap<string, string>, placeholder: string | undefined, unresolved: string[], escape: string): string {
+function expandBraced(inner: string, vars: ReadonlyMap<string, string>, placeholder: string | undefined, acc: Expansion, escape: string): string {
   const raw = '${' + inner + '}';
   const m = NAME.exec(inner);
   if (!m) return raw;
@@ -37,28 +39,34 @@ function expandBraced(inner: string, vars: ReadonlyMap<string, string>, placehol
   const value = vars.get(name);
   const sub = (word: string) => {
     const e = expandVariables(word, vars, placeholder, escape);
-    unresolved.push(...e.unresolved);
+    acc.unresolved.push(...e.unresolved);
+    acc.used.push(...e.used);
     return e.value;
   };
-  if (rest === '') {
-    if (value === undefined) unresolved.push(name);
+  const whole = () => {
+    if (value === undefined) acc.unresolved.push(name);
+    else acc.used.push(name);
     return value ?? placeholder ?? raw;
-  }
+  };
+  if (rest === '') return whole();
   const op = /^(:-|-|:\+|\+)([\s\S]*)$/.exec(rest);
   if (!op) {
     // ${VAR#pattern}, ${VAR%pattern} and friends: keep the value when known.
-    if (value === undefined) unresolved.push(name);
-    return value ?? placeholder ?? raw;
+    return whole();
   }
   const [, kind, word] = op;
   const set = value !== undefined && (kind!.startsWith(':') ? value !== '' : true);
-  if (kind === ':-' || kind === '-') return set ? value! : sub(word!);
+  if (kind === ':-' || kind === '-') {
+    if (!set) return sub(word!);
+    acc.used.push(name);
+    return value!;
+  }
   return set ? sub(word!) : '';
 }
 
 /** Expand variables in `text`; an unknown variable becomes `placeholder`, or stays as written when it is undefined. */
 export function expandVariables(text: string, vars: ReadonlyMap<string, string>, placeholder?: string, escape = '\\'): Expansion {
-  const unresolved: string[] = [];
+  const acc: Expansion = { value: '', unresolved: [], used: [] };
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -77,7 +85,7 @@ export function expandVariables(text: string, vars: ReadonlyMap<string, string>,
         out += text.slice(i);
         break;
       }
-      out += expandBraced(text.slice(i + 2, end), vars, placeholder, unresolved, escape);
+      out += expandBraced(text.slice(i + 2, end), vars, placeholder, acc, escape);
       i = end;
       continue;
     }
@@ -87,9 +95,11 @@ export function expandVariables(text: string, vars: ReadonlyMap<string, string>,
       continue;
     }
     const value = vars.get(m[0]);
-    if (value === undefined) unresolved.push(m[0]);
+    if (value === undefined) acc.unresolved.push(m[0]);
+    else acc.used.push(m[0]);
     out += value ?? placeholder ?? '$' + m[0];
     i += m[0].length;
   }
-  return { value: out, unresolved };
+  acc.value = out;
+  return acc;
 }

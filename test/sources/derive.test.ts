@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuildRecipe } from '../producers/types.js';
-import { deriveBuildInputs, inputMatcher } from './index.js';
-import type { BuildInputs } from './types.js';
+import type { BuildRecipe } from '../../src/producers/types.js';
+import { deriveBuildInputs, inputMatcher } from '../../src/sources/index.js';
+import type { BuildInputs } from '../../src/sources/types.js';
 
 const DOCKERFILE = `# syntax=docker/dockerfile:1.7
 FROM golang:1.22 AS build

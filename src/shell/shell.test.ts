@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShell, resolveWord, wordText } from './shell.js';
+import { commandSubstitutions, parseShell, resolveWord, wordText } from './shell.js';
 
 const simple = (line: string) =>
   parseShell(line).map((c) => ({
@@ -54,5 +54,19 @@ describe('parseShell', () => {
     const [cmd] = parseShell(`echo "$IMG" '$IMG' \${IMG}x`);
     const vars = new Map([['IMG', 'reg/x:1']]);
     expect(cmd!.args.map((w) => resolveWord(w, vars))).toEqual(['echo', 'reg/x:1', '$IMG', 'reg/x:1x']);
+  });
+});
+
+describe('command substitutions', () => {
+  const cases: { line: string; args: string[]; inner: string[] }[] = [
+    { line: 'go build -o /out/$(basename $(pwd)) ./cmd', args: ['go', 'build', '-o', '/out/$(basename $(pwd))', './cmd'], inner: ['basename $(pwd)'] },
+    { line: 'echo "v=$(git describe && echo x)" `date`', args: ['echo', 'v=$(git describe && echo x)', '`date`'], inner: ['git describe && echo x', 'date'] },
+    { line: "echo '$(not run)' $((1 + 2))", args: ['echo', '$(not run)', '$((1 + 2))'], inner: [] },
+  ];
+  it.each(cases)('$line', ({ line, args, inner }) => {
+    const commands = parseShell(line);
+    expect(commands).toHaveLength(1);
+    expect(commands[0]!.args.map(wordText)).toEqual(args);
+    expect(commands[0]!.args.flatMap(commandSubstitutions)).toEqual(inner);
   });
 });

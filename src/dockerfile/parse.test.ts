@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexDockerfile } from './lexer.js';
+import { argsSpan, lexDockerfile } from './lexer.js';
 import { parseDockerfile } from './parse.js';
 import type { CopyOp, RunOp } from './parse.js';
 import { neededStages } from './stages.js';
@@ -32,6 +32,20 @@ describe('lexDockerfile', () => {
     if (directives) expect(lexed.directives).toEqual(directives);
   });
 
+  it('keeps where each argument came from (argsSpan), across continuations, CRLF and a BOM', () => {
+    const text = '\uFEFFFROM a\r\nCOPY  x \\\r\n# note\r\n  yy/\r\n';
+    const [from, copy] = lexDockerfile(text).instructions;
+    expect(copy!.args).toBe('x   yy/');
+    const slice = (ins: typeof from, a: number, b: number) => {
+      const span = argsSpan(ins!, a, b);
+      return span && text.slice(span.start, span.end);
+    };
+    expect(slice(from, 0, 1)).toBe('a');
+    expect(slice(copy, 0, 1)).toBe('x');
+    expect(slice(copy, 4, 7)).toBe('yy/');
+    expect(argsSpan(copy!, 0, 5)).toBeUndefined();
+  });
+
   it('keeps heredoc bodies and reports an unclosed one', () => {
     const lexed = lexDockerfile('FROM a\nRUN <<EOF\ngo build ./cmd/x\n');
     expect(lexed.instructions[1]!.heredocs).toEqual([{ name: 'EOF', body: 'go build ./cmd/x' }]);
@@ -57,7 +71,8 @@ describe('expandVariables', () => {
     ['\\$A', '$A', []],
   ];
   it.each(cases)('%s → %s', (input, value, unresolved) => {
-    expect(expandVariables(input, vars, '*')).toEqual({ value, unresolved });
+    const e = expandVariables(input, vars, '*');
+    expect({ value: e.value, unresolved: e.unresolved }).toEqual({ value, unresolved });
   });
   it('keeps an unknown variable as written without a placeholder', () => {
     expect(expandVariables('go build ./cmd/$NAME ${X}', vars).value).toBe('go build ./cmd/$NAME ${X}');
