@@ -25,7 +25,8 @@ const RANK: Record<string, number> = {
   git: 2,
   make: 3,
   edit: 2,
-  dockerfile: 2, // the future Dockerfile reader leaf (review §4 item 2); collect/ may use it
+  dockerfile: 1, // the one Dockerfile reader, a leaf: collect/ and sources/ use it
+  shell: 1, // the one shell splitter, a leaf: producers/ and sources/ use it
   config: 3,
   registry: 3,
   collect: 4,
@@ -51,6 +52,8 @@ const RANK: Record<string, number> = {
 /** What each of the strictest units may import besides itself (the rank table holds for them too). */
 const ONLY: Record<string, readonly string[]> = {
   reference: ['errors'],
+  dockerfile: [],
+  shell: [],
   collect: ['model', 'reference', 'errors', 'dockerfile'],
 };
 
