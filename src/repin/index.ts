@@ -70,8 +70,8 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     written: false,
   };
   if (opts.onlyForward) {
-    const pinFiles = [...new Set(scan.pins.filter((p) => p.ref.name === repository).map((p) => p.file))];
-    result.forward = await checkForward(opts.root, target, plan.oldDigests, { ...registryOpts, client: getClient() }, { files: pinFiles, buildCommit: opts.config.provenance.buildCommit });
+    const pins = scan.pins.filter((p) => p.ref.name === repository);
+    result.forward = await checkForward(opts.root, target, pins, plan.oldDigests, { config: opts.config, registry: { opts: { ...registryOpts, client: getClient() } } });
     if (!result.forward.ok) return result;
   }
   if (plan.problems.some((p) => p.blocking)) return result;
