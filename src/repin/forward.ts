@@ -4,20 +4,25 @@
  * commits come from the one provenance chain stale and explain use
  * (src/provenance/sources.ts: the configured `provenance.methods`, with
  * `registry` first as under `stale --registry`, and an answer accepted only when
- * its commit is in this clone); this file keeps only the ancestry check, read
- * from one commit-graph pass. When a build commit is unknown the answer is
+ * its commit is in this clone, and stale's "source and pin in one commit"
+ * rule when the build inputs are known); this file keeps only the ancestry
+ * check, read from one commit-graph pass. When a build commit is unknown the answer is
  * "cannot decide", which refuses.
  */
 import type { Config } from '../config/types.js';
+import { readChangedPaths } from '../git/changed-paths.js';
 import { readCommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
 import { readShallowState, type ShallowState } from '../git/shallow.js';
 import type { Pin } from '../model/index.js';
+import { introducerOf, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
 import { methodsFor, provenanceFor } from '../provenance/sources.js';
 import { subjectsOf } from '../provenance/subjects.js';
 import type { ImageSubject, Provenance } from '../provenance/types.js';
 import { formatReference } from '../reference/index.js';
+import { inputMatcher } from '../sources/matcher.js';
+import type { BuildInputs } from '../sources/types.js';
 import type { ForwardCheck, RepinTarget } from './types.js';
 
 export interface ForwardOptions {
@@ -25,6 +30,27 @@ export interface ForwardOptions {
   config: Pick<Config, 'provenance'>;
   /** How to ask the registry (repin always may: it resolves the target there). */
   registry: RegistryAsk;
+  /** The image's build inputs, when known: a digest committed with a change to them was built from that commit. */
+  inputs?: BuildInputs;
+}
+
+/**
+ * Stale's "source and pin in one commit" rule: a digest-history answer moves from
+ * the introducing commit's parent to the commit itself when that commit changes
+ * the image's build inputs. One changed-paths pass for all subjects.
+ */
+async function withSourceAndPinTogether(repoRoot: string, provenance: Provenance[], inputs: BuildInputs | undefined): Promise<Provenance[]> {
+  if (!inputs || inputs.unknownReason) return provenance;
+  const introducers = provenance.map(introducerOf);
+  const asked = [...new Set(introducers.filter((c): c is string => c !== undefined))];
+  if (asked.length === 0) return provenance;
+  const changed = await readChangedPaths(repoRoot, asked);
+  const match = inputMatcher(inputs).match;
+  return provenance.map((p, i) => {
+    const introducer = introducers[i];
+    const paths = introducer ? (changed.get(introducer) ?? []).filter((path) => match(path) !== undefined).sort() : [];
+    return introducer && paths.length > 0 ? withIntroducerBuild(p, { commit: introducer, paths }) : p;
+  });
 }
 
 /** `how` the chosen method answered, for the reason line: `registry: the registry's label of … names …`. */
@@ -62,7 +88,8 @@ export async function checkForward(repoRoot: string, target: RepinTarget, pins: 
   if (typeof ctx === 'string') return { decided: false, ok: false, reason: `cannot decide: ${ctx}` };
   const subjects = subjectsFor(target, pins, oldDigests);
   const methods = methodsFor(opts.config, opts.registry);
-  const [next, ...currents] = await provenanceFor(repoRoot, subjects, methods, { ...ctx, buildCommit: opts.config.provenance.buildCommit, registry: opts.registry });
+  const found = await provenanceFor(repoRoot, subjects, methods, { ...ctx, buildCommit: opts.config.provenance.buildCommit, registry: opts.registry });
+  const [next, ...currents] = await withSourceAndPinTogether(repoRoot, found, opts.inputs);
   if (!next!.commit) return { decided: false, ok: false, reason: `cannot decide: the build commit of ${targetRef} is unknown: ${next!.reason}` };
   const targetCommit = next!.commit;
   if (currents.length === 0) return { decided: false, ok: false, reason: 'cannot decide: no pin of the repository names a digest to compare with', targetCommit };

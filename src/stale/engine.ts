@@ -13,7 +13,7 @@ import { patchIds } from '../git/patch-id.js';
 import { gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
 import type { ProvenanceMethod } from '../config/types.js';
-import { builtWithIntroducer, introducerBuiltFromParent } from '../provenance/digest-history.js';
+import { introducerOf, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import { provenanceSources } from '../provenance/sources.js';
@@ -95,12 +95,6 @@ interface Judgement {
   builtWithIntroducer?: { commit: string; paths: string[] };
 }
 
-/** Provenance moved from the introducing commit's parent to the commit itself (see Judgement.builtWithIntroducer). */
-function withIntroducerBuild(p: Provenance, by: { commit: string; paths: string[] }): Provenance {
-  const steps = p.steps.map((st) => (introducerBuiltFromParent(st) === by.commit ? builtWithIntroducer(st, by.commit, by.paths) : st));
-  return { ...p, commit: by.commit, steps };
-}
-
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
 async function judge(repo: string, graph: CommitGraph, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
   const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
@@ -143,7 +137,7 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
     }
     const unshipped: Candidate[] = [];
     const cherryPicked: Judgement['cherryPicked'] = [];
-    const introducer = provenance[i]!.method === 'digest-history' ? introducerBuiltFromParent(provenance[i]!.steps.find((st) => st.commit === provenance[i]!.commit && st.method === 'digest-history')) : undefined;
+    const introducer = introducerOf(provenance[i]!);
     let builtWith: Judgement['builtWithIntroducer'];
     for (const c of list) {
       const sha = graph.nodes[c.index]!.sha;

@@ -149,3 +149,24 @@ describe('--only-forward applies the presence check, like stale', () => {
     expect(unknown.forward.reason).toMatch(/^cannot decide: the build commit of .* is unknown: registry: .*commit ffffffffff is not in this clone/);
   });
 });
+
+describe('--only-forward applies stale\'s "source and pin in one commit" rule', () => {
+  it('a digest committed with a change to the build inputs was built from that commit, for stale and repin alike', async () => {
+    const repo = makeRepo('pinwatch-forward-together-');
+    repos.push(repo);
+    repo.write({ 'pinwatch.yaml': config() });
+    const c0 = repo.commit({ 'src/main.go': '0\n' }, 'c0');
+    const hand = await pushImage(reg, 'acme/app', 'hand', { content: 'hand' });
+    const together = repo.commit({ 'src/main.go': '1\n', 'deploy/values.yaml': `app:\n  image: ${APP}:hand@${hand.digest}\n` }, 'feat: change and pin a hand-built image');
+    await pushImage(reg, 'acme/app', 'from-c0', { labels: { [LABEL]: c0 }, content: 'from-c0' });
+    await pushImage(reg, 'acme/app', 'from-together', { labels: { [LABEL]: together }, content: 'from-together' });
+    expect(await staleBuiltFrom(repo, '--registry')).toMatchObject({ commit: together, method: 'digest-history' });
+    // Judged against the parent (c0), an image built from c0 would pass; it lacks the change, so it is refused.
+    const back = await forward(repo, 'from-c0');
+    expect(back.code).toBe(1);
+    expect(back.forward).toMatchObject({ decided: true, ok: false, currentCommit: together, targetCommit: c0 });
+    expect(back.forward.reason).toContain("which also changes this image's build inputs (src/main.go): built from that commit itself");
+    const same = await forward(repo, 'from-together');
+    expect(same.forward).toMatchObject({ decided: true, ok: true, currentCommit: together });
+  });
+});
