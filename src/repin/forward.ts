@@ -2,12 +2,12 @@
  * `--only-forward`: refuse to repin to an image whose build commit does not
  * descend from the build commit of every image currently pinned. Both build
  * commits come from the one provenance chain stale and explain use
- * (src/provenance/sources.ts: the configured `provenance.methods`, with
- * `registry` first as under `stale --registry`, and an answer accepted only when
- * its commit is in this clone, and stale's "source and pin in one commit"
- * rule when the build inputs are known); this file keeps only the ancestry
- * check, read from one commit-graph pass. When a build commit is unknown the answer is
- * "cannot decide", which refuses.
+ * (src/provenance/sources.ts: the configured `provenance.methods`, `registry`
+ * first as under `stale --registry`, an answer accepted only when its commit is
+ * in this clone), with stale's "source and pin in one commit" rule when the build
+ * inputs are known. This file keeps only that rule's application and the
+ * ancestry check, read from one commit-graph pass. When a build commit is
+ * unknown the answer is "cannot decide", which refuses.
  */
 import type { Config } from '../config/types.js';
 import { readChangedPaths } from '../git/changed-paths.js';
