@@ -9,8 +9,8 @@ import { diffNamesSinceMergeBase } from '../git/changed-paths.js';
 import { resolveCommit } from '../git/objects.js';
 import { git, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
-import { buildInputMatcher } from '../stale/match.js';
-import type { StaleImageInput } from '../stale/types.js';
+import type { ImageInput } from '../images/types.js';
+import { inputMatcher } from '../sources/matcher.js';
 
 export interface AffectedReason {
   /** Changed path. */
@@ -124,7 +124,7 @@ export async function mergeBaseOf(repo: string, base: string, headRev = 'HEAD'):
 }
 
 /** The images whose inputs contain a changed path. Plain inputs; no scanning here. */
-export async function computeAffected(repo: string, base: string, images: StaleImageInput[], options: AffectedOptions = {}): Promise<AffectedResult> {
+export async function computeAffected(repo: string, base: string, images: ImageInput[], options: AffectedOptions = {}): Promise<AffectedResult> {
   const refs = await mergeBaseOf(repo, base, options.head);
   const changed = await diffNamesSinceMergeBase(repo, refs.mergeBase, refs.head);
   const affected: AffectedImage[] = [];
@@ -136,7 +136,7 @@ export async function computeAffected(repo: string, base: string, images: StaleI
       if (options.includeUnknown !== false && changed.length > 0) affected.push({ image: img.image, repository: img.repository, reasons: [{ path: '*', input: `unknown inputs: ${reason}` }], unknown: reason });
       continue;
     }
-    const match = buildInputMatcher(img.inputs!);
+    const match = inputMatcher(img.inputs!).match;
     const reasons: AffectedReason[] = [];
     for (const path of changed) {
       const input = match(path);

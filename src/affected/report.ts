@@ -1,7 +1,7 @@
 /** `affectedReport`: scan → images and build inputs → computeAffected. */
 import type { Config } from '../config/types.js';
 import { scanRepo } from '../scan/scan.js';
-import { imagesFromPins } from '../stale/images.js';
+import { imagesFromPins } from '../images/images.js';
 import { computeAffected, type AffectedOptions, type AffectedResult } from './affected.js';
 
 export async function affectedReport(repoRoot: string, config: Config, base: string, opts: AffectedOptions = {}): Promise<AffectedResult & { notes: string[] }> {

@@ -6,7 +6,7 @@
  */
 import type { DigestHistoryResult } from '../git/digest-history.js';
 import type { ShallowState } from '../git/shallow.js';
-import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
+import type { ImageSubject, Provenance, ProvenanceSource, ProvenanceStep } from './types.js';
 
 export interface DigestHistorySourceInput {
   history: DigestHistoryResult;
@@ -71,4 +71,16 @@ export function builtWithIntroducer(step: ProvenanceStep, introducer: string, pa
   const introText = `introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}`;
   const shown = paths.slice(0, 2).join(', ') + (paths.length > 2 ? ', …' : '');
   return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself` };
+}
+
+/** The commit that introduced the digest, when `p` was answered by digest history with that commit's first parent. */
+export function introducerOf(p: Provenance): string | undefined {
+  if (p.method !== 'digest-history') return undefined;
+  return introducerBuiltFromParent(p.steps.find((st) => st.commit === p.commit && st.method === 'digest-history'));
+}
+
+/** Provenance moved from the introducing commit's parent to the commit itself (see `builtWithIntroducer`). */
+export function withIntroducerBuild(p: Provenance, by: { commit: string; paths: string[] }): Provenance {
+  const steps = p.steps.map((st) => (introducerBuiltFromParent(st) === by.commit ? builtWithIntroducer(st, by.commit, by.paths) : st));
+  return { ...p, commit: by.commit, steps };
 }

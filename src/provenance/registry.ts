@@ -4,14 +4,20 @@
  * build commit. Only run when asked (`--registry`): it needs the network.
  */
 import { formatReference } from '../reference/index.js';
-import { registryProvenance } from '../registry/provenance.js';
+import { registryProvenance, type RegistryProvenanceOptions } from '../registry/provenance.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
 
 /** What this seam needs from a registry reader; `registryProvenance` satisfies it. */
 export type RegistryProvenanceFn = (
   ref: string,
-  opts: Record<string, unknown>,
+  opts: RegistryProvenanceOptions,
 ) => Promise<{ commit?: string; source?: string; created?: string; reason?: string; commitFrom?: string }>;
+
+/** How to ask the registry: the reader (default `registryProvenance`) and its options (a shared client). */
+export interface RegistryAsk {
+  fn?: RegistryProvenanceFn;
+  opts?: RegistryProvenanceOptions;
+}
 
 export const defaultRegistryProvenance: RegistryProvenanceFn = (ref, opts) => registryProvenance(ref, opts);
 
@@ -20,7 +26,7 @@ export function registryRef(image: ImageSubject): string {
   return image.digest ? formatReference({ name, digest: image.digest }) : formatReference({ name, tag: image.tags[0] });
 }
 
-export function registrySource(fn: RegistryProvenanceFn, opts: Record<string, unknown> = {}): ProvenanceSource {
+export function registrySource(fn: RegistryProvenanceFn, opts: RegistryProvenanceOptions = {}): ProvenanceSource {
   return {
     method: 'registry',
     resolve: async (image): Promise<ProvenanceStep> => {

@@ -5,8 +5,10 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config/types.js';
-import { isFirstParty } from '../model/index.js';
+import { imagesFromPins } from '../images/images.js';
+import { isFirstParty, type Pin } from '../model/index.js';
 import type { BuildModel } from '../producers/types.js';
+import type { BuildInputs } from '../sources/types.js';
 import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';
 import { PinwatchError } from '../errors.js';
@@ -70,8 +72,9 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     written: false,
   };
   if (opts.onlyForward) {
-    const pinFiles = [...new Set(scan.pins.filter((p) => p.ref.name === repository).map((p) => p.file))];
-    result.forward = await checkForward(opts.root, target, plan.oldDigests, { ...registryOpts, client: getClient() }, { files: pinFiles, buildCommit: opts.config.provenance.buildCommit });
+    const pins = scan.pins.filter((p) => p.ref.name === repository);
+    const inputs = await inputsOf(opts.root, opts.config, pins, opts.buildModel);
+    result.forward = await checkForward(opts.root, target, pins, plan.oldDigests, { config: opts.config, registry: { opts: { ...registryOpts, client: getClient() } }, ...(inputs ? { inputs } : {}) });
     if (!result.forward.ok) return result;
   }
   if (plan.problems.some((p) => p.blocking)) return result;
@@ -103,6 +106,12 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
   leftovers.push(...(await textLeftovers(sweep, rescan.pins, leftovers)));
   result.leftovers = leftovers;
   return result;
+}
+
+/** The repository's build inputs as stale derives them (first-party images only), for --only-forward. */
+async function inputsOf(root: string, config: Config, pins: Pin[], model: BuildModel | undefined): Promise<BuildInputs | undefined> {
+  const known = await imagesFromPins(root, config, pins, model);
+  return known.images[0]?.inputs;
 }
 
 /** 0 when everything moved and nothing was left behind; 1 otherwise. */

@@ -1,39 +1,26 @@
 /**
  * The ref to repin to: `--to REF` (same repository; a missing digest is resolved
  * through the registry) or `--to-tag TAG` (resolved through the registry).
- * IMAGE may be a repository, a full ref (its tag/digest are ignored), or the
- * short name of a configured image.
+ * IMAGE may be a repository, a full ref (its tag/digest are ignored), an
+ * `images:` key, or the last path component of a pinned repository.
  */
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
-import { hasExplicitDomain, parseReference, tryParseReference } from '../reference/index.js';
+import { pinnedImages } from '../images/images.js';
+import { resolveImage } from '../images/resolve.js';
+import { parseReference } from '../reference/index.js';
 import type { Pin } from '../model/index.js';
 import type { RegistryClient } from '../registry/index.js';
 import type { RepinTarget } from './types.js';
 
 /**
- * The repository IMAGE names: a configured `images:` key, a repository or ref with
- * its registry (`ghcr.io/acme/app`), or the last path component of a repository
- * pinned in the tree (`app`), as stale and explain accept it.
+ * The repository IMAGE names, by the rule every command shares
+ * (src/images/resolve.ts), over every repository pinned in the tree: repin
+ * moves third-party pins too. An unknown or ambiguous IMAGE throws
+ * `image-unknown` / `image-ambiguous`.
  */
 export function resolveRepository(image: string, config: Config, pins: readonly Pick<Pin, 'ref'>[] = []): string {
-  const configured = config.images[image]?.repository;
-  if (configured !== undefined || hasExplicitDomain(image)) {
-    try {
-      return parseReference(configured ?? image).name;
-    } catch (e) {
-      throw new PinwatchError('usage', `IMAGE must be a repository like ghcr.io/acme/app or a configured image name; saw "${image}" (${(e as Error).message})`);
-    }
-  }
-  const pinned = [...new Set(pins.map((p) => p.ref.name).filter((n) => n !== ''))].sort();
-  const byLastComponent = pinned.filter((n) => n.slice(n.lastIndexOf('/') + 1) === image || n === image);
-  if (byLastComponent.length === 1) return byLastComponent[0]!;
-  if (byLastComponent.length > 1) {
-    throw new PinwatchError('usage', `IMAGE "${image}" names ${byLastComponent.length} pinned repositories (${byLastComponent.join(', ')}); give the full repository`);
-  }
-  const parsed = tryParseReference(image);
-  if (parsed && pinned.includes(parsed.name)) return parsed.name;
-  throw new PinwatchError('usage', `no pin in this tree is of an image "${image}"; give a pinned repository (like ghcr.io/acme/app) or its last path component, or an images: key of pinwatch.yaml`);
+  return resolveImage(image, pinnedImages(config, pins), { noneHint: 'no image is pinned in this tree' }).repository;
 }
 
 export interface TargetRequest {

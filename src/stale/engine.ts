@@ -7,24 +7,21 @@
  */
 import { PinwatchError } from '../errors.js';
 import { readChangedPaths } from '../git/changed-paths.js';
-import { readDigestIntroductions } from '../git/digest-history.js';
 import { readCommitGraph, type CommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
 import { gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
-import { readTags } from '../git/tags.js';
 import type { ProvenanceMethod } from '../config/types.js';
-import { builtWithIntroducer, digestHistorySource, introducerBuiltFromParent } from '../provenance/digest-history.js';
-import { gitTagSource } from '../provenance/git-tag.js';
-import { readTagTrees } from '../provenance/tag-trees.js';
-import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryProvenanceFn } from '../provenance/registry.js';
+import { introducerOf, withIntroducerBuild } from '../provenance/digest-history.js';
+import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
-import type { Provenance, ProvenanceSource } from '../provenance/types.js';
+import { provenanceSources } from '../provenance/sources.js';
+import { subjectsOf, type Subject as ProvenanceSubject } from '../provenance/subjects.js';
+import type { Provenance } from '../provenance/types.js';
+import { inputMatcher } from '../sources/matcher.js';
 import { conventionalType, prNumber } from './commit-meta.js';
-import { buildInputMatcher } from './match.js';
 import { firstParentOwners } from './pr-owner.js';
-import { subjectsOf, type Subject } from './subjects.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
 import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
@@ -36,12 +33,14 @@ export interface StaleOptions {
   methods?: ProvenanceMethod[];
   buildCommit?: 'parent' | 'self';
   /** Set to ask the registry (`--registry`); `fn` defaults to src/registry/provenance.ts. */
-  registry?: { fn?: RegistryProvenanceFn; opts?: Record<string, unknown> };
+  registry?: RegistryAsk;
   /** Clock for ages (tests pin it). */
   now?: Date;
 }
 
 const DAY_MS = 86_400_000;
+
+type Subject = ProvenanceSubject<StaleImageInput>;
 
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
   const startProcesses = gitStats.processes;
@@ -56,7 +55,13 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const shallow = await readShallowState(repo);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
-  const sources = await buildSources(repo, subjects, methods, options, { head, prefix: prefix ?? '' }, shallow);
+  const sources = await provenanceSources(repo, subjects, methods, {
+    head,
+    prefix: prefix ?? '',
+    shallow,
+    buildCommit: options.buildCommit ?? 'parent',
+    ...(options.registry ? { registry: options.registry } : {}),
+  });
   timer.lap('provenance-sources');
   const provenance = await resolveProvenance(repo, subjects, sources);
   timer.lap('provenance-resolve');
@@ -83,43 +88,11 @@ export function subdirectoryWarning(repo: string, prefix: string): string {
   return `${repo} is the subdirectory ${prefix} of its git work tree: only changes inside it count, so build inputs outside it (a build context of ${top} or above) are unknown and digests moved in from outside are dated by the move; pass --repo at the top level of the work tree to judge the whole tree`;
 }
 
-async function buildSources(
-  repo: string,
-  subjects: Subject[],
-  methods: ProvenanceMethod[],
-  options: StaleOptions,
-  { head, prefix }: { head: string; prefix: string },
-  shallow: Awaited<ReturnType<typeof readShallowState>>,
-): Promise<ProvenanceSource[]> {
-  const sources: ProvenanceSource[] = [];
-  for (const method of methods) {
-    if (method === 'registry') {
-      if (!options.registry) sources.push(registryNotAsked('not asked (run with --registry to read the image revision label)'));
-      else sources.push(registrySource(options.registry.fn ?? defaultRegistryProvenance, options.registry.opts));
-    } else if (method === 'digest-history') {
-      const digests = subjects.flatMap((s) => (s.digest ? [s.digest] : []));
-      const files = [...new Set(subjects.flatMap((s) => s.input.pins.map((p) => p.file)))].sort();
-      const history = await readDigestIntroductions(repo, digests, files, head);
-      sources.push(digestHistorySource({ history, shallow, buildCommit: options.buildCommit ?? 'parent', searchedFiles: files.length }));
-    } else if (method === 'git-tag') {
-      const tags = await readTags(repo);
-      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, prefix)));
-    }
-  }
-  return sources;
-}
-
 interface Judgement {
   unshipped: Candidate[];
   cherryPicked: { commit: string; equals: string }[];
   /** The digest's introducing commit changes the image's inputs itself: the image was built from it. */
   builtWithIntroducer?: { commit: string; paths: string[] };
-}
-
-/** Provenance moved from the introducing commit's parent to the commit itself (see Judgement.builtWithIntroducer). */
-function withIntroducerBuild(p: Provenance, by: { commit: string; paths: string[] }): Provenance {
-  const steps = p.steps.map((st) => (introducerBuiltFromParent(st) === by.commit ? builtWithIntroducer(st, by.commit, by.paths) : st));
-  return { ...p, commit: by.commit, steps };
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
@@ -141,7 +114,7 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
   const byPath = commitsByPath(graph, changed);
   const candidates = subjects.map((s, i) => {
     const b = ready[i];
-    return b ? touchingInputs(byPath, outside.get(b)!, buildInputMatcher(s.input.inputs!)) : undefined;
+    return b ? touchingInputs(byPath, outside.get(b)!, inputMatcher(s.input.inputs!).match) : undefined;
   });
   const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(supersets.get(ready[i]!)!, candidates[i]!, changedOf, byTime) : []));
   // Patch ids only where a cherry-pick is possible: images whose pool is not empty.
@@ -164,7 +137,7 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
     }
     const unshipped: Candidate[] = [];
     const cherryPicked: Judgement['cherryPicked'] = [];
-    const introducer = provenance[i]!.method === 'digest-history' ? introducerBuiltFromParent(provenance[i]!.steps.find((st) => st.commit === provenance[i]!.commit && st.method === 'digest-history')) : undefined;
+    const introducer = introducerOf(provenance[i]!);
     let builtWith: Judgement['builtWithIntroducer'];
     for (const c of list) {
       const sha = graph.nodes[c.index]!.sha;

@@ -1,7 +1,6 @@
 export * from './types.js';
 export * from './engine.js';
 export * from './report.js';
-export * from './images.js';
 export * from './findings.js';
 export * from './policy.js';
 export * from './commit-meta.js';

@@ -3,13 +3,13 @@
  * (scan → images and build inputs → engine). `check` and the CLI call this.
  */
 import type { Config } from '../config/types.js';
-import { PinwatchError } from '../errors.js';
 import { scanRepo } from '../scan/scan.js';
 import type { ScanResult } from '../scan/types.js';
 import type { BuildModel } from '../producers/types.js';
+import { imagesFromPins, type ImagesResult } from '../images/images.js';
+import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
+import { methodsFor } from '../provenance/sources.js';
 import { computeStale, type StaleOptions } from './engine.js';
-import { imagesFromPins, type ImagesResult } from './images.js';
-import { methodsFor } from './registry-options.js';
 import type { StaleReport } from './types.js';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
@@ -17,7 +17,7 @@ export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buil
   scan?: ScanResult;
   /** Reuse a build model the caller already read. */
   model?: BuildModel;
-  /** Only these images (short name or repository). */
+  /** Only these images (each an IMAGE: repository, config key or short name). */
   only?: string[];
 }
 
@@ -35,18 +35,13 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   return { ...report, notes: [...notes, ...known.notes] };
 }
 
-const namesOf = (i: ImagesResult['images'][number]) => [i.image, i.repository, i.repository.slice(i.repository.lastIndexOf('/') + 1)];
-
-/** The images asked for by name; a name that matches no first-party image is a usage error, not an empty report. */
+/**
+ * The images asked for by name (src/images/resolve.ts: an ambiguous or unknown
+ * name is a usage error, never a silent pick or an empty report), in the
+ * report's order, each once.
+ */
 export function selectImages(known: ImagesResult, only: string[] | undefined): ImagesResult['images'] {
   if (!only || only.length === 0) return known.images;
-  const unmatched = only.filter((q) => !known.images.some((i) => namesOf(i).includes(q)));
-  if (unmatched.length > 0) {
-    const names = [...new Set(known.images.map((i) => i.image))].sort();
-    throw new PinwatchError(
-      'unknown-image',
-      `no first-party image ${unmatched.map((q) => JSON.stringify(q)).join(', ')} is pinned in this tree; expected one of: ${names.join(', ') || '(none: is firstParty set in pinwatch.yaml?)'}`,
-    );
-  }
-  return known.images.filter((i) => namesOf(i).some((n) => only.includes(n)));
+  const picked = new Set(only.map((q) => resolveImage(q, known.images, { noneHint: NO_FIRST_PARTY_HINT })));
+  return known.images.filter((i) => picked.has(i));
 }

@@ -3,9 +3,9 @@
  * digest), the build commit, the method that found it, and the commits to its
  * build inputs that the image does not contain. `--format json` is this shape.
  */
-import type { Pin } from '../model/index.js';
+import type { ImageInput } from '../images/types.js';
 import type { ProvenanceMethod, ProvenanceStep } from '../provenance/types.js';
-import type { BuildInputs, InputPattern } from '../sources/types.js';
+import type { InputPattern } from '../sources/types.js';
 
 export type StaleStatus = 'stale' | 'current' | 'unknown';
 
@@ -53,14 +53,5 @@ export interface StaleReport {
   timings?: Record<string, number>;
 }
 
-/** One image as the engine takes it: plain data, no scanning or build-file reading. */
-export interface StaleImageInput {
-  image: string;
-  repository: string;
-  /** First-party pins of this repository (any digests; the engine groups by digest). */
-  pins: Pin[];
-  /** Build inputs; absent or with `unknownReason` → `unknown`. */
-  inputs?: BuildInputs;
-  /** Why inputs are absent (no recipe, …), when `inputs` is undefined. */
-  missingInputsReason?: string;
-}
+/** One image as the engine takes it (see src/images/types.ts). */
+export type StaleImageInput = ImageInput;

@@ -4,7 +4,7 @@
  * and are not in the build commit's history. Merges are left out. Pure.
  */
 import type { CommitGraph } from '../git/graph.js';
-import type { PathMatcher } from './match.js';
+import type { InputMatcher } from '../sources/matcher.js';
 
 export interface Candidate {
   index: number;
@@ -42,7 +42,7 @@ export function commitsByPath(graph: CommitGraph, changed: Map<string, string[]>
  * Commits in `outside` (a bitmap) whose changed paths hit the inputs. The
  * matcher runs once per distinct changed path, not once per commit and path.
  */
-export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, match: PathMatcher): Candidate[] {
+export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, match: InputMatcher['match']): Candidate[] {
   const hits = new Map<number, string[]>();
   for (const [path, commits] of byPath) {
     if (match(path) === undefined) continue;

@@ -1,14 +1,20 @@
 /** Group an image's pins by digest: each distinct digest is one provenance subject. */
 import type { Pin } from '../model/index.js';
-import type { ImageSubject } from '../provenance/types.js';
-import type { StaleImageInput } from './types.js';
+import type { ImageSubject } from './types.js';
 
-export interface Subject extends ImageSubject {
-  input: StaleImageInput;
+/** A subject, with the caller's image it came from (stale keeps its build inputs there). */
+export interface Subject<I extends SubjectSource = SubjectSource> extends ImageSubject {
+  input: I;
 }
 
-export function subjectsOf(images: StaleImageInput[]): Subject[] {
-  const out: Subject[] = [];
+/** What subjects are made from: a repository and its pins (any digests). */
+export interface SubjectSource {
+  repository: string;
+  pins: Pin[];
+}
+
+export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
+  const out: Subject<I>[] = [];
   for (const input of images) {
     const byDigest = new Map<string, Pin[]>();
     for (const pin of input.pins) {

@@ -1,7 +1,8 @@
 /**
- * From a scan to the engine's plain inputs: first-party pins grouped by
- * repository, each with its short name, build recipe(s) and build inputs (or
- * the reason they are unknown). Shared by stale, explain and affected.
+ * First-party image knowledge, from a scan: pins grouped by repository, each
+ * with its short name, the pinwatch.yaml entry that declares it, build
+ * recipe(s) and build inputs (or the reason they are unknown). Shared by stale,
+ * explain and affected.
  */
 import type { Config, ImageConfig } from '../config/types.js';
 import type { Pin } from '../model/index.js';
@@ -9,9 +10,9 @@ import type { BuildModel, BuildRecipe } from '../producers/types.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
 import { loadBuildModel, recipesFor } from '../producers/index.js';
-import type { StaleImageInput } from './types.js';
+import type { ImageInput } from './types.js';
 
-export interface ImageKnowledge extends StaleImageInput {
+export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
   /** The config entry, when pinwatch.yaml declares the image. */
   declared?: { key: string; entry: ImageConfig };
@@ -35,6 +36,18 @@ export function declaredImage(config: Config, repository: string): { key: string
   if (byRepo) return { key: byRepo[0], entry: byRepo[1] };
   const byName = entries.find(([k, e]) => !e.repository && k === shortName(repository));
   return byName ? { key: byName[0], entry: byName[1] } : undefined;
+}
+
+/**
+ * Every repository pinned in the tree (first-party or not) as an IMAGE can name
+ * it: repin moves any pin, so it resolves IMAGE over all of them.
+ */
+export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref'>[]): { image: string; repository: string; declared?: { key: string; entry: ImageConfig } }[] {
+  const repositories = [...new Set(pins.map((p) => p.ref.name).filter((n) => n !== ''))].sort();
+  return repositories.map((repository) => {
+    const declared = declaredImage(config, repository);
+    return { image: declared?.key ?? shortName(repository), repository, ...(declared ? { declared } : {}) };
+  });
 }
 
 export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; incomplete: Pin[] } {

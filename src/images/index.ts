@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './images.js';
+export * from './resolve.js';

@@ -1,0 +1,61 @@
+/**
+ * The one provenance chain ("which commit built this image"), shared by stale,
+ * explain and repin: the configured methods in order (registry first when asked
+ * and not configured), each built as a `ProvenanceSource` in a constant number
+ * of git processes whatever the number of subjects (one digest-history pass;
+ * one tag listing and one cat-file of the pin files at those tags), then
+ * resolved with the presence check of `resolve.ts`.
+ */
+import type { Config, ProvenanceMethod } from '../config/types.js';
+import { readDigestIntroductions } from '../git/digest-history.js';
+import type { ShallowState } from '../git/shallow.js';
+import { readTags } from '../git/tags.js';
+import { digestHistorySource } from './digest-history.js';
+import { gitTagSource } from './git-tag.js';
+import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryAsk } from './registry.js';
+import { resolveProvenance } from './resolve.js';
+import { readTagTrees } from './tag-trees.js';
+import type { ImageSubject, Provenance, ProvenanceSource } from './types.js';
+
+/** Where the history is read and how a digest-history answer is taken. */
+export interface ProvenanceContext {
+  /** The commit whose history is searched (full sha). */
+  head: string;
+  /** Where the pinwatch root sits in its work tree (`platform/`, or ''). */
+  prefix: string;
+  shallow: ShallowState;
+  buildCommit: 'parent' | 'self';
+  /** Set to ask the registry; unset, a configured `registry` method says it was not asked. */
+  registry?: RegistryAsk;
+}
+
+/** Methods to run: the configured ones, with `registry` first when asked and not configured already. */
+export function methodsFor(config: Pick<Config, 'provenance'>, registry: RegistryAsk | undefined): ProvenanceMethod[] {
+  const configured = config.provenance.methods;
+  return registry && !configured.includes('registry') ? ['registry', ...configured] : [...configured];
+}
+
+/** One source per method, in order. Git is read once per method, for all subjects together. */
+export async function provenanceSources(repo: string, subjects: ImageSubject[], methods: ProvenanceMethod[], ctx: ProvenanceContext): Promise<ProvenanceSource[]> {
+  const sources: ProvenanceSource[] = [];
+  for (const method of methods) {
+    if (method === 'registry') {
+      if (!ctx.registry) sources.push(registryNotAsked('not asked (run with --registry to read the image revision label)'));
+      else sources.push(registrySource(ctx.registry.fn ?? defaultRegistryProvenance, ctx.registry.opts));
+    } else if (method === 'digest-history') {
+      const digests = subjects.flatMap((s) => (s.digest ? [s.digest] : []));
+      const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
+      const history = await readDigestIntroductions(repo, digests, files, ctx.head);
+      sources.push(digestHistorySource({ history, shallow: ctx.shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length }));
+    } else if (method === 'git-tag') {
+      const tags = await readTags(repo);
+      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix)));
+    }
+  }
+  return sources;
+}
+
+/** The build commit of every subject (or why none is known), every method's step kept. */
+export async function provenanceFor(repo: string, subjects: ImageSubject[], methods: ProvenanceMethod[], ctx: ProvenanceContext): Promise<Provenance[]> {
+  return resolveProvenance(repo, subjects, await provenanceSources(repo, subjects, methods, ctx));
+}
