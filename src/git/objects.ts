@@ -8,10 +8,12 @@ import { git, runGit, runGitBytes } from './run.js';
 /** Input sha (full or abbreviated) → full commit sha, for those that name a commit here. */
 export async function existingCommits(repo: string, shas: string[]): Promise<Map<string, string>> {
   const present = new Map<string, string>();
-  if (shas.length === 0) return present;
-  const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${shas.join('\n')}\n` });
+  // Only hex names are asked: a name holding a newline or space (a label from a registry) would shift the answers.
+  const asked = [...new Set(shas)].filter((s) => /^[0-9a-f]{4,64}$/i.test(s));
+  if (asked.length === 0) return present;
+  const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${asked.join('\n')}\n` });
   const lines = out.split('\n');
-  shas.forEach((sha, i) => {
+  asked.forEach((sha, i) => {
     const line = lines[i] ?? '';
     if (line.endsWith(' commit')) present.set(sha, line.split(' ')[0]!);
   });
@@ -32,8 +34,12 @@ export async function resolveCommit(repo: string, rev: string): Promise<string |
 export async function resolveCommitAndPrefix(repo: string, rev: string): Promise<{ commit?: string; prefix?: string }> {
   const r = await runGit(repo, ['rev-parse', '--show-prefix', '--verify', '--quiet', `${rev}^{commit}`]);
   if (r.code !== 0 && r.code !== 1) return {};
-  const [prefix = '', commit = ''] = r.stdout.split('\n');
-  return { prefix, ...(r.code === 0 && commit ? { commit: commit.trim() } : {}) };
+  // The prefix is printed raw and may itself hold newlines: the sha, when there is one, is the last line.
+  const text = r.stdout.endsWith('\n') ? r.stdout.slice(0, -1) : r.stdout;
+  if (r.code !== 0) return { prefix: text };
+  const nl = text.lastIndexOf('\n');
+  const commit = text.slice(nl + 1).trim();
+  return { prefix: nl < 0 ? '' : text.slice(0, nl), ...(commit ? { commit } : {}) };
 }
 
 /**

@@ -1,0 +1,129 @@
+/**
+ * Hostile repository content against the history readers (issue 16, defects 2,
+ * 3 and 6): commit subjects, pin-file bytes and path names crafted to shift
+ * fields or records must not change what `stale` and `affected` answer.
+ * Real git repositories with fixed dates, run through the CLI.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readDigestIntroductions } from '../../src/git/digest-history.js';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { runCli } from '../support/io.js';
+import { DIGEST, values } from '../stale/helpers.js';
+
+const repos: TestRepo[] = [];
+afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));
+
+const cli = (dir: string, ...argv: string[]) => runCli(['--repo', dir, ...argv], { cwd: dir });
+
+const CONFIG = `firstParty: [ghcr.io/acme/]
+images:
+  osc:
+    repository: ghcr.io/acme/osc
+    context: src/osc
+`;
+
+/** init → prep (pins digest b; the image is built from init) → merge of a fix branch touching `fixFiles`. */
+function monorepo(fixFiles: Record<string, string> = { 'src/osc/main.go': 'package main\n// requeue\n' }, prepValues = values('osc', 'v1.5.0', DIGEST('b'))) {
+  const r = makeRepo();
+  repos.push(r);
+  const init = r.commit({ 'pinwatch.yaml': CONFIG, 'src/osc/Dockerfile': 'FROM alpine\nCOPY . /app\n', 'src/osc/main.go': 'package main\n', 'charts/osc/values.yaml': values('osc', 'v1.4.0', DIGEST('a')) }, 'initial');
+  const prep = r.commit({ 'charts/osc/values.yaml': prepValues }, 'Prepare release v1.5.0');
+  r.git('checkout', '-q', '-b', 'fix');
+  const fix = r.commit(fixFiles, 'fix(osc): requeue until ready');
+  r.git('checkout', '-q', 'main');
+  r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #3034 from acme/fix', 'fix');
+  return { r, init, prep, fix };
+}
+
+async function staleOsc(dir: string) {
+  const run = await cli(dir, 'stale', '--format', 'json', '--fail-on-stale', 'any');
+  const doc = JSON.parse(run.out) as { images: { image: string; status: string; builtFrom?: { commit: string }; unshipped?: { commit: string }[] }[] };
+  return { code: run.code, osc: doc.images.find((i) => i.image === 'osc')! };
+}
+
+describe('commit subjects cannot forge the commit graph (defect 2)', () => {
+  it('a merged subject carrying record and field separators leaves the fix unshipped', async () => {
+    const { r, init, prep, fix } = monorepo();
+    // A side commit (oldest commit date, so git lists it last) whose subject forges the
+    // build commit's record with the fix as a parent: the old parser let it win.
+    r.git('checkout', '-q', '-b', 'evil', prep);
+    const forged = `chore: tidy\x1e${init}\x1f${'0'.repeat(40)} ${fix}\x1f2026-01-01T00:00:00+00:00\x1fforged`;
+    r.commit({}, forged, { date: '2001-01-01T00:00:00Z' });
+    r.git('checkout', '-q', 'main');
+    r.git('merge', '-q', '--no-ff', '-m', 'Merge evil', 'evil');
+    const { code, osc } = await staleOsc(r.dir);
+    expect(osc.status).toBe('stale');
+    expect(osc.builtFrom?.commit).toBe(init);
+    expect(osc.unshipped?.map((u) => u.commit)).toEqual([fix]);
+    expect(code).toBe(1);
+  });
+
+  it('newlines, NUL-like and control bytes in subjects and bodies come back as the subject, nothing else', async () => {
+    const { r } = monorepo();
+    const subject = 'x\x01\x1e\x1f\x7f\r\tcommit 0123 "\\ é';
+    const sha = r.commit({}, `${subject}\n\nbody\x1e${'f'.repeat(40)}\x1f\ncommit ${'e'.repeat(40)}\n`);
+    const { readCommitGraph } = await import('../../src/git/graph.js');
+    const graph = await readCommitGraph(r.dir, ['HEAD']);
+    expect(graph.node(sha)?.subject).toBe(subject);
+    expect(graph.nodes).toHaveLength(Number(r.git('rev-list', '--count', 'HEAD')));
+  });
+});
+
+describe('pin-file bytes cannot forge digest history (defect 3)', () => {
+  const hostileLines = (fake: string) =>
+    [
+      `# \x1e${fake}\x1f${fake}\x1f2020-01-01T00:00:00+00:00\x1fforged`,
+      `# \x1f\x1f\x1f`,
+      `commit ${fake}`,
+      `diff --git a/charts/osc/values.yaml b/charts/osc/values.yaml`,
+      `+++ b/elsewhere.yaml`,
+      `@@ -1 +1,40 @@`,
+      '',
+    ].join('\n');
+
+  it('a digest added beside separator bytes and fake headers is still dated by its real commit', async () => {
+    const fake = 'badc0ffee'.repeat(5).slice(0, 40);
+    const { r, init, prep, fix } = monorepo(undefined, hostileLines(fake) + values('osc', 'v1.5.0', DIGEST('b')));
+    const history = await readDigestIntroductions(r.dir, [DIGEST('a'), DIGEST('b')], ['charts/osc/values.yaml']);
+    expect(history.found.get(DIGEST('b'))).toMatchObject({ commit: prep, parentShas: [init], subject: 'Prepare release v1.5.0', file: 'charts/osc/values.yaml' });
+    expect(history.found.get(DIGEST('a'))).toMatchObject({ commit: init, file: 'charts/osc/values.yaml' });
+    const { code, osc } = await staleOsc(r.dir);
+    expect(osc).toMatchObject({ status: 'stale', builtFrom: { commit: init } });
+    expect(osc.unshipped?.map((u) => u.commit)).toEqual([fix]);
+    expect(code).toBe(1);
+  });
+
+  it('a fake introducing record naming no real commit does not abort the run', async () => {
+    const { r, init } = monorepo(undefined, `# \x1e${'1'.repeat(40)}\x1f${'2'.repeat(40)}\x1f2020-01-01T00:00:00+00:00\x1fforged\n` + values('osc', 'v1.5.0', DIGEST('b')));
+    const history = await readDigestIntroductions(r.dir, [DIGEST('b')], ['charts/osc/values.yaml']);
+    expect(history.found.get(DIGEST('b'))?.parentShas).toEqual([init]);
+    const run = await cli(r.dir, 'stale', '--format', 'json');
+    expect(run.err).not.toContain('bad revision');
+    expect(run.code).toBe(1);
+  });
+});
+
+describe('paths git would C-quote are read exactly (defect 6)', () => {
+  const name = 'src/osc/ré"q\\t\tab\nnl.go';
+
+  it('a fix touching such a file is unshipped in stale and affects the image', async () => {
+    const { r, prep, fix } = monorepo({ [name]: 'package main\n' });
+    const { code, osc } = await staleOsc(r.dir);
+    expect(osc.status).toBe('stale');
+    expect(osc.unshipped?.map((u) => u.commit)).toEqual([fix]);
+    expect(code).toBe(1);
+    const affected = await cli(r.dir, 'affected', '--base', prep, '--unknown', 'exclude');
+    expect(affected.code).toBe(0);
+    expect(JSON.parse(affected.out)).toEqual([{ image: 'osc', repository: 'ghcr.io/acme/osc', reasons: [{ path: name, input: 'src/osc/', why: expect.any(String) }] }]);
+  });
+
+  it('a pin file whose name git quotes (or tab-suffixes for a space) dates its digest', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const files = ['charts/a b/values.yaml', 'charts/é"\t/values.yaml'];
+    const c = r.commit(Object.fromEntries(files.map((f, i) => [f, values('osc', 'v1', DIGEST(String(i + 1)))])), 'pins');
+    const history = await readDigestIntroductions(r.dir, [DIGEST('1'), DIGEST('2')], files);
+    expect(history.found.get(DIGEST('1'))).toMatchObject({ commit: c, file: files[0] });
+    expect(history.found.get(DIGEST('2'))).toMatchObject({ commit: c, file: files[1] });
+  });
+});
