@@ -5,11 +5,16 @@
  * Real git repositories with fixed dates, run through the CLI.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+import { readCommitGraph } from '../../src/git/graph.js';
 import { readDigestIntroductions } from '../../src/git/digest-history.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
 import { DIGEST, values } from '../stale/helpers.js';
 
+/** No lone surrogates: git output is UTF-8 decoded, so the parsers never see one. */
+const wellFormed = (s: string) => !/\p{Surrogate}/u.test(s);
 const repos: TestRepo[] = [];
 afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));
 
@@ -62,7 +67,6 @@ describe('commit subjects cannot forge the commit graph (defect 2)', () => {
     const { r } = monorepo();
     const subject = 'x\x01\x1e\x1f\x7f\r\tcommit 0123 "\\ é';
     const sha = r.commit({}, `${subject}\n\nbody\x1e${'f'.repeat(40)}\x1f\ncommit ${'e'.repeat(40)}\n`);
-    const { readCommitGraph } = await import('../../src/git/graph.js');
     const graph = await readCommitGraph(r.dir, ['HEAD']);
     expect(graph.node(sha)?.subject).toBe(subject);
     expect(graph.nodes).toHaveLength(Number(r.git('rev-list', '--count', 'HEAD')));
@@ -125,5 +129,38 @@ describe('paths git would C-quote are read exactly (defect 6)', () => {
     const history = await readDigestIntroductions(r.dir, [DIGEST('1'), DIGEST('2')], files);
     expect(history.found.get(DIGEST('1'))).toMatchObject({ commit: c, file: files[0] });
     expect(history.found.get(DIGEST('2'))).toMatchObject({ commit: c, file: files[1] });
+  });
+});
+
+describe('end-to-end fuzz: real repositories with random subjects and file names', () => {
+  const text = fc
+    .oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.string({ unit: fc.constantFrom('\x1e', '\x1f', '\n', '\t', '"', '\\', 'é', ' ', 'commit ', `${'0'.repeat(40)}`, '\r'), maxLength: 12 }))
+    .filter((s) => wellFormed(s) && !s.includes('\0'));
+  const fileName = text.map((s) => `f${s.replace(/\//g, '_')}`).filter((s) => Buffer.byteLength(s) < 200);
+
+  it('stale finds the one unshipped fix, and the graph reads every subject as git prints it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 4, maxLength: 4 }), fileName, async ([s1, s2, s3, s4], file) => {
+        const r = makeRepo();
+        repos.push(r);
+        const init = r.commit({ 'pinwatch.yaml': CONFIG, 'src/osc/Dockerfile': 'FROM alpine\nCOPY . /app\n', 'charts/osc/values.yaml': values('osc', 'v1.4.0', DIGEST('a')) }, `x${s1}`);
+        r.commit({ 'charts/osc/values.yaml': values('osc', 'v1.5.0', DIGEST('b')) }, `x${s2}`);
+        r.git('checkout', '-q', '-b', 'fix');
+        const fix = r.commit({ [`src/osc/${file}`]: 'package main\n' }, `x${s3}`);
+        r.git('checkout', '-q', 'main');
+        r.git('merge', '-q', '--no-ff', '-m', `x${s4}`, 'fix');
+        const { code, osc } = await staleOsc(r.dir);
+        expect(osc).toMatchObject({ status: 'stale', builtFrom: { commit: init } });
+        expect(osc.unshipped?.map((u) => u.commit)).toEqual([fix]);
+        expect(code).toBe(1);
+        const graph = await readCommitGraph(r.dir, ['HEAD']);
+        expect(graph.nodes.map((n) => n.sha).sort()).toEqual(r.git('rev-list', 'HEAD').split('\n').sort());
+        for (const n of graph.nodes) {
+          expect(n.subject).toBe(execFileSync('git', ['log', '-1', '--format=%s', n.sha], { cwd: r.dir, encoding: 'utf8' }).replace(/\n$/, ''));
+        }
+        r.cleanup();
+      }),
+      { numRuns: 4 },
+    );
   });
 });
