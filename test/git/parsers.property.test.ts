@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { parsePatchLog } from '../../src/git/digest-history.js';
 import { newNonce, nulTerminated, parseCommitLog, parseNameOnlyLog, unquoteCPath } from '../../src/git/log-parse.js';
 import { parseTagRefs } from '../../src/git/tags.js';
+import { parseBatchBlobs, parsePrefixAndCommit } from '../../src/git/objects.js';
+import { parsePatchIds } from '../../src/git/patch-id.js';
 
 /** No lone surrogates: git output is UTF-8 decoded, so the parsers never see one. */
 const wellFormed = (s: string) => !/\p{Surrogate}/u.test(s);
@@ -181,6 +183,53 @@ describe('parsePatchLog (git log -p --unified=0 --format=<nonce>COMMIT_FORMAT)',
         });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('parseBatchBlobs (cat-file --batch)', () => {
+  it('returns each blob exactly, whatever bytes it holds, and nothing for specs that name none', () => {
+    const answer = fc.oneof(
+      fc.record({ kind: fc.constant('blob' as const), bytes: fc.uint8Array({ maxLength: 40 }), text: hostileText() }),
+      fc.record({ kind: fc.constantFrom('missing' as const, 'ambiguous' as const, 'tree' as const) }),
+    );
+    const spec = noNulNl().filter((p) => p !== '').map((p) => `v1:${p}`);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(spec, answer), { selector: (a) => a[0], maxLength: 6 }), sha, (answers, objectName) => {
+        const parts: Buffer[] = [];
+        const want = new Map<string, string>();
+        for (const [s, a] of answers) {
+          if (a.kind === 'blob') {
+            const body = Buffer.concat([Buffer.from(a.text, 'utf8'), Buffer.from(a.bytes)]);
+            parts.push(Buffer.from(`${objectName} blob ${body.length}\n`), body, Buffer.from('\n'));
+            want.set(s, body.toString('utf8'));
+          } else if (a.kind === 'tree') {
+            parts.push(Buffer.from(`${objectName} tree 3\nabc\n`));
+          } else parts.push(Buffer.from(`${s} ${a.kind}\n`));
+        }
+        expect(parseBatchBlobs(Buffer.concat(parts), answers.map((a) => a[0]))).toEqual(want);
+      }),
+    );
+  });
+});
+
+describe('parsePrefixAndCommit (rev-parse --show-prefix --verify)', () => {
+  it('keeps a prefix holding newlines and finds the sha on the last line', () => {
+    fc.assert(
+      fc.property(noNul().map((p) => (p ? `${p}/` : '')), fc.option(sha, { nil: undefined }), (prefix, commit) => {
+        const out = commit ? `${prefix}\n${commit}\n` : `${prefix}\n`;
+        expect(parsePrefixAndCommit(out, commit !== undefined)).toEqual(commit ? { prefix, commit } : { prefix });
+      }),
+    );
+  });
+});
+
+describe('parsePatchIds (patch-id --stable)', () => {
+  it('maps each commit to its patch id', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(sha, sha), { selector: (p) => p[1], maxLength: 6 }), (pairs) => {
+        expect(parsePatchIds(pairs.map(([id, c]) => `${id} ${c}\n`).join(''))).toEqual(new Map(pairs.map(([id, c]) => [c, id])));
+      }),
     );
   });
 });
