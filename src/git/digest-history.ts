@@ -67,7 +67,12 @@ export function parsePatchLog(stdout: string, nonce: string): PatchOccurrence[] 
         if (sign === '\\') continue; // "\ No newline at end of file"
         if (sign === '-' && removing > 0) removing--;
         else if (sign === '+' && adding > 0) adding--;
-        else throw malformed('hunk line', line);
+        else if ((sign === ' ' || sign === undefined) && removing > 0 && adding > 0) {
+          // a context line (none with -U0, but diff.interHunkContext can add some; diff.suppressBlankEmpty prints an empty one bare)
+          removing--;
+          adding--;
+          continue;
+        } else throw malformed('hunk line', line);
         for (const m of line.matchAll(DIGEST_IN_TEXT)) {
           const d = m[1]!;
           if (sign === '+') {
@@ -101,9 +106,14 @@ export function parsePatchLog(stdout: string, nonce: string): PatchOccurrence[] 
 /** `@@ -l[,s] +l[,s] @@`: the counts (1 when omitted). */
 const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
-/** A `---`/`+++` path: `/dev/null`, `a/…`/`b/…` (tab-suffixed when it holds a space), or C-quoted. */
+/**
+ * A `---`/`+++` path: `/dev/null` or `a/…`/`b/…`, C-quoted when it holds a byte that
+ * needs it, and followed by a tab when it holds a space (quoted or not; a bare name
+ * cannot end in a tab, which would have been quoted).
+ */
 function patchPath(p: string): string {
-  const path = p.startsWith('"') ? unquoteCPath(p) : p.endsWith('\t') ? p.slice(0, -1) : p;
+  const raw = p.endsWith('\t') ? p.slice(0, -1) : p;
+  const path = unquoteCPath(raw);
   if (path === '/dev/null') return path;
   return path.replace(/^[ab]\//, '');
 }
@@ -113,7 +123,7 @@ function patchPath(p: string): string {
  * Prefixes, colour, external diff, textconv and signatures are pinned so no user config changes the output's shape.
  */
 const patchArgs = (nonce: string) => [
-  '-p', '--relative', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-show-signature',
+  '-p', '--relative', '--unified=0', '--inter-hunk-context=0', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-show-signature',
   '--src-prefix=a/', '--dst-prefix=b/', `-G${PICKAXE}`, `--format=${nonce}${COMMIT_FORMAT}`,
 ];
 

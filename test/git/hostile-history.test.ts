@@ -132,6 +132,23 @@ describe('paths git would C-quote are read exactly (defect 6)', () => {
   });
 });
 
+describe('user git config cannot change the shape of what is parsed', () => {
+  it('noprefix, quotePath off, inter-hunk context, bare blank context lines and colour leave digest history exact', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    for (const [k, v] of [['diff.noprefix', 'true'], ['core.quotePath', 'false'], ['diff.interHunkContext', '10'], ['diff.suppressBlankEmpty', 'true'], ['color.ui', 'always'], ['diff.mnemonicPrefix', 'true']]) r.git('config', k!, v!);
+    const file = 'a/é "x"/values.yaml';
+    const body = (d1: string, d2: string) => `one: ${d1}\n\n\nkeep\n\n\ntwo: ${d2}\n`;
+    const c1 = r.commit({ [file]: body(DIGEST('1'), DIGEST('2')) }, 'first');
+    const c2 = r.commit({ [file]: body(DIGEST('3'), DIGEST('4')) }, 'second');
+    const history = await readDigestIntroductions(r.dir, ['1', '2', '3', '4'].map(DIGEST), [file]);
+    expect(history.found.get(DIGEST('1'))).toMatchObject({ commit: c1, file });
+    expect(history.found.get(DIGEST('2'))).toMatchObject({ commit: c1, file });
+    expect(history.found.get(DIGEST('3'))).toMatchObject({ commit: c2, file, parentShas: [c1] });
+    expect(history.found.get(DIGEST('4'))).toMatchObject({ commit: c2, file });
+  });
+});
+
 describe('end-to-end fuzz: real repositories with random subjects and file names', () => {
   const text = fc
     .oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.string({ unit: fc.constantFrom('\x1e', '\x1f', '\n', '\t', '"', '\\', 'é', ' ', 'commit ', `${'0'.repeat(40)}`, '\r'), maxLength: 12 }))

@@ -58,7 +58,9 @@ describe('parseCommitLog (git log -z --format=COMMIT_FORMAT)', () => {
 
   it('refuses output of another shape instead of guessing', () => {
     expect(() => parseCommitLog('abc\0\0x\0y\0\0')).toThrow(/unexpected git output/);
-    expect(() => parseCommitLog(`${'a'.repeat(40)}\0\0not a date\0s\0\0`)).toThrow(/author date/);
+    expect(() => parseCommitLog(`${'a'.repeat(40)}\0zz\0${'b'.repeat(40)}\0s\0\0`)).toThrow(/parent sha/);
+    // git prints the placeholder itself for an author date it cannot parse: kept, not fatal
+    expect(parseCommitLog(`${'a'.repeat(40)}\0\0%aI\0s\0\0`)[0]?.date).toBe('%aI');
     expect(() => parseCommitLog(`${'a'.repeat(40)}\0\0`)).toThrow(/commit header/);
   });
 });
@@ -133,16 +135,18 @@ describe('parsePatchLog (git log -p --unified=0 --format=<nonce>COMMIT_FORMAT)',
   const digestLine = fc.tuple(line, fc.constantFrom(DIGEST('1'), DIGEST('2'), DIGEST('3')), line).map(([a, d, b]) => `${a} ${d} ${b}`);
   const content = fc.array(fc.oneof(line, digestLine), { maxLength: 4 });
   const path = noNul().filter((p) => p !== '' && !p.startsWith('/'));
-  const fileDiff = fc.record({ path, oldLines: content, newLines: content, quoteHigh: fc.boolean(), noEol: fc.boolean() });
+  const fileDiff = fc.record({ path, oldLines: content, newLines: content, context: content, quoteHigh: fc.boolean(), noEol: fc.boolean() });
   const patchCommit = fc.record({ header: commit, files: fc.array(fileDiff, { maxLength: 3 }) });
 
   /** A file's diff exactly as git prints it (C-quoted or tab-suffixed names, @@ counts, "\ No newline"). */
-  function formatFile(f: { path: string; oldLines: string[]; newLines: string[]; quoteHigh: boolean; noEol: boolean }): string {
+  function formatFile(f: { path: string; oldLines: string[]; newLines: string[]; context: string[]; quoteHigh: boolean; noEol: boolean }): string {
     const name = (prefix: string) => {
       const q = quoteC(Buffer.from(`${prefix}${f.path}`, 'utf8'), f.quoteHigh);
-      return q.startsWith('"') ? q : q.includes(' ') ? `${q}\t` : q;
+      return f.path.includes(' ') ? `${q}\t` : q;
     };
-    const hunkLines = [...f.oldLines.map((l) => `-${l}`), ...f.newLines.map((l) => `+${l}`)];
+    // Context lines (diff.interHunkContext) count on both sides; an empty one is bare under diff.suppressBlankEmpty.
+    const ctx = f.oldLines.length + f.newLines.length > 0 ? f.context : [];
+    const hunkLines = [...ctx.map((l) => (l === '' ? '' : ` ${l}`)), ...f.oldLines.map((l) => `-${l}`), ...f.newLines.map((l) => `+${l}`)];
     if (f.noEol && hunkLines.length > 0) hunkLines.push('\\ No newline at end of file');
     const plain = (prefix: string) => quoteC(Buffer.from(`${prefix}${f.path}`, 'utf8'), f.quoteHigh);
     return [
@@ -150,7 +154,7 @@ describe('parsePatchLog (git log -p --unified=0 --format=<nonce>COMMIT_FORMAT)',
       'index 1111111..2222222 100644',
       `--- ${name('a/')}`,
       `+++ ${name('b/')}`,
-      ...(hunkLines.length ? [`@@ -1,${f.oldLines.length} +1,${f.newLines.length} @@ ${f.oldLines[0] ?? ''}`.replace(/\n/g, ''), ...hunkLines] : []),
+      ...(hunkLines.length ? [`@@ -1,${ctx.length + f.oldLines.length} +1,${ctx.length + f.newLines.length} @@ ${f.oldLines[0] ?? ''}`.replace(/\n/g, ''), ...hunkLines] : []),
     ].join('\n');
   }
 
