@@ -7,7 +7,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readCommitGraph } from '../../src/git/graph.js';
+import { readShallowState } from '../../src/git/shallow.js';
 import { readDigestIntroductions } from '../../src/git/digest-history.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
@@ -129,6 +133,24 @@ describe('paths git would C-quote are read exactly (defect 6)', () => {
     const history = await readDigestIntroductions(r.dir, [DIGEST('1'), DIGEST('2')], files);
     expect(history.found.get(DIGEST('1'))).toMatchObject({ commit: c, file: files[0] });
     expect(history.found.get(DIGEST('2'))).toMatchObject({ commit: c, file: files[1] });
+  });
+});
+
+describe('paths git prints raw', () => {
+  it('a shallow clone whose directory name holds a newline still reads its boundary (from a worktree: git prints the path absolute)', async () => {
+    const { r } = monorepo();
+    const parent = mkdtempSync(join(tmpdir(), 'pinwatch-nl-'));
+    const clone = join(parent, 'clone\nhere');
+    const dir = join(parent, 'wt');
+    try {
+      execFileSync('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, clone]);
+      execFileSync('git', ['worktree', 'add', '-q', dir], { cwd: clone });
+      const state = await readShallowState(dir);
+      expect(state.shallow).toBe(true);
+      expect([...state.boundary]).toEqual([execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim()]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 
