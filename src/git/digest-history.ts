@@ -6,7 +6,7 @@
  * one process per image).
  */
 import { git } from './run.js';
-import { headerLine, records, RS, US } from './log-parse.js';
+import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
 export interface DigestIntroduction {
   digest: string;
@@ -45,52 +45,93 @@ interface PatchOccurrence {
   removed: Map<string, string[]>; // digest → files
 }
 
-/** Parse `git log -p --unified=0` output (records prefixed by RS + header). */
-export function parsePatchLog(stdout: string): PatchOccurrence[] {
+/**
+ * Parse `git log -p --unified=0 --format=<nonce>COMMIT_FORMAT` output. Records
+ * start with the run's nonce, so no file byte can start, end or forge one; the
+ * header's fields are NUL-terminated and checked; hunk bodies are consumed by
+ * the line counts of their `@@` header, so a content line is never read as a
+ * diff header (a fake `diff --git`, `+++ b/…` or `commit <sha>` is content).
+ */
+export function parsePatchLog(stdout: string, nonce: string): PatchOccurrence[] {
   const result: PatchOccurrence[] = [];
-  for (const r of records(stdout)) {
-    const [commit = '', parents = '', date = '', subject = ''] = headerLine(r).split(US);
-    const occ: PatchOccurrence = { commit, parentShas: parents ? parents.split(' ') : [], date, subject, added: new Map(), removed: new Map() };
+  for (const r of nonceRecords(stdout, nonce)) {
+    const { header, rest } = readCommitHeader(r);
+    const occ: PatchOccurrence = { commit: header.sha, parentShas: header.parentShas, date: header.date, subject: header.subject, added: new Map(), removed: new Map() };
     let file = '';
     let oldFile = '';
-    let inHunk = false;
-    for (const line of r.split('\n').slice(1)) {
-      if (line.startsWith('diff --git ')) {
-        inHunk = false;
-        continue;
-      }
-      if (!inHunk) {
-        if (line.startsWith('--- ')) oldFile = stripPrefix(line.slice(4));
-        else if (line.startsWith('+++ ')) file = stripPrefix(line.slice(4));
-        else if (line.startsWith('@@')) inHunk = true;
-        continue;
-      }
-      if (line.startsWith('@@')) continue;
-      const sign = line[0];
-      if (sign !== '+' && sign !== '-') continue;
-      for (const m of line.matchAll(DIGEST_IN_TEXT)) {
-        const d = m[1]!;
-        if (sign === '+') {
-          if (!occ.added.has(d)) occ.added.set(d, file);
-        } else {
-          const list = occ.removed.get(d) ?? [];
-          if (!list.includes(oldFile)) list.push(oldFile);
-          occ.removed.set(d, list);
+    let removing = 0;
+    let adding = 0;
+    for (const line of rest.split('\n')) {
+      if (removing > 0 || adding > 0) {
+        const sign = line[0];
+        if (sign === '\\') continue; // "\ No newline at end of file"
+        if (sign === '-' && removing > 0) removing--;
+        else if (sign === '+' && adding > 0) adding--;
+        else if ((sign === ' ' || sign === undefined) && removing > 0 && adding > 0) {
+          // a context line (none with -U0, but diff.interHunkContext can add some; diff.suppressBlankEmpty prints an empty one bare)
+          removing--;
+          adding--;
+          continue;
+        } else throw malformed('hunk line', line);
+        for (const m of line.matchAll(DIGEST_IN_TEXT)) {
+          const d = m[1]!;
+          if (sign === '+') {
+            if (!occ.added.has(d)) occ.added.set(d, file);
+          } else {
+            const list = occ.removed.get(d) ?? [];
+            if (!list.includes(oldFile)) list.push(oldFile);
+            occ.removed.set(d, list);
+          }
         }
+        continue;
+      }
+      if (line.startsWith('diff --git ')) {
+        file = '';
+        oldFile = '';
+      } else if (line.startsWith('--- ')) oldFile = patchPath(line.slice(4));
+      else if (line.startsWith('+++ ')) file = patchPath(line.slice(4));
+      else if (line.startsWith('@@ ')) {
+        const h = HUNK.exec(line);
+        if (!h) throw malformed('hunk header', line);
+        removing = h[1] === undefined ? 1 : Number(h[1]);
+        adding = h[2] === undefined ? 1 : Number(h[2]);
       }
     }
+    if (removing > 0 || adding > 0) throw malformed('hunk cut short', r.slice(0, 80));
     result.push(occ);
   }
   return result;
 }
 
-function stripPrefix(p: string): string {
-  if (p === '/dev/null') return p;
-  return p.replace(/^[ab]\//, '');
+/** `@@ -l[,s] +l[,s] @@`: the counts (1 when omitted). */
+const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/**
+ * A `---`/`+++` path: `/dev/null` or `a/…`/`b/…`, C-quoted when it holds a byte that
+ * needs it, and followed by a tab when it holds a space (quoted or not; a bare name
+ * cannot end in a tab, which would have been quoted).
+ */
+function patchPath(p: string): string {
+  const raw = p.endsWith('\t') ? p.slice(0, -1) : p;
+  const path = unquoteCPath(raw);
+  if (path === '/dev/null') return path;
+  return path.replace(/^[ab]\//, '');
 }
 
-/** `--relative`: paths relative to the repository root pinwatch was given, even when it is a subdirectory of the work tree. */
-const PATCH_ARGS = ['-p', '--relative', '--unified=0', '--no-color', '--no-ext-diff', '--no-renames', `-G${PICKAXE}`, `--format=${RS}%H${US}%P${US}%aI${US}%s`];
+/**
+ * `--relative`: paths relative to the repository root pinwatch was given, even when it is a subdirectory of the work tree.
+ * Prefixes, colour, external diff, textconv and signatures are pinned so no user config changes the output's shape.
+ */
+const patchArgs = (nonce: string) => [
+  '-p', '--relative', '--unified=0', '--inter-hunk-context=0', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-show-signature',
+  '--src-prefix=a/', '--dst-prefix=b/', `-G${PICKAXE}`, `--format=${nonce}${COMMIT_FORMAT}`,
+];
+
+/** One `git log` patch pass (revisions and pathspecs in `args`), parsed. */
+async function patchLog(repo: string, args: string[], options: Parameters<typeof git>[2] = {}): Promise<PatchOccurrence[]> {
+  const nonce = newNonce();
+  return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce), ...args], options), nonce);
+}
 
 /** Oldest adding commit per wanted digest, given newest-first topo-ordered occurrences. */
 function oldestAdditions(occs: PatchOccurrence[], wanted: Set<string>): Map<string, PatchOccurrence> {
@@ -107,8 +148,8 @@ export async function readDigestIntroductions(repo: string, digests: Iterable<st
   const wanted = new Set(digests);
   const found = new Map<string, DigestIntroduction>();
   if (wanted.size === 0 || paths.length === 0) return { found, rounds: 0, truncated: [] };
-  const first = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, head, '--', ...paths], LITERAL);
-  for (const [d, o] of oldestAdditions(parsePatchLog(first), wanted)) {
+  const first = await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL);
+  for (const [d, o] of oldestAdditions(first, wanted)) {
     found.set(d, { digest: d, commit: o.commit, parentShas: o.parentShas, date: o.date, subject: o.subject, file: o.added.get(d)!, movedBy: [] });
   }
   let rounds = 1;
@@ -134,8 +175,8 @@ export async function readDigestIntroductions(repo: string, digests: Iterable<st
  */
 async function followMoves(repo: string, intros: DigestIntroduction[], searched: Set<string>, found: Map<string, DigestIntroduction>): Promise<DigestIntroduction[]> {
   const commits = [...new Set(intros.map((i) => i.commit))];
-  const out = await git(repo, ['log', '--no-walk=unsorted', '--stdin', ...PATCH_ARGS], { input: `${commits.join('\n')}\n` });
-  const byCommit = new Map(parsePatchLog(out).map((o) => [o.commit, o]));
+  const out = await patchLog(repo, ['--no-walk=unsorted', '--stdin'], { input: `${commits.join('\n')}\n` });
+  const byCommit = new Map(out.map((o) => [o.commit, o]));
   const moves = new Map<string, string[]>(); // digest → old files
   for (const intro of intros) {
     const from = (byCommit.get(intro.commit)?.removed.get(intro.digest) ?? []).filter((f) => !searched.has(f) && f !== '/dev/null');
@@ -144,8 +185,8 @@ async function followMoves(repo: string, intros: DigestIntroduction[], searched:
   if (moves.size === 0) return [];
   const starts = [...new Set([...moves.keys()].map((d) => `${found.get(d)!.commit}^`))];
   const files = [...new Set([...moves.values()].flat())];
-  const older = await git(repo, ['log', '--topo-order', ...PATCH_ARGS, ...starts, '--', ...files], LITERAL);
-  const oldest = oldestAdditions(parsePatchLog(older), new Set(moves.keys()));
+  const older = await patchLog(repo, ['--topo-order', ...starts, '--', ...files], LITERAL);
+  const oldest = oldestAdditions(older, new Set(moves.keys()));
   const moved: DigestIntroduction[] = [];
   for (const [d, o] of oldest) {
     const prev = found.get(d)!;

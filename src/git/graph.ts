@@ -4,7 +4,7 @@
  * one `merge-base` process per question.
  */
 import { git } from './run.js';
-import { records, RS, US } from './log-parse.js';
+import { COMMIT_FORMAT, parseCommitLog } from './log-parse.js';
 
 export interface CommitNode {
   sha: string;
@@ -77,13 +77,14 @@ export class CommitGraph {
   }
 }
 
-/** Read every commit reachable from `tips` in one process. */
+/**
+ * Read every commit reachable from `tips` in one process. Fields are
+ * NUL-terminated with a fixed count per commit (see log-parse.ts), so no byte
+ * of a subject can add, hide or rewrite a commit.
+ */
 export async function readCommitGraph(repo: string, tips: string[]): Promise<CommitGraph> {
-  const out = await git(repo, ['log', '--stdin', `--format=${RS}%H${US}%P${US}%aI${US}%s`], { input: `${tips.join('\n')}\n` });
-  const raw = records(out).map((r) => {
-    const [sha = '', parents = '', date = '', subject = ''] = r.replace(/\n+$/, '').split(US);
-    return { sha, parentShas: parents ? parents.split(' ') : [], date, subject };
-  });
+  const out = await git(repo, ['log', '--stdin', '-z', '--no-show-signature', `--format=${COMMIT_FORMAT}`], { input: `${tips.join('\n')}\n` });
+  const raw = parseCommitLog(out);
   const index = new Map(raw.map((r, i) => [r.sha, i]));
   const nodes: CommitNode[] = raw.map((r) => ({
     ...r,

@@ -8,14 +8,40 @@ import { git, runGit, runGitBytes } from './run.js';
 /** Input sha (full or abbreviated) → full commit sha, for those that name a commit here. */
 export async function existingCommits(repo: string, shas: string[]): Promise<Map<string, string>> {
   const present = new Map<string, string>();
-  if (shas.length === 0) return present;
-  const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${shas.join('\n')}\n` });
+  // Only hex names are asked: a name holding a newline or space (a label from a registry) would shift the answers.
+  const asked = [...new Set(shas)].filter((s) => /^[0-9a-f]{4,64}$/i.test(s));
+  if (asked.length === 0) return present;
+  const out = await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${asked.join('\n')}\n` });
   const lines = out.split('\n');
-  shas.forEach((sha, i) => {
+  asked.forEach((sha, i) => {
     const line = lines[i] ?? '';
     if (line.endsWith(' commit')) present.set(sha, line.split(' ')[0]!);
   });
   return present;
+}
+
+/** A found object's header line: `<sha> <type> <size>` (specs echoed with `missing`/`ambiguous` never match). */
+const BATCH_HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) (\d+)$/;
+
+/**
+ * `git cat-file --batch` output for `asked` (one answer per spec, in order):
+ * framed by the byte counts in each header, so no content byte can shift it.
+ * Specs that name no blob map to undefined.
+ */
+export function parseBatchBlobs(buf: Buffer, asked: string[]): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  let at = 0;
+  for (const spec of asked) {
+    const eol = buf.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const m = BATCH_HEADER.exec(buf.subarray(at, eol).toString('utf8'));
+    at = eol + 1;
+    if (!m) continue; // "<spec> missing" / "ambiguous": no content follows
+    const size = Number(m[3]);
+    if (m[2] === 'blob') out.set(spec, buf.subarray(at, at + size).toString('utf8'));
+    at += size + 1;
+  }
+  return out;
 }
 
 /** Resolve a revision to a commit sha, or undefined when it does not exist here. */
@@ -32,8 +58,16 @@ export async function resolveCommit(repo: string, rev: string): Promise<string |
 export async function resolveCommitAndPrefix(repo: string, rev: string): Promise<{ commit?: string; prefix?: string }> {
   const r = await runGit(repo, ['rev-parse', '--show-prefix', '--verify', '--quiet', `${rev}^{commit}`]);
   if (r.code !== 0 && r.code !== 1) return {};
-  const [prefix = '', commit = ''] = r.stdout.split('\n');
-  return { prefix, ...(r.code === 0 && commit ? { commit: commit.trim() } : {}) };
+  return parsePrefixAndCommit(r.stdout, r.code === 0);
+}
+
+/** `rev-parse --show-prefix --verify REV`: the prefix is printed raw (it may hold newlines); the sha, when verified, is the last line. */
+export function parsePrefixAndCommit(stdout: string, verified: boolean): { commit?: string; prefix: string } {
+  const text = stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  if (!verified) return { prefix: text };
+  const nl = text.lastIndexOf('\n');
+  const commit = text.slice(nl + 1).trim();
+  return { prefix: nl < 0 ? '' : text.slice(0, nl), ...(commit ? { commit } : {}) };
 }
 
 /**
@@ -47,17 +81,6 @@ export async function readBlobs(repo: string, specs: string[]): Promise<Map<stri
   for (const s of specs) out.set(s, undefined);
   if (asked.length === 0) return out;
   const r = await runGitBytes(repo, ['cat-file', '--batch'], { input: `${asked.join('\n')}\n` });
-  const buf = r.stdout;
-  let at = 0;
-  for (const spec of asked) {
-    const eol = buf.indexOf(0x0a, at);
-    if (eol < 0) break;
-    const header = buf.subarray(at, eol).toString('utf8').split(' ');
-    at = eol + 1;
-    const size = header.length === 3 ? Number(header[2]) : NaN;
-    if (!Number.isInteger(size)) continue; // "<spec> missing" / "ambiguous": no content follows
-    if (header[1] === 'blob') out.set(spec, buf.subarray(at, at + size).toString('utf8'));
-    at += size + 1;
-  }
+  for (const [spec, text] of parseBatchBlobs(r.stdout, asked)) out.set(spec, text);
   return out;
 }

@@ -21,8 +21,11 @@ export async function readShallowState(repo: string): Promise<ShallowState> {
     }
     throw new PinwatchError('git-failed', `git rev-parse --is-shallow-repository failed (exit ${r.code}): ${r.stderr.trim().split('\n')[0] ?? ''}`);
   }
-  const out = r.stdout;
-  const [flag = 'false', shallowPath = ''] = out.trim().split('\n');
+  // "true|false\n<path>\n": the path is printed raw and may itself hold newlines.
+  const out = r.stdout.endsWith('\n') ? r.stdout.slice(0, -1) : r.stdout;
+  const nl = out.indexOf('\n');
+  const flag = nl < 0 ? out : out.slice(0, nl);
+  const shallowPath = nl < 0 ? '' : out.slice(nl + 1);
   const shallow = flag.trim() === 'true';
   if (!shallow) return { shallow, boundary: new Set() };
   const file = isAbsolute(shallowPath) ? shallowPath : join(repo, shallowPath);

@@ -83,6 +83,14 @@ const valid: Ok[] = [
   { input: '192.168.0.1:8/debian', domain: '192.168.0.1:8', path: 'debian' },
   { input: '[fc00::1]:5000/docker/docker', domain: '[fc00::1]:5000', path: 'docker/docker' },
   { input: '[fc00:1:2:3:4:5:6:7]:5000/library/debian', domain: '[fc00:1:2:3:4:5:6:7]:5000', path: 'library/debian' },
+  // reference_test.go length rows: the domain does not count, the path may be 255
+  { input: `example.com/${'a'.repeat(255)}:tag`, domain: 'example.com', path: 'a'.repeat(255), tag: 'tag' },
+  { input: `r.io/${'a'.repeat(251)}`, domain: 'r.io', path: 'a'.repeat(251) },
+  { input: `${'a/'.repeat(127)}a:tag-puts-this-over-max`, domain: 'docker.io', path: `${'a/'.repeat(127)}a`, tag: 'tag-puts-this-over-max' },
+  { input: 'a'.repeat(247), domain: 'docker.io', path: `library/${'a'.repeat(247)}` },
+  // a Docker Hub path whose first component looks like a host stays a path
+  { input: 'index.docker.io/docker.io/library/nginx', domain: 'docker.io', path: 'docker.io/library/nginx' },
+  { input: 'docker.io/localhost/x', domain: 'docker.io', path: 'localhost/x' },
   { input: 'thisisthesongthatneverendsitgoesonandonandonthisisthesongthatnev', domain: 'docker.io', path: 'library/thisisthesongthatneverendsitgoesonandonandonthisisthesongthatnev' },
 ];
 
@@ -101,7 +109,11 @@ const invalid: Bad[] = [
   { input: 'docker/Docker', code: 'ref-uppercase' },
   { input: 'ghcr.io/Acme/app:v1', code: 'ref-uppercase' },
   { input: `${'a/'.repeat(128)}a:tag`, code: 'ref-name-too-long' },
-  { input: `r.io/${'a'.repeat(251)}`, code: 'ref-name-too-long' },
+  // reference_test.go: the 255 limit is on the path, the domain not counted ("Exclude domain from name length check")
+  { input: `example.com/${'a'.repeat(256)}`, code: 'ref-name-too-long' },
+  { input: `domain/${'a'.repeat(256)}:tag`, code: 'ref-name-too-long' },
+  // normalised first (ParseNormalizedNamed): a familiar name's `library/` counts
+  { input: 'a'.repeat(248), code: 'ref-name-too-long' },
   { input: 'aa/asdf$$^/aa', code: 'ref-invalid-format' },
   { input: '[2001:db8::1]', code: 'ref-invalid-format' },
   { input: '[2001:db8::1]:tag', code: 'ref-invalid-format' },
@@ -242,6 +254,11 @@ describe('formatting', () => {
     [`nginx@${d64}`, `docker.io/library/nginx@${d64}`, `nginx@${d64}`],
     ['localhost:5000/x:t', 'localhost:5000/x:t', 'localhost:5000/x:t'],
     ['[::1]:5000/x', '[::1]:5000/x', '[::1]:5000/x'],
+    // docker would print these familiar forms without docker.io/, which parse as other references
+    ['index.docker.io/docker.io/library/nginx', 'docker.io/docker.io/library/nginx', 'docker.io/docker.io/library/nginx'],
+    ['docker.io/index.docker.io/nginx:1', 'docker.io/index.docker.io/nginx:1', 'docker.io/index.docker.io/nginx:1'],
+    ['docker.io/localhost/x', 'docker.io/localhost/x', 'docker.io/localhost/x'],
+    ['docker.io/library/docker.io', 'docker.io/library/docker.io', 'docker.io'],
   ];
   it.each(roundTrips)('%s → %s / %s', (input, full, familiar) => {
     const ref = parseReference(input);

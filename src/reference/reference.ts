@@ -140,11 +140,13 @@ export function parseReference(input: string): ImageRef {
     throw new ReferenceError('ref-invalid-format', input, EXPECTED);
   }
   const [, rawName = '', tag, digest] = m;
-  if (rawName.length > NAME_TOTAL_LENGTH_MAX) {
-    throw new ReferenceError('ref-name-too-long', input, `repository name must not be longer than ${NAME_TOTAL_LENGTH_MAX} characters`);
+  const { domain, path } = splitDomain(rawName);
+  // reference.go applies RepositoryNameTotalLengthMax to the path below the domain (not the domain),
+  // and ParseNormalizedNamed measures it once normalised: `library/` counts for a familiar name.
+  if (path.length > NAME_TOTAL_LENGTH_MAX) {
+    throw new ReferenceError('ref-name-too-long', input, `repository path must not be longer than ${NAME_TOTAL_LENGTH_MAX} characters (the registry host is not counted; found ${path.length} in ${JSON.stringify(path.slice(0, 40))}…)`);
   }
   if (digest !== undefined) validateDigest(digest, input);
-  const { domain, path } = splitDomain(rawName);
   if (path.toLowerCase() !== path) throw new ReferenceError('ref-uppercase', input, 'repository name must be lowercase');
   const ref: ImageRef = { domain, path, name: `${domain}/${path}` };
   if (tag !== undefined) ref.tag = tag;
@@ -192,9 +194,15 @@ export function formatReference(ref: Pick<ImageRef, 'name' | 'tag' | 'digest'>):
   return `${ref.name}${ref.tag !== undefined ? `:${ref.tag}` : ''}${ref.digest !== undefined ? `@${ref.digest}` : ''}`;
 }
 
-/** Familiar form, as `docker` prints it: `nginx:1.25`, `user/app`, `ghcr.io/o/a:v1`. */
+/**
+ * Familiar form, as `docker` prints it: `nginx:1.25`, `user/app`, `ghcr.io/o/a:v1`.
+ * Unlike docker's, it always parses back to the same reference: a Docker Hub path
+ * whose first component would read as a registry host (`docker.io/docker.io/x`,
+ * `docker.io/localhost/x`) keeps its `docker.io/`.
+ */
 export function familiarName(ref: Pick<ImageRef, 'domain' | 'path'>): string {
   if (ref.domain !== DEFAULT_DOMAIN) return `${ref.domain}/${ref.path}`;
+  if (ref.path.includes('/') && splitDomain(ref.path).explicitDomain) return `${ref.domain}/${ref.path}`;
   return ref.path.startsWith(OFFICIAL_REPO_PREFIX) && ref.path.split('/').length === 2
     ? ref.path.slice(OFFICIAL_REPO_PREFIX.length)
     : ref.path;

@@ -15,7 +15,7 @@ const subject = (over: Partial<ImageSubject> = {}): ImageSubject => ({ repositor
 describe('parsePatchLog', () => {
   it('reads added and removed digests per file, ignoring header lines', () => {
     const log = [
-      '\x1eabc\x1fp1 p2\x1f2026-06-22T10:55:37+00:00\x1fPrepare release v1.5.0',
+      `N${'a'.repeat(40)}\0${'1'.repeat(40)} ${'2'.repeat(40)}\x002026-06-22T10:55:37+00:00\0Prepare release v1.5.0\0`,
       'diff --git a/a/values.yaml b/a/values.yaml',
       'index 1..2 100644',
       '--- a/a/values.yaml',
@@ -31,8 +31,8 @@ describe('parsePatchLog', () => {
       `+x:v1@${D2}`,
       '',
     ].join('\n');
-    const [o] = parsePatchLog(log);
-    expect(o).toMatchObject({ commit: 'abc', parentShas: ['p1', 'p2'], subject: 'Prepare release v1.5.0' });
+    const [o] = parsePatchLog(log, 'N');
+    expect(o).toMatchObject({ commit: 'a'.repeat(40), parentShas: ['1'.repeat(40), '2'.repeat(40)], subject: 'Prepare release v1.5.0' });
     expect([...o!.added]).toEqual([
       [D1, 'a/values.yaml'],
       [D2, 'b.tag'],
