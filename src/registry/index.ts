@@ -7,3 +7,5 @@ export { sha256Digest } from './digest.js';
 export { MANIFEST_ACCEPT } from './media-types.js';
 export { registryOptionsFromFlags } from './options.js';
 export type { RegistryFlags } from './options.js';
+export { MAX_JSON_BLOB_BYTES, MAX_MANIFEST_BYTES } from './body.js';
+export { MAX_REDIRECTS } from './redirect.js';
