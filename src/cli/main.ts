@@ -10,6 +10,7 @@ import { isPinwatchError, PinwatchError } from '../errors.js';
 import type { CommandContext, FailOn, GlobalOptions, Io } from './context.js';
 import { processIo } from './context.js';
 import { COMMANDS } from './commands/index.js';
+import { terminalSafe } from '../report/sanitize.js';
 
 export type CommandAction = (ctx: CommandContext, ...args: any[]) => Promise<number>;
 /** Wraps a command body so its exit code reaches main's single exit point. */
@@ -84,11 +85,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 2; // commander already printed the message
     }
     if (isPinwatchError(e)) {
-      io.err(`pinwatch: ${e.describe()}\n`);
+      io.err(`pinwatch: ${terminalSafe(e.describe())}\n`);
       return 2;
     }
     const err = e instanceof Error ? e : new Error(String(e));
-    io.err(`pinwatch: internal error: ${err.message}\n`);
+    io.err(`pinwatch: internal error: ${terminalSafe(err.message)}\n`);
     if (io.env.PINWATCH_DEBUG) io.err(`${err.stack ?? ''}\n`);
     return 2;
   }
