@@ -6,7 +6,7 @@
  * connection stays on loopback, and a refused hop must not even be attempted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_MANIFEST_BYTES, RegistryClient, RegistryError, registryProvenance } from '../../src/registry/index.js';
 import { runCli } from '../support/io.js';
+import { makeRepo } from '../support/repo.js';
 import type { FaultAction, FaultProxy, PushedImage, TestRegistry } from '../support/registry.js';
 import { pushImage, sha256, startFaultProxy, startRegistry } from '../support/registry.js';
 
@@ -99,6 +100,23 @@ describe('redirects (defect 9)', () => {
     expect(cli.err).toContain('refusing plain-http');
     expect(cli.err).not.toContain(sha256(EVIL_BODY));
     expect(evil.connections).toBe(before);
+  });
+
+  it('repin --to-tag does not write the digest the other host would serve', async () => {
+    front.fault = toEvil();
+    const before = evil.connections;
+    const repo = makeRepo('pinwatch-hostile-repin-');
+    try {
+      const pinned = `app:\n  image: ${front.host}/team/app:v0@${image.digest}\n`;
+      repo.commit({ 'deploy/values.yaml': pinned }, 'pin');
+      const r = await runCli(['repin', `${front.host}/team/app`, '--to-tag', 'v1', '--no-cache'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('refusing plain-http');
+      expect(readFileSync(join(repo.dir, 'deploy/values.yaml'), 'utf8')).toBe(pinned);
+      expect(evil.connections).toBe(before);
+    } finally {
+      repo.cleanup();
+    }
   });
 
   it('follows it when that host is listed with --insecure-registry', async () => {
