@@ -20,7 +20,7 @@ export interface RegistryClientOptions {
   env?: Env;
   /** Hosts (`host` or `host:port`) where plain HTTP is allowed besides loopback. */
   insecureRegistries?: string[];
-  /** Per request, in ms (default 30000). */
+  /** Per attempt, in ms, covering headers, redirects and the whole body (default 30000). */
   timeoutMs?: number;
   /** Retries on 429, 5xx and refused connections (default 3). */
   retries?: number;
