@@ -67,6 +67,20 @@ export function schemeFor(host: string, insecure: readonly string[]): 'http' | '
   return insecure.includes(host) || insecure.includes(hostName(host)) ? 'http' : 'https';
 }
 
+/**
+ * Whether a request or redirect hop to `url` may use plain HTTP, for a registry whose
+ * API base is `registryBase`: the registry's own hostname when the registry itself is
+ * plain HTTP (loopback or insecure), or a host listed as insecure. Loopback's implicit
+ * allowance covers the registry's own hostname only, and an https registry never
+ * downgrades to http on its own.
+ */
+export function plainHttpHopAllowed(registryBase: string, insecure: readonly string[], url: URL): boolean {
+  if (url.protocol !== 'http:') return true;
+  const own = new URL(registryBase);
+  if (url.hostname === own.hostname && own.protocol === 'http:') return true;
+  return insecure.includes(url.host) || insecure.includes(url.hostname);
+}
+
 export class Transport {
   private readonly auths = new Map<string, HostAuth>();
   private readonly limit: Semaphore;
@@ -93,12 +107,8 @@ export class Transport {
     return a;
   }
 
-  /** Whether a hop to `url` may use plain HTTP: the registry's own hostname when it is allowed http, or a host listed as insecure. */
   private plainHttpAllowed(host: string, url: URL): boolean {
-    const own = new URL(this.baseUrl(host));
-    if (url.hostname === own.hostname && own.protocol === 'http:') return true;
-    const insecure = this.opts.insecureRegistries;
-    return insecure.includes(url.host) || insecure.includes(url.hostname);
+    return plainHttpHopAllowed(this.baseUrl(host), this.opts.insecureRegistries, url);
   }
 
   private async sendWithRetries(req: RegistryRequest): Promise<RegistryResponse> {
