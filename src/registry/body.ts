@@ -17,8 +17,8 @@ export const MAX_JSON_BLOB_BYTES = 16 * 1024 * 1024;
 export const MAX_TAG_PAGE_BYTES = 16 * 1024 * 1024;
 /** A token service's answer. */
 export const MAX_TOKEN_BYTES = 1024 * 1024;
-/** Error bodies are only read for their `errors[].code`; the rest is dropped. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Error bodies are only read for their `errors[].code` and message; past 1 MiB the rest is dropped. */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 export interface BodyLimit {
   bytes: number;

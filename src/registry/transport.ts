@@ -195,7 +195,7 @@ export class Transport {
   ): RegistryError {
     const { codes, messages } = parseRegistryErrors(Buffer.from(body).toString('utf8'));
     const code = forced ?? codeFor(res.status, codes);
-    const said = codes.length ? ` (${codes.map((c, i) => (messages[i] ? `${c}: ${messages[i]}` : c)).join('; ')})` : '';
+    const said = codes.length ? ` (${codes.slice(0, 5).map((c, i) => (messages[i] ? `${clip(c)}: ${clip(messages[i])}` : clip(c))).join('; ')})` : '';
     const tries = attempts ? ` after ${attempts} attempt(s)` : '';
     const hint =
       challengeError === 'invalid_token'
@@ -218,6 +218,11 @@ export class Transport {
     const ms = Math.min(fromHeader ?? backoff, 10_000);
     return new Promise((r) => setTimeout(r, ms));
   }
+}
+
+/** A registry's own error text, quoted in our message: at most 300 characters. */
+function clip(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 function codeFor(status: number, codes: string[]): RegistryErrorCode {

@@ -239,6 +239,21 @@ describe('body size caps (defect 13)', () => {
   });
 });
 
+describe('a registry error text', () => {
+  it('is quoted at most 300 characters long', async () => {
+    const chatty = await serve('127.0.0.1', (_req, res) => {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'x'.repeat(100_000) }] }));
+    });
+    try {
+      const e = await failure(new RegistryClient({ cacheDir: false }).getManifest({ domain: chatty.host, path: 'team/app' }, 'v1'));
+      expect(e.code).toBe('manifest-unknown');
+      expect(e.message).toBe(`GET ${chatty.url}/v2/team/app/manifests/v1 answered HTTP 404 (MANIFEST_UNKNOWN: ${'x'.repeat(300)}…)`);
+    } finally {
+      await chatty.stop();
+    }
+  });
+});
+
 describe('garbage Bearer realms (defect 14)', () => {
   let challenger: Server;
   let realm = '';
