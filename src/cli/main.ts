@@ -8,6 +8,7 @@ import { isPinwatchError, PinwatchError } from '../errors.js';
 import type { Io } from './context.js';
 import { processIo } from './context.js';
 import { buildProgram } from './program.js';
+import { terminalSafe } from '../report/sanitize.js';
 
 /** Run pinwatch with argv (without node and script). Returns the exit code; never throws. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -26,11 +27,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 2; // commander already printed the message
     }
     if (isPinwatchError(e)) {
-      io.err(`pinwatch: ${e.describe()}\n`);
+      io.err(`pinwatch: ${terminalSafe(e.describe())}\n`);
       return 2;
     }
     const err = e instanceof Error ? e : new Error(String(e));
-    io.err(`pinwatch: internal error: ${err.message}\n`);
+    io.err(`pinwatch: internal error: ${terminalSafe(err.message)}\n`);
     if (io.env.PINWATCH_DEBUG) io.err(`${err.stack ?? ''}\n`);
     return 2;
   }

@@ -29,6 +29,12 @@ export const DEFAULT_DOMAIN = 'docker.io';
 const LEGACY_DEFAULT_DOMAIN = 'index.docker.io';
 const OFFICIAL_REPO_PREFIX = 'library/';
 const NAME_TOTAL_LENGTH_MAX = 255;
+/**
+ * Longest text the grammar's regexps are run on: a 255-character name, a
+ * 128-character tag and a sha512 digest fit well inside. Longer input (a 4 MB
+ * YAML scalar) would overflow the regexp engine's backtracking stack.
+ */
+export const REFERENCE_LENGTH_MAX = 1024;
 
 /** Known digest algorithms and the hex length each requires. */
 const DIGEST_HEX_LENGTH: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
@@ -115,6 +121,9 @@ function splitDomain(name: string): { domain: string; path: string; explicitDoma
  */
 export function parseReference(input: string): ImageRef {
   if (input.length === 0) throw new ReferenceError('ref-empty', input, EXPECTED);
+  if (input.length > REFERENCE_LENGTH_MAX) {
+    throw new ReferenceError('ref-name-too-long', `${input.slice(0, 64)}…`, `an image reference must not be longer than ${REFERENCE_LENGTH_MAX} characters; this one has ${input.length}`);
+  }
   if (anchoredIdentifier.test(input)) {
     throw new ReferenceError('ref-invalid-format', input, 'a 64-character hex string is an image ID, not a repository name');
   }
@@ -170,7 +179,7 @@ function lowerNameOnly(input: string): string {
  * before any error (and its stack trace) is built.
  */
 export function tryParseReference(input: string): ImageRef | undefined {
-  if (input.length === 0 || !referenceRegexp.test(input) || anchoredIdentifier.test(input)) return undefined;
+  if (input.length === 0 || input.length > REFERENCE_LENGTH_MAX || !referenceRegexp.test(input) || anchoredIdentifier.test(input)) return undefined;
   try {
     return parseReference(input);
   } catch {

@@ -9,6 +9,8 @@ import type { BasicCredentials } from './credentials.js';
 import { basicHeader } from './credentials.js';
 import type { Challenge } from './challenge.js';
 import { RegistryError } from './errors.js';
+import { MAX_TOKEN_BYTES, readBody } from './body.js';
+import { fetchFollowing } from './redirect.js';
 import { rememberSecret, redactUrl } from './redact.js';
 
 interface CachedToken {
@@ -24,6 +26,8 @@ export interface TokenRequestOptions {
   now: () => number;
   /** Whether plain HTTP to this host is allowed (loopback or --insecure-registry); credentials never go to other http realms. */
   plainHttpAllowed: (host: string) => boolean;
+  /** The registry URL whose 401 named the realm, for messages. */
+  challengedBy?: string;
 }
 
 export class HostAuth {
@@ -79,7 +83,7 @@ export class HostAuth {
   }
 
   private async fetchToken(realm: string, service: string | undefined, scope: string, opts: TokenRequestOptions): Promise<CachedToken> {
-    const url = new URL(realm);
+    const url = realmUrl(realm, opts.challengedBy);
     if (service) url.searchParams.set('service', service);
     if (scope) url.searchParams.set('scope', scope);
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -92,12 +96,17 @@ export class HostAuth {
     }
     if (this.credentials) headers.Authorization = basicHeader(this.credentials);
     let res: Response;
+    let text: string;
+    const signal = AbortSignal.timeout(opts.timeoutMs);
+    // Redirects from the realm: http only where allowed, the credentials only to the realm's own origin.
+    const policy = { plainHttpAllowed: (u: URL) => u.host === url.host || opts.plainHttpAllowed(u.host), authOrigin: url.origin };
     try {
-      res = await opts.fetch(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs) });
+      ({ res } = await fetchFollowing(opts.fetch, url.toString(), { method: 'GET', headers, signal }, policy));
+      text = Buffer.from(await readBody(res, { bytes: MAX_TOKEN_BYTES, code: 'token-error', what: 'token service answer' }, url.toString(), !res.ok)).toString('utf8');
     } catch (e) {
+      if (e instanceof RegistryError) throw e;
       throw new RegistryError('token-error', `could not reach the token service ${redactUrl(url.toString())}: ${describeCause(e)}`, { url: url.toString() }, { cause: e });
     }
-    const text = await res.text();
     if (!res.ok) {
       const what = res.status === 401 || res.status === 403 ? 'rejected the credentials' : `answered HTTP ${res.status}`;
       throw new RegistryError('token-error', `the token service ${redactUrl(url.toString())} ${what} for scope "${scope}"`, { status: res.status, url: url.toString() });
@@ -115,6 +124,20 @@ export class HostAuth {
     // Refresh a little early so a token does not expire between check and use.
     return { token, expiresAt: opts.now() + Math.max(0, lifetime * 1000 - 1000) };
   }
+}
+
+/** The realm of a Bearer challenge as an http(s) URL, or a token-error quoting it and naming who sent it. */
+function realmUrl(realm: string, challengedBy: string | undefined): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(realm);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:')) return url;
+  const by = challengedBy ? `${redactUrl(challengedBy)} sent` : 'the registry sent';
+  const shown = realm.length > 200 ? `${realm.slice(0, 200)}…` : realm;
+  throw new RegistryError('token-error', `${by} a token challenge whose realm is not an http(s) URL: ${JSON.stringify(shown)}`, { url: challengedBy });
 }
 
 export function describeCause(e: unknown): string {

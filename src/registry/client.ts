@@ -3,8 +3,11 @@
  * (HEAD and GET, full Accept list), blobs, and tag lists with `Link` pagination.
  * Every manifest and blob body is verified against its digest (a mismatch is a
  * RegistryError 'digest-mismatch'); verified bodies are cached on disk by digest.
+ * Bodies are capped (body.ts): manifests at 4 MiB, JSON blobs at 16 MiB.
  */
 import type { FetchLike } from './auth.js';
+import type { BodyLimit } from './body.js';
+import { MAX_JSON_BLOB_BYTES, MAX_MANIFEST_BYTES, MAX_TAG_PAGE_BYTES } from './body.js';
 import { DigestCache, defaultCacheDir } from './cache.js';
 import type { Env } from './credentials.js';
 import { sha256Digest, verifyDigest } from './digest.js';
@@ -17,7 +20,7 @@ export interface RegistryClientOptions {
   env?: Env;
   /** Hosts (`host` or `host:port`) where plain HTTP is allowed besides loopback. */
   insecureRegistries?: string[];
-  /** Per request, in ms (default 30000). */
+  /** Per attempt, in ms, covering headers, redirects and the whole body (default 30000). */
   timeoutMs?: number;
   /** Retries on 429, 5xx and refused connections (default 3). */
   retries?: number;
@@ -91,7 +94,7 @@ export class RegistryClient {
       const cached = this.cache.get(reference);
       if (cached) return toManifest(reference, cached.body, cached.mediaType);
     }
-    const res = await this.transport.send({ method: 'GET', host: repo.domain, path: manifestPath(repo, reference), accept: MANIFEST_ACCEPT, scope: pullScope(repo) });
+    const res = await this.transport.send({ method: 'GET', host: repo.domain, path: manifestPath(repo, reference), accept: MANIFEST_ACCEPT, scope: pullScope(repo), limit: MANIFEST_LIMIT });
     const claimed = res.headers.get('docker-content-digest') ?? undefined;
     const what = `the manifest of ${repo.domain}/${repo.path}${byDigest ? '@' : ':'}${reference}`;
     if (byDigest) verifyDigest(res.body, reference, what, res.url);
@@ -107,7 +110,7 @@ export class RegistryClient {
   async getBlob(repo: RepositoryAddress, digest: string): Promise<Uint8Array> {
     const cached = this.cache.get(digest);
     if (cached) return cached.body;
-    const res = await this.transport.send({ method: 'GET', host: repo.domain, path: `/v2/${repo.path}/blobs/${digest}`, scope: pullScope(repo) });
+    const res = await this.transport.send({ method: 'GET', host: repo.domain, path: `/v2/${repo.path}/blobs/${digest}`, scope: pullScope(repo), limit: BLOB_LIMIT });
     verifyDigest(res.body, digest, `blob ${digest} of ${repo.domain}/${repo.path}`, res.url);
     this.cache.put(digest, res.body);
     return res.body;
@@ -127,7 +130,7 @@ export class RegistryClient {
     const tags: string[] = [];
     let path: string | undefined = `/v2/${repo.path}/tags/list${pageSize ? `?n=${pageSize}` : ''}`;
     for (let page = 0; path && page < 10_000; page++) {
-      const res = await this.transport.send({ method: 'GET', host: repo.domain, path, scope: pullScope(repo) });
+      const res = await this.transport.send({ method: 'GET', host: repo.domain, path, scope: pullScope(repo), limit: TAG_PAGE_LIMIT });
       const body = JSON.parse(Buffer.from(res.body).toString('utf8')) as { tags?: string[] | null };
       tags.push(...(body.tags ?? []));
       const next = nextLink(res.headers.get('link'));
@@ -136,6 +139,10 @@ export class RegistryClient {
     return tags;
   }
 }
+
+const MANIFEST_LIMIT: BodyLimit = { bytes: MAX_MANIFEST_BYTES, code: 'manifest-too-large', what: 'manifest' };
+const BLOB_LIMIT: BodyLimit = { bytes: MAX_JSON_BLOB_BYTES, code: 'blob-too-large', what: 'blob' };
+const TAG_PAGE_LIMIT: BodyLimit = { bytes: MAX_TAG_PAGE_BYTES, code: 'response-too-large', what: 'tag list page' };
 
 export function pullScope(repo: RepositoryAddress): string {
   return `repository:${repo.path}:pull`;

@@ -19,6 +19,10 @@ export type RegistryErrorCode =
   | 'name-unknown'
   | 'digest-mismatch'
   | 'bad-manifest'
+  | 'manifest-too-large'
+  | 'blob-too-large'
+  | 'response-too-large'
+  | 'redirect-refused'
   | 'insecure-registry'
   | 'bad-credentials-file';
 

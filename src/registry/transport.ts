@@ -1,8 +1,10 @@
 /**
  * One HTTP exchange with a registry, done right: https unless the host is loopback
- * or listed as insecure, timeouts through AbortSignal, bounded retries with
- * backoff on 429/5xx and refused connections, the 401 challenge answered once,
- * and a concurrency limit. Every failure is a RegistryError with a redacted URL.
+ * or listed as insecure, redirects followed under the same rules (redirect.ts),
+ * bodies read with a size cap (body.ts), one timeout covering headers, hops and
+ * body, bounded retries with backoff on 429/5xx and refused connections, the 401
+ * challenge answered once, and a concurrency limit. Every failure is a
+ * RegistryError with a redacted URL.
  */
 import type { FetchLike } from './auth.js';
 import { classifyCause, HostAuth } from './auth.js';
@@ -12,6 +14,10 @@ import { lookupCredentials } from './credentials.js';
 import { parseRegistryErrors, RegistryError } from './errors.js';
 import type { RegistryErrorCode } from './errors.js';
 import { Semaphore } from './limit.js';
+import type { BodyLimit } from './body.js';
+import { DEFAULT_LIMIT, discardBody, MAX_ERROR_BODY_BYTES, readBody } from './body.js';
+import type { HopPolicy } from './redirect.js';
+import { fetchFollowing } from './redirect.js';
 import { redactUrl } from './redact.js';
 
 export interface TransportOptions {
@@ -34,6 +40,8 @@ export interface RegistryRequest {
   accept?: string;
   /** Token scope, e.g. `repository:team/app:pull`; empty for `/v2/`. */
   scope: string;
+  /** Largest body accepted (default: DEFAULT_LIMIT, 4 MiB). */
+  limit?: BodyLimit;
 }
 
 export interface RegistryResponse {
@@ -57,6 +65,20 @@ export function hostName(host: string): string {
 export function schemeFor(host: string, insecure: readonly string[]): 'http' | 'https' {
   if (LOOPBACK.test(hostName(host))) return 'http';
   return insecure.includes(host) || insecure.includes(hostName(host)) ? 'http' : 'https';
+}
+
+/**
+ * Whether a request or redirect hop to `url` may use plain HTTP, for a registry whose
+ * API base is `registryBase`: the registry's own hostname when the registry itself is
+ * plain HTTP (loopback or insecure), or a host listed as insecure. Loopback's implicit
+ * allowance covers the registry's own hostname only, and an https registry never
+ * downgrades to http on its own.
+ */
+export function plainHttpHopAllowed(registryBase: string, insecure: readonly string[], url: URL): boolean {
+  if (url.protocol !== 'http:') return true;
+  const own = new URL(registryBase);
+  if (url.hostname === own.hostname && own.protocol === 'http:') return true;
+  return insecure.includes(url.host) || insecure.includes(url.hostname);
 }
 
 export class Transport {
@@ -85,9 +107,15 @@ export class Transport {
     return a;
   }
 
+  private plainHttpAllowed(host: string, url: URL): boolean {
+    return plainHttpHopAllowed(this.baseUrl(host), this.opts.insecureRegistries, url);
+  }
+
   private async sendWithRetries(req: RegistryRequest): Promise<RegistryResponse> {
     const url = req.path.startsWith('http') ? req.path : `${this.baseUrl(req.host)}${req.path}`;
     const auth = this.auth(req.host);
+    const policy: HopPolicy = { plainHttpAllowed: (u) => this.plainHttpAllowed(req.host, u), authOrigin: new URL(this.baseUrl(req.host)).origin };
+    const limit = req.limit ?? DEFAULT_LIMIT;
     let authorization = auth.cachedHeader(req.scope, this.opts.now());
     let challengesAnswered = 0;
     for (let attempt = 0; ; ) {
@@ -95,45 +123,63 @@ export class Transport {
       if (req.accept) headers.Accept = req.accept;
       if (authorization) headers.Authorization = authorization;
       let res: Response;
+      let finalUrl = url;
+      let body: Uint8Array;
+      // One deadline per attempt, covering every redirect hop and the whole body.
+      const signal = AbortSignal.timeout(this.opts.timeoutMs);
+      let phase = 'failed';
       try {
-        res = await this.opts.fetch(url, { method: req.method, headers, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+        ({ res, url: finalUrl } = await fetchFollowing(this.opts.fetch, url, { method: req.method, headers, signal }, policy));
+        phase = 'failed while reading the body';
+        if (req.method === 'HEAD') {
+          await discardBody(res);
+          body = new Uint8Array();
+        } else {
+          body = await readBody(res, res.status >= 400 ? { ...limit, bytes: MAX_ERROR_BODY_BYTES } : limit, finalUrl, res.status >= 400);
+        }
       } catch (e) {
+        if (e instanceof RegistryError) throw e;
         const cause = classifyCause(e);
         if (cause.text === 'timed out') {
-          throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(url)} timed out after ${this.opts.timeoutMs} ms`, { url }, { cause: e });
+          const during = phase === 'failed' ? '' : ' (the body did not arrive in time)';
+          throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(finalUrl)} timed out after ${this.opts.timeoutMs} ms${during}`, { url: finalUrl }, { cause: e });
         }
         if (cause.retry && attempt++ < this.opts.retries) {
           await this.sleep(attempt);
           continue;
         }
         if (!cause.retry) attempt++;
-        throw new RegistryError('registry-unreachable', `${req.method} ${redactUrl(url)} failed after ${attempt} attempt(s): ${cause.text}`, { url }, { cause: e });
+        throw new RegistryError('registry-unreachable', `${req.method} ${redactUrl(finalUrl)} ${phase} after ${attempt} attempt(s): ${cause.text}`, { url: finalUrl }, { cause: e });
       }
-      const body = req.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await res.arrayBuffer());
       if (res.status === 401) {
         const challenge = parseChallenge(res.headers.get('www-authenticate'));
         if (challenge && challengesAnswered < 2) {
-          if (challengesAnswered === 1 && challenge.params.error === 'insufficient_scope') throw this.httpError(res, body, url, req, 'insufficient-scope');
+          if (challengesAnswered === 1 && challenge.params.error === 'insufficient_scope') throw this.httpError(res, body, finalUrl, req, 'insufficient-scope');
           // Basic credentials that were refused once will be refused again.
-          if (challengesAnswered === 1 && challenge.scheme === 'basic') throw this.httpError(res, body, url, req, 'unauthorized', undefined, undefined, auth.credentialsNote);
+          if (challengesAnswered === 1 && challenge.scheme === 'basic') throw this.httpError(res, body, finalUrl, req, 'unauthorized', undefined, undefined, auth.credentialsNote);
           challengesAnswered++;
-          const next = await auth.answer(challenge, req.scope, { ...this.opts, plainHttpAllowed: (h) => schemeFor(h, this.opts.insecureRegistries) === 'http' }, authorization);
+          const next = await auth.answer(
+            challenge,
+            req.scope,
+            { ...this.opts, plainHttpAllowed: (h) => schemeFor(h, this.opts.insecureRegistries) === 'http', challengedBy: finalUrl },
+            authorization,
+          );
           if (next) {
             authorization = next;
             continue;
           }
         }
         const code: RegistryErrorCode = challenge?.params.error === 'insufficient_scope' ? 'insufficient-scope' : 'unauthorized';
-        throw this.httpError(res, body, url, req, code, undefined, challenge?.params.error, auth.credentialsNote);
+        throw this.httpError(res, body, finalUrl, req, code, undefined, challenge?.params.error, auth.credentialsNote);
       }
       if ((res.status === 429 || res.status >= 500) && attempt < this.opts.retries) {
         attempt++;
         await this.sleep(attempt, res.headers.get('retry-after'));
         continue;
       }
-      if (res.status === 429 || res.status >= 500) throw this.httpError(res, body, url, req, 'registry-retries-exhausted', attempt + 1);
-      if (res.status >= 400) throw this.httpError(res, body, url, req);
-      return { status: res.status, headers: res.headers, body, url: res.url || url };
+      if (res.status === 429 || res.status >= 500) throw this.httpError(res, body, finalUrl, req, 'registry-retries-exhausted', attempt + 1);
+      if (res.status >= 400) throw this.httpError(res, body, finalUrl, req);
+      return { status: res.status, headers: res.headers, body, url: finalUrl };
     }
   }
 
@@ -149,7 +195,7 @@ export class Transport {
   ): RegistryError {
     const { codes, messages } = parseRegistryErrors(Buffer.from(body).toString('utf8'));
     const code = forced ?? codeFor(res.status, codes);
-    const said = codes.length ? ` (${codes.map((c, i) => (messages[i] ? `${c}: ${messages[i]}` : c)).join('; ')})` : '';
+    const said = codes.length ? ` (${codes.slice(0, 5).map((c, i) => (messages[i] ? `${clip(c)}: ${clip(messages[i])}` : clip(c))).join('; ')})` : '';
     const tries = attempts ? ` after ${attempts} attempt(s)` : '';
     const hint =
       challengeError === 'invalid_token'
@@ -172,6 +218,11 @@ export class Transport {
     const ms = Math.min(fromHeader ?? backoff, 10_000);
     return new Promise((r) => setTimeout(r, ms));
   }
+}
+
+/** A registry's own error text, quoted in our message: at most 300 characters. */
+function clip(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 function codeFor(status: number, codes: string[]): RegistryErrorCode {

@@ -1,5 +1,6 @@
 /** `pinwatch affected --format text`: which images to rebuild and why. */
 import type { AffectedResult } from '../affected/affected.js';
+import { terminalSafe } from './sanitize.js';
 
 export function formatAffectedText(result: AffectedResult & { notes?: string[] }): string {
   const out = [`${result.changed} path(s) changed since the merge base ${result.mergeBase.slice(0, 10)} of ${result.base.slice(0, 10)} and HEAD ${result.head.slice(0, 10)}`];
@@ -11,5 +12,5 @@ export function formatAffectedText(result: AffectedResult & { notes?: string[] }
   }
   if (result.unknown.length) out.push(`${result.unknown.length} image(s) with unknown build inputs: ${result.unknown.map((u) => u.image).join(', ')}`);
   for (const n of result.notes ?? []) out.push(`note: ${n}`);
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

@@ -4,6 +4,7 @@ import type { StaleReportResult } from '../stale/report.js';
 import { STALE_RULES } from '../stale/findings.js';
 import { formatFindingsText } from './findings-text.js';
 import { formatStaleText } from './stale-text.js';
+import { terminalSafe } from './sanitize.js';
 
 const STALE_RULE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
@@ -22,5 +23,5 @@ export function formatCheckText(stale: StaleReportResult, findings: readonly Fin
     '',
     `check: ${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s) in all`,
   ];
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

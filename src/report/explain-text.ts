@@ -1,5 +1,6 @@
 /** `pinwatch explain IMAGE` as text: one section per question, each answer with how it was found. */
 import type { Explanation } from '../explain/explain.js';
+import { terminalSafe } from './sanitize.js';
 
 export function formatExplainText(e: Explanation): string {
   const out: string[] = [`${e.image}  (${e.repository})${e.declared ? `  declared in pinwatch.yaml as images.${e.declared.key}` : ''}`, ''];
@@ -36,5 +37,5 @@ export function formatExplainText(e: Explanation): string {
   }
   if (e.missingInputsReason) out.push('', `build inputs: ${e.missingInputsReason}`);
   for (const n of e.notes) out.push('', `note: ${n}`);
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

@@ -6,6 +6,7 @@
 import type { Finding, Severity } from '../model/index.js';
 import { LINT_RULES, RULE_DOCS_PATH } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/types.js';
+import { plainField } from './sanitize.js';
 
 export interface FindingsReportOptions {
   /** Heading, e.g. `pinwatch lint`. */
@@ -63,8 +64,9 @@ export function summaryLine(findings: readonly Finding[]): string {
 /** `file:line:col`, `file:line`, `file`, or `(no file)`. */
 export function locationText(f: { file?: string; line?: number; column?: number }): string {
   if (!f.file) return '(no file)';
-  if (!f.line) return f.file;
-  return f.column ? `${f.file}:${f.line}:${f.column}` : `${f.file}:${f.line}`;
+  const file = plainField(f.file);
+  if (!f.line) return file;
+  return f.column ? `${file}:${f.line}:${f.column}` : `${file}:${f.line}`;
 }
 
 /** Rule metadata by id: lint's catalog, then the caller's. */

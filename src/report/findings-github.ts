@@ -6,6 +6,7 @@
  */
 import type { Finding } from '../model/index.js';
 import { summaryLine, type FindingsReportOptions } from './findings-common.js';
+import { terminalSafe } from './sanitize.js';
 
 /** Escape a command's message (data). */
 export function escapeData(text: string): string {
@@ -32,5 +33,5 @@ export function githubAnnotation(f: Finding): string {
 export function formatFindingsGithub(findings: readonly Finding[], options: FindingsReportOptions = {}): string {
   const lines = findings.filter((f) => !f.suppressed).map(githubAnnotation);
   lines.push(`${options.title ? `${options.title}: ` : ''}${summaryLine(findings)}`);
-  return `${lines.join('\n')}\n`;
+  return terminalSafe(`${lines.join('\n')}\n`);
 }

@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../model/index.js';
 import { helpUri, locationText, summaryLine, type FindingsReportOptions } from './findings-common.js';
+import { markdownCode, terminalSafe } from './sanitize.js';
 
 /**
  * Make text safe inside a table cell: pipes escaped, newlines as <br>, no raw
@@ -33,12 +34,12 @@ function ruleCell(id: string, options: FindingsReportOptions): string {
 function row(f: Finding, options: FindingsReportOptions): string {
   const rule = ruleCell(f.rule, options);
   const msg = f.hint ? `${markdownCell(f.message)}<br>_Fix:_ ${markdownCell(f.hint)}` : markdownCell(f.message);
-  return `| ${ICON[f.severity]} | ${rule} | ${code(locationText(f))} | ${msg} |`;
+  return `| ${ICON[f.severity]} | ${rule} | ${markdownCode(locationText(f), true)} | ${msg} |`;
 }
 
 function suppressedRow(f: Finding, options: FindingsReportOptions): string {
   const why = f.suppressed!.kind === 'inline' ? `inline: ${f.suppressed!.reason ?? '(no reason)'}` : 'baseline';
-  return `| ${ruleCell(f.rule, options)} | ${code(locationText(f))} | ${markdownCell(why)} | ${markdownCell(f.message)} |`;
+  return `| ${ruleCell(f.rule, options)} | ${markdownCode(locationText(f), true)} | ${markdownCell(why)} | ${markdownCell(f.message)} |`;
 }
 
 export function formatFindingsMarkdown(findings: readonly Finding[], options: FindingsReportOptions = {}): string {
@@ -53,5 +54,5 @@ export function formatFindingsMarkdown(findings: readonly Finding[], options: Fi
     out.push(...suppressed.map((f) => suppressedRow(f, options)), '', '</details>', '');
   }
   for (const n of options.notes ?? []) out.push(`> ${markdownCell(n)}`, '');
-  return `${out.join('\n').trimEnd()}\n`;
+  return terminalSafe(`${out.join('\n').trimEnd()}\n`);
 }

@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../model/index.js';
 import { locationText, summaryLine, type FindingsReportOptions } from './findings-common.js';
+import { terminalSafe } from './sanitize.js';
 
 function block(f: Finding): string[] {
   const lines = [`${locationText(f)}: ${f.severity} [${f.rule}] ${f.message}`];
@@ -21,5 +22,5 @@ export function formatFindingsText(findings: readonly Finding[], options: Findin
   if (active.length) out.push('');
   out.push(summaryLine(findings));
   for (const n of options.notes ?? []) out.push(n);
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

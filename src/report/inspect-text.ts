@@ -1,5 +1,6 @@
 /** `pinwatch inspect` as text: digest, platforms, build commit (and where it came from), labels. */
 import type { RegistryProvenance } from '../registry/provenance.js';
+import { terminalSafe } from './sanitize.js';
 
 export function formatInspectText(p: RegistryProvenance): string {
   const out = [
@@ -15,5 +16,5 @@ export function formatInspectText(p: RegistryProvenance): string {
   const labels = Object.entries(p.labels).sort(([a], [b]) => (a < b ? -1 : 1));
   out.push(`Labels:${labels.length ? '' : '     (none)'}`);
   for (const [k, v] of labels) out.push(`  ${k}=${v}`);
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

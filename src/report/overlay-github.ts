@@ -5,6 +5,7 @@
  */
 import type { DriftLine, OverlayReport } from '../overlay/types.js';
 import { describeLine, overlaySummaryLine } from './overlay-common.js';
+import { terminalSafe } from './sanitize.js';
 
 /** Annotations per drifted file (GitHub shows only a few per step); the job summary lists every line. */
 export const ANNOTATIONS_PER_FILE = 10;
@@ -37,7 +38,7 @@ function anchor(l: DriftLine): number | undefined {
  * few per step, so every file gets named), then one per differing line.
  */
 export function formatOverlayGithub(report: OverlayReport): string {
-  if (report.noArtifact) return `::notice::${escapeData(report.noArtifact)}\n${overlaySummaryLine(report.summary)}`;
+  if (report.noArtifact) return terminalSafe(`::notice::${escapeData(report.noArtifact)}\n${overlaySummaryLine(report.summary)}`);
   const files: string[] = [];
   const lines: string[] = [];
   const title = 'overlay drift: committed refs kept';
@@ -53,5 +54,5 @@ export function formatOverlayGithub(report: OverlayReport): string {
       lines.push(annotation('warning', { file: f.file, title }, `${all.length - ANNOTATIONS_PER_FILE} more non-ref lines differ; the job summary lists them all`));
     }
   }
-  return [...files, ...lines, `Overlay current-main images: ${overlaySummaryLine(report.summary)}`].join('\n');
+  return terminalSafe([...files, ...lines, `Overlay current-main images: ${overlaySummaryLine(report.summary)}`].join('\n'));
 }

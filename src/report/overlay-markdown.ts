@@ -4,6 +4,7 @@
  */
 import type { OverlayFileResult, OverlayReport } from '../overlay/types.js';
 import { codeSpan, describeLine, filesWith, overlaySummaryLine } from './overlay-common.js';
+import { terminalSafe } from './sanitize.js';
 
 /** A drifted file with more differing lines than this shows them collapsed. */
 const COLLAPSE_OVER = 15;
@@ -29,7 +30,7 @@ const withReason = (f: OverlayFileResult) => [`- ${codeSpan(f.file)}${f.reason ?
 export function formatOverlayMarkdown(report: OverlayReport): string {
   const s = report.summary;
   const title = `## pinwatch overlay${report.dryRun ? ' (dry run)' : ''}`;
-  if (report.noArtifact) return [title, '', report.noArtifact, '', codeSpan(overlaySummaryLine(s)), ''].join('\n');
+  if (report.noArtifact) return terminalSafe([title, '', report.noArtifact, '', codeSpan(overlaySummaryLine(s)), ''].join('\n'));
   const table = [
     '| overlaid | same | skipped | drift | failed | missing in artifact | new in artifact |',
     '|---:|---:|---:|---:|---:|---:|---:|',
@@ -40,7 +41,7 @@ export function formatOverlayMarkdown(report: OverlayReport): string {
     drift.length > 0
       ? `**${drift.length} file${drift.length === 1 ? '' : 's'} kept committed refs** because something other than an image reference differs from the artifact:`
       : 'No drift: every differing file differed only in image references.';
-  return [
+  return terminalSafe([
     title,
     '',
     ...table,
@@ -56,5 +57,5 @@ export function formatOverlayMarkdown(report: OverlayReport): string {
     ...(report.notes.length ? [`### Notes (${report.notes.length})`, '', ...report.notes.map((n) => `- ${codeSpan(n.file)}: ${n.reason}`), ''] : []),
     codeSpan(overlaySummaryLine(s)),
     '',
-  ].join('\n');
+  ].join('\n'));
 }

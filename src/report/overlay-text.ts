@@ -1,6 +1,7 @@
 /** `overlay --format text`: one line per file (same files only with listSame), drift lines, patches, the summary line last. */
 import type { OverlayFileResult, OverlayReport } from '../overlay/types.js';
 import { describeLine, filesWith, headline, overlaySummaryLine, STATUS_ORDER } from './overlay-common.js';
+import { terminalSafe } from './sanitize.js';
 
 /** Differing lines shown per file; JSON and markdown show them all. */
 export const TEXT_LINE_LIMIT = 40;
@@ -23,7 +24,7 @@ function fileLine(f: OverlayFileResult): string[] {
 }
 
 export function formatOverlayText(report: OverlayReport, options: OverlayTextOptions = {}): string {
-  if (report.noArtifact) return `${report.noArtifact}\n${overlaySummaryLine(report.summary)}`;
+  if (report.noArtifact) return terminalSafe(`${report.noArtifact}\n${overlaySummaryLine(report.summary)}`);
   const lines = [headline(report)];
   for (const status of STATUS_ORDER) {
     if (status === 'same' && !options.listSame) continue;
@@ -39,5 +40,5 @@ export function formatOverlayText(report: OverlayReport, options: OverlayTextOpt
     lines.push('');
   }
   lines.push(overlaySummaryLine(report.summary));
-  return lines.join('\n');
+  return terminalSafe(lines.join('\n'));
 }

@@ -1,5 +1,6 @@
 /** `pinwatch repin` as text: what moved, what could not, what was left behind; the diff on --dry-run. */
 import type { RepinResult } from '../repin/types.js';
+import { terminalSafe } from './sanitize.js';
 
 export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): string {
   const out: string[] = [];
@@ -32,5 +33,5 @@ export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): 
     out.push('', 'Wide search: after the planned edits no file in the tree would name the old digest.');
   }
   if (opts.diff && r.files.length) out.push('', ...r.files.map((f) => f.diff.trimEnd()));
-  return `${out.join('\n')}\n`;
+  return terminalSafe(`${out.join('\n')}\n`);
 }

@@ -4,6 +4,7 @@
  */
 import type { Pin } from '../model/index.js';
 import type { ScanResult } from '../scan/types.js';
+import { plainField, terminalSafe } from './sanitize.js';
 
 const DIGEST_SHOWN = 12;
 
@@ -39,7 +40,7 @@ function groupLabel(pins: readonly Pin[]): string {
 }
 
 function pinRows(pins: readonly Pin[]): string[] {
-  const cells = pins.map((p) => [`${p.file}:${p.line}`, p.keyPath ?? '-', p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.incomplete ? `  ${p.incomplete}` : '')]);
+  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.incomplete ? `  ${p.incomplete}` : '')]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
   return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
 }
@@ -65,7 +66,7 @@ function skippedSection(result: ScanResult): string[] {
   if (result.skipped.length === 0) return [];
   return [
     `Skipped or scraped files (${result.skipped.length}):`,
-    ...result.skipped.map((s) => `  ${s.file}${s.line ? `:${s.line}` : ''}  ${s.code}${s.scraped ? ' (scraped)' : ''}: ${s.reason}`),
+    ...result.skipped.map((s) => `  ${plainField(s.file)}${s.line ? `:${s.line}` : ''}  ${s.code}${s.scraped ? ' (scraped)' : ''}: ${s.reason}`),
     '',
   ];
 }
@@ -74,7 +75,7 @@ function problemSection(result: ScanResult): string[] {
   if (result.problems.length === 0) return [];
   return [
     `Problems (${result.problems.length}):`,
-    ...result.problems.map((p) => `  ${p.file}${p.line ? `:${p.line}` : ''}${p.line && p.column ? `:${p.column}` : ''}  ${p.code}: ${p.reason}`),
+    ...result.problems.map((p) => `  ${plainField(p.file ?? '')}${p.line ? `:${p.line}` : ''}${p.line && p.column ? `:${p.column}` : ''}  ${p.code}: ${p.reason}`),
     '',
   ];
 }
@@ -83,7 +84,7 @@ function excludedSection(result: ScanResult): string[] {
   if (result.excluded.length === 0) return [];
   return [
     'Left out:',
-    ...result.excluded.map((e) => `  ${String(e.count).padStart(5)}  ${e.reason}  (e.g. ${e.examples.join(', ')})`),
+    ...result.excluded.map((e) => `  ${String(e.count).padStart(5)}  ${e.reason}  (e.g. ${e.examples.map(plainField).join(', ')})`),
     '',
   ];
 }
@@ -97,5 +98,5 @@ function configSection(result: ScanResult): string[] {
 
 export function formatScanText(result: ScanResult): string {
   const lines = [headline(result), '', ...pinSection(result), ...skippedSection(result), ...problemSection(result), ...excludedSection(result), ...configSection(result)];
-  return `${lines.join('\n')}\n`;
+  return terminalSafe(`${lines.join('\n')}\n`);
 }

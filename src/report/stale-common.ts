@@ -1,6 +1,7 @@
 /** Small text pieces shared by the stale text and markdown formatters. */
 import type { ProvenanceStep } from '../provenance/types.js';
 import type { StaleImage, UnshippedCommit } from '../stale/types.js';
+import { plainField } from './sanitize.js';
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 10) : '-');
 
@@ -20,7 +21,7 @@ export function ageText(img: StaleImage): string {
 }
 
 export function commitLine(u: UnshippedCommit): string {
-  return `${short(u.commit)} ${u.date.slice(0, 10)} ${(u.type ?? '-').padEnd(8)} ${u.pr ? `#${u.pr}`.padEnd(7) : '-'.padEnd(7)} ${u.subject}`;
+  return `${short(u.commit)} ${u.date.slice(0, 10)} ${(u.type ?? '-').padEnd(8)} ${u.pr ? `#${u.pr}`.padEnd(7) : '-'.padEnd(7)} ${plainField(u.subject)}`;
 }
 
 export function summaryCounts(images: StaleImage[]): string {

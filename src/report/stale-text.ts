@@ -1,6 +1,7 @@
 /** `pinwatch stale` as a text table plus the unshipped commits of each stale image. */
 import type { StaleReport } from '../stale/types.js';
 import { ageText, builtFromText, commitLine, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
+import { plainField, terminalSafe } from './sanitize.js';
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -17,12 +18,12 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
     lines.push(`${labels[n]} (${img.repository}${img.digest ? `@${img.digest.slice(0, 19)}…` : ''}): ${img.status}`);
     if (img.builtFrom) {
       const step = img.provenance.find((s) => s.answered);
-      lines.push(`  built from ${img.builtFrom.commit}${img.builtFrom.subject ? ` "${img.builtFrom.subject}"` : ''}`);
+      lines.push(`  built from ${img.builtFrom.commit}${img.builtFrom.subject ? ` "${plainField(img.builtFrom.subject)}"` : ''}`);
       for (const failed of failedBeforeAnswer(img)) lines.push(`  ${failed.method}: no — ${failed.reason}`);
       if (step) lines.push(`  ${step.method}: ${step.reason}`);
     }
     if (img.reason) lines.push(`  reason: ${img.reason}`);
-    lines.push(`  pins: ${img.pins.map((p) => `${p.file}:${p.line}`).join(', ') || '(none)'}`);
+    lines.push(`  pins: ${img.pins.map((p) => `${plainField(p.file)}:${p.line}`).join(', ') || '(none)'}`);
     if (img.unshipped.length > 0) {
       lines.push('  unshipped:');
       for (const u of img.unshipped) lines.push(`    ${commitLine(u)}`);
@@ -33,5 +34,5 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   for (const n of report.notes ?? []) lines.push(`note: ${n}`);
   lines.push(summaryCounts(report.images));
-  return `${lines.join('\n')}\n`;
+  return terminalSafe(`${lines.join('\n')}\n`);
 }
