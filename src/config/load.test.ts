@@ -73,7 +73,7 @@ producers:
     writes: ['deploy/values.yaml#.billing.image']
 buildEntry: 'hack/build.mk:all'
 provenance: { methods: [registry, digest-history], buildCommit: self }
-rules: { floating-tag: warning, two-digests: off }
+rules: { floating-tag: warning, stale-image: off }
 baseline: .pinwatch-baseline.json
 insecureRegistries: ['reg.acme.test:5000']
 `),
@@ -89,7 +89,7 @@ insecureRegistries: ['reg.acme.test:5000']
     expect(c.producers).toEqual([{ name: 'billing/Makefile:image', writes: ['deploy/values.yaml#.billing.image'] }]);
     expect(c.buildEntry).toBe('hack/build.mk:all');
     expect(c.provenance).toEqual({ methods: ['registry', 'digest-history'], buildCommit: 'self' });
-    expect(c.rules).toEqual({ 'floating-tag': 'warning', 'two-digests': 'off' });
+    expect(c.rules).toEqual({ 'floating-tag': 'warning', 'stale-image': 'off' });
     expect(c.baseline).toBe('.pinwatch-baseline.json');
     expect(c.insecureRegistries).toEqual(['reg.acme.test:5000']);
   });
