@@ -104,7 +104,7 @@ function validateString(
   if (value.length === 0) fail(ctx, node, `${path} must not be empty`);
   if (spec.pattern && !spec.pattern.test(value)) fail(ctx, node, `${path}: ${quote(value)} is not ${spec.patternHint ?? spec.pattern.source}`);
   if (spec.glob) checkGlob(value, path, node, ctx);
-  if (spec.repoPath) checkRepoPath(typeof spec.repoPath === 'function' ? spec.repoPath(value) : value, path, node, ctx);
+  if (spec.repoPath) checkRepoPath(value, typeof spec.repoPath === 'function' ? spec.repoPath(value) : value, path, node, ctx);
   const problem = spec.check?.(value);
   if (problem) fail(ctx, node, `${path}: ${problem}`);
   return value;
@@ -125,13 +125,13 @@ export function checkGlob(value: string, path: string, node: Node | null | undef
 }
 
 /** A path named by the config must stay inside the repository, also after resolving symlinks (when ctx.root is set). */
-function checkRepoPath(value: string, path: string, node: Node | null | undefined, ctx: ValidateContext): void {
+function checkRepoPath(value: string, part: string, path: string, node: Node | null | undefined, ctx: ValidateContext): void {
   const expected = 'expected a path inside the repository, relative to its root';
-  const problem = lexicalPathProblem(value);
+  const problem = lexicalPathProblem(part);
   if (problem) fail(ctx, node, `${path}: ${quote(value)} ${problem}; ${expected}`);
   if (!ctx.root) return;
   try {
-    resolveInsideRepo(ctx.root, value);
+    resolveInsideRepo(ctx.root, part);
   } catch (e) {
     if (!(e instanceof PinwatchError)) throw e;
     fail(ctx, node, `${path}: ${quote(value)} leads out of the repository through a symlink; ${expected}`);
@@ -186,7 +186,7 @@ function validateMap(
     const known = spec.knownKeys?.();
     if (known && !known.includes(key)) {
       const near = closestKey(key, known);
-      const hint = near ? `did you mean "${near}"?` : `known ${spec.keyNoun ?? 'keys'}: ${known.join(', ')}`;
+      const hint = near ? `did you mean "${near}"?` : `known ${spec.keyNoun ? `${spec.keyNoun}s` : 'keys'}: ${known.join(', ')}`;
       fail(ctx, pair.key as Node, `${path}: unknown ${spec.keyNoun ?? 'key'} ${quote(key)}; ${hint}`);
     }
     if (key in out) fail(ctx, pair.key as Node, `duplicate key ${quote(`${path}.${key}`)}`);

@@ -40,8 +40,8 @@ const notRegular = (st: Stats): { refused: ReadRefusal } => ({
   refused: { code: 'not-a-regular-file', reason: `${fileTypeName(st)}, not a regular file; not read` },
 });
 
-const tooLarge = (size: string, max: number): { refused: ReadRefusal } => ({
-  refused: { code: 'too-large', reason: `${size} is more than the ${max}-byte limit; not read` },
+const tooLarge = (size: number | undefined, max: number): { refused: ReadRefusal } => ({
+  refused: { code: 'too-large', reason: `${size === undefined ? 'the file' : `${size} bytes`} is more than the ${max}-byte limit; not read` },
 });
 
 function unreadable(e: unknown): { refused: ReadRefusal } {
@@ -65,7 +65,7 @@ export function readRegularFile(path: PathLike, options: SafeReadOptions = {}): 
   }
   if (st.isSymbolicLink()) return { refused: { code: 'symlink', reason: 'a symlink; not followed' } };
   if (!st.isFile()) return notRegular(st);
-  if (st.size > max) return tooLarge(`${st.size} bytes`, max);
+  if (st.size > max) return tooLarge(st.size, max);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK | (follow ? 0 : NOFOLLOW));
@@ -83,7 +83,7 @@ export function readRegularFile(path: PathLike, options: SafeReadOptions = {}): 
       if (n === 0) break;
       chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
       total += n;
-      if (total > max) return tooLarge(`more than ${max} bytes`, max);
+      if (total > max) return tooLarge(undefined, max);
     }
     return { bytes: Buffer.concat(chunks, total) };
   } catch (e) {

@@ -134,6 +134,18 @@ describe('special files at wanted paths: every command completes, each is listed
   });
 });
 
+describe('extraFiles through a symlinked directory', () => {
+  it('a declared extraFile whose directory leads out of the repository is listed as skipped, not read', async () => {
+    const outside = repo({ 'deploy.yml': 'image: ghcr.io/evil/leak:1\n' });
+    const dir = repo({ 'pinwatch.yaml': 'extraFiles: [ops/deploy.yml]\n' });
+    symlinkSync(outside, join(dir, 'ops'));
+    const r = await pinwatch(['scan', '--repo', dir, '--format', 'json']);
+    const json = JSON.parse(r.out) as { summary: { pins: number }; skipped: SkippedJson[] };
+    expect(json.summary.pins).toBe(0);
+    expect(json.skipped).toContainEqual(expect.objectContaining({ file: 'ops/deploy.yml', code: 'path-outside-repo', reason: expect.stringMatching(/symlink leading out of the repository/) }));
+  });
+});
+
 describe('special files at the paths the config names', () => {
   it('pinwatch.yaml as a FIFO: exit 2 with the reason, no hang', async () => {
     const dir = repo();
