@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PinwatchError } from '../errors.js';
 import { DEFAULT_INCLUDE } from './defaults.js';
 import { loadConfig } from './load.js';
+import { excerpt, quote } from './validate.js';
 
 const dirs: string[] = [];
 function repoWith(config?: string): string {
@@ -231,5 +232,16 @@ describe('rules: ids must be known', () => {
       'stale-image': 'warning',
       'stale-unknown': 'note',
     });
+  });
+});
+
+describe('excerpts of hostile config text', () => {
+  it.each([
+    ['short', 'abc', 'abc', '"abc"'],
+    ['control bytes escaped', 'a\u0000b\nc\u001b', 'a\\u0000b\\nc\\u001b', '"a\\u0000b\\nc\\u001b"'],
+    ['cut at 80 characters', 'x'.repeat(81), `${'x'.repeat(80)}…`, `"${'x'.repeat(80)}"… (81 characters)`],
+  ])('%s', (_name, value, cut, quoted) => {
+    expect(excerpt(value)).toBe(cut);
+    expect(quote(value)).toBe(quoted);
   });
 });

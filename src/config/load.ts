@@ -16,7 +16,7 @@ import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
 import { resolveInsideRepo } from '../util/repo-path.js';
 import { readRegularFile } from '../util/safe-read.js';
-import { quote, validateNode } from './validate.js';
+import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
 
 export { CONFIG_FILE_NAME };
 
@@ -58,7 +58,7 @@ export function parseConfigText(text: string, file: string, root?: string): RawC
   const err = doc.errors[0];
   if (err) {
     const line = lineCounter.linePos(err.pos[0]).line;
-    const first = quote(err.message.split('\n')[0]!).slice(1, -1);
+    const first = excerpt(err.message.split('\n')[0]!, 2 * MAX_QUOTED_CHARS);
     throw new PinwatchError('config-invalid', `not valid YAML: ${first}`, { file, line });
   }
   if (doc.contents === null) return {};

@@ -22,10 +22,17 @@ export interface ValidateContext {
 /** Longest excerpt of config text quoted in a message. */
 export const MAX_QUOTED_CHARS = 80;
 
-/** `value` JSON-quoted (control bytes escaped), cut to MAX_QUOTED_CHARS characters with an ellipsis. */
+/** `value` with control bytes escaped (JSON escapes, no quotes), cut to `max` characters with an ellipsis. */
+export function excerpt(value: string, max = MAX_QUOTED_CHARS): string {
+  const chars = [...value];
+  const cut = chars.length <= max ? value : chars.slice(0, max).join('');
+  return JSON.stringify(cut).slice(1, -1) + (cut === value ? '' : '…');
+}
+
+/** `value` JSON-quoted (control bytes escaped), cut to MAX_QUOTED_CHARS characters with an ellipsis and the full length. */
 export function quote(value: string, max = MAX_QUOTED_CHARS): string {
   const chars = [...value];
-  return chars.length <= max ? JSON.stringify(value) : `${JSON.stringify(chars.slice(0, max).join(''))}… (${chars.length} characters)`;
+  return chars.length <= max ? JSON.stringify(value) : `"${excerpt(value, max).slice(0, -1)}"… (${chars.length} characters)`;
 }
 
 type Plain = string | boolean | Plain[] | { [k: string]: Plain };
