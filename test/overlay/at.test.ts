@@ -1,5 +1,5 @@
 /** overlay --at must name a directory inside the checkout: one outside compares nothing and would pass. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,16 @@ describe('pinwatch overlay --at', () => {
     expect(r.out).toBe('');
     expect(r.err).toMatch(message);
     expect(r.err).toMatch(/expected a subdirectory of the checkout, like --at packages/);
+  });
+
+  it('--at naming a symlink that leads out of the checkout is a usage error', async () => {
+    const root = tree({ 'packages/a/values.yaml': 'image: nginx:1.25\n' });
+    const outside = tree({ 'a/values.yaml': 'image: nginx:1.25\n' });
+    symlinkSync(outside, join(root, 'elsewhere'));
+    const from = tree({ 'a/values.yaml': 'image: nginx:1.26\n' });
+    const r = await runCli(['--repo', root, 'overlay', '--from', from, '--at', 'elsewhere', '--dry-run'], { cwd: '/' });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--at "elsewhere" leads out of the repository through a symlink/);
   });
 
   it('--at inside the checkout still overlays', async () => {
