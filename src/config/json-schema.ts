@@ -34,6 +34,7 @@ function fieldSchema(spec: FieldSpec): JsonSchema {
     case 'map': {
       const s: JsonSchema = { type: 'object', description: spec.description, additionalProperties: fieldSchema(spec.value) };
       if (spec.keyPattern) s.propertyNames = { pattern: spec.keyPattern.source };
+      if (spec.knownKeys) s.propertyNames = { ...(s.propertyNames as JsonSchema | undefined), enum: [...spec.knownKeys()] };
       return s;
     }
   }

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PinwatchError } from '../errors.js';
 import { DEFAULT_INCLUDE } from './defaults.js';
 import { loadConfig } from './load.js';
+import { excerpt, quote } from './validate.js';
 
 const dirs: string[] = [];
 function repoWith(config?: string): string {
@@ -75,7 +76,7 @@ producers:
     writes: ['deploy/values.yaml#.billing.image']
 buildEntry: 'hack/build.mk:all'
 provenance: { methods: [registry, digest-history], buildCommit: self }
-rules: { floating-tag: warning, two-digests: off }
+rules: { floating-tag: warning, stale-image: off }
 baseline: .pinwatch-baseline.json
 insecureRegistries: ['reg.acme.test:5000']
 `),
@@ -91,7 +92,7 @@ insecureRegistries: ['reg.acme.test:5000']
     expect(c.producers).toEqual([{ name: 'billing/Makefile:image', writes: ['deploy/values.yaml#.billing.image'] }]);
     expect(c.buildEntry).toBe('hack/build.mk:all');
     expect(c.provenance).toEqual({ methods: ['registry', 'digest-history'], buildCommit: 'self' });
-    expect(c.rules).toEqual({ 'floating-tag': 'warning', 'two-digests': 'off' });
+    expect(c.rules).toEqual({ 'floating-tag': 'warning', 'stale-image': 'off' });
     expect(c.baseline).toBe('.pinwatch-baseline.json');
     expect(c.insecureRegistries).toEqual(['reg.acme.test:5000']);
   });
@@ -142,5 +143,107 @@ describe('config errors name the file, the line and the expected form', () => {
     expect(e.line).toBe(line);
     expect(e.message).toMatch(message);
     expect(e.describe()).toMatch(new RegExp(`^pinwatch.yaml:${line}: `));
+  });
+});
+
+describe('paths the config names stay inside the repository', () => {
+  function loadIn(dir: string): PinwatchError {
+    try {
+      loadConfig(dir);
+    } catch (e) {
+      if (e instanceof PinwatchError) return e;
+      throw e;
+    }
+    throw new Error('expected a config error');
+  }
+
+  it.each([
+    ['baseline: /etc/passwd', 2, /^pinwatch.yaml:2: baseline: "\/etc\/passwd" is absolute; expected a path inside the repository/],
+    ['baseline: ../outside.json', 2, /baseline: "..\/outside.json" goes up with \.\./],
+    ['baseline: ~/base.json', 2, /baseline: "~\/base.json" starts with ~/],
+    ['buildEntry: /etc/Makefile:build', 2, /^pinwatch.yaml:2: buildEntry: "\/etc\/Makefile:build" is absolute/],
+    ['buildEntry: ../up/Makefile:build', 2, /buildEntry: "..\/up\/Makefile:build" goes up/],
+    ['images:\n  app:\n    dockerfile: /etc/Dockerfile', 4, /^pinwatch.yaml:4: images.app.dockerfile: "\/etc\/Dockerfile" is absolute/],
+    ['images:\n  app:\n    context: ../..', 4, /images.app.context: "..\/.." goes up/],
+    ['producers:\n  - name: x\n    writes: ["/etc/values.yaml#.a"]', 4, /^pinwatch.yaml:4: producers\[0\].writes\[0\]: "\/etc\/values.yaml#.a" is absolute/],
+    ['include: ["~/values.yaml"]', 2, /^pinwatch.yaml:2: include\[0\]: "~\/values.yaml" starts with ~/],
+    ['include: ["/etc/**"]', 2, /^pinwatch.yaml:2: include\[0\]: "\/etc\/\*\*" is absolute/],
+    ['include: ["../**/values.yaml"]', 2, /include\[0\]: "..\/\*\*\/values.yaml" leaves the repository/],
+    ['extraFiles: ["~/deploy.yml"]', 2, /extraFiles\[0\]: "~\/deploy.yml" starts with ~/],
+  ])('%s → file:line config error', (body, line, message) => {
+    const e = loadError(`# hostile\n${body}\n`);
+    expect(e.code).toBe('config-invalid');
+    expect(e.line).toBe(line);
+    expect(e.describe()).toMatch(message);
+  });
+
+  it('a path through a symlinked directory that leaves the repository is refused with file:line', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'pinwatch-outside-'));
+    dirs.push(outside);
+    const dir = repoWith('firstParty: [ghcr.io/acme/]\nbaseline: ci/base.json\n');
+    symlinkSync(outside, join(dir, 'ci'));
+    const e = loadIn(dir);
+    expect(e.describe()).toMatch(/^pinwatch.yaml:2: baseline: "ci\/base.json" leads out of the repository through a symlink/);
+  });
+
+  it('a path through a symlinked directory that stays inside is accepted', () => {
+    const dir = repoWith('buildEntry: build/Makefile:all\n');
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'build'));
+    expect(loadConfig(dir).buildEntry).toBe('build/Makefile:all');
+  });
+
+  it('pinwatch.yaml as a symlink leaving the repository is refused, its target never read', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'pinwatch-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'pinwatch.yaml'), 'include: [secret-token-value]\n: : :\n');
+    const dir = repoWith();
+    symlinkSync(join(outside, 'pinwatch.yaml'), join(dir, 'pinwatch.yaml'));
+    const e = loadIn(dir);
+    expect(e.code).toBe('path-outside-repo');
+    expect(e.describe()).toBe('pinwatch.yaml: the config leads out of the repository through a symlink; not read (expected a regular file inside the repository)');
+  });
+
+  it('a --config path outside the repository is the operator\'s own file and is read', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'pinwatch-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'pw.yaml'), 'firstParty: [ghcr.io/acme/]\n');
+    expect(loadConfig(repoWith(), { configPath: join(outside, 'pw.yaml') }).firstParty).toEqual(['ghcr.io/acme/']);
+  });
+
+  it('quotes at most a short escaped excerpt of a long value', () => {
+    const e = loadError(`include: "${'a'.repeat(200)}\\u0007"\n`);
+    expect(e.message.length).toBeLessThan(200);
+    expect(e.message).toMatch(/must be a list of globs; saw string "a{80}"… \(201 characters\)/);
+  });
+});
+
+describe('rules: ids must be known', () => {
+  it.each([
+    ['rules: { no-such-rule: error }', /^pinwatch.yaml:1: rules: unknown rule id "no-such-rule"; known rule ids: first-party-missing-digest, .*stale-image/],
+    ['rules:\n  floting-tag: off', /^pinwatch.yaml:2: rules: unknown rule id "floting-tag"; did you mean "floating-tag"\?/],
+  ])('%s', (body, message) => {
+    const e = loadError(`${body}\n`);
+    expect(e.code).toBe('config-invalid');
+    expect(e.describe()).toMatch(message);
+  });
+
+  it('accepts lint and stale rule ids', () => {
+    expect(loadConfig(repoWith('rules: { floating-tag: off, stale-image: warning, stale-unknown: note }\n')).rules).toEqual({
+      'floating-tag': 'off',
+      'stale-image': 'warning',
+      'stale-unknown': 'note',
+    });
+  });
+});
+
+describe('excerpts of hostile config text', () => {
+  it.each([
+    ['short', 'abc', 'abc', '"abc"'],
+    ['control bytes escaped', 'a\u0000b\nc\u001b', 'a\\u0000b\\nc\\u001b', '"a\\u0000b\\nc\\u001b"'],
+    ['cut at 80 characters', 'x'.repeat(81), `${'x'.repeat(80)}…`, `"${'x'.repeat(80)}"… (81 characters)`],
+  ])('%s', (_name, value, cut, quoted) => {
+    expect(excerpt(value)).toBe(cut);
+    expect(quote(value)).toBe(quoted);
   });
 });

@@ -1,17 +1,22 @@
 /**
  * loadConfig: read pinwatch.yaml (or --config FILE), validate it against the
  * spec, fill the defaults, add --first-party prefixes, and record in
- * `origin.assumed` what was assumed rather than configured.
+ * `origin.assumed` what was assumed rather than configured. The repository's
+ * config may be hostile (a PR branch): it must be a regular file inside the
+ * repository, the paths it names must stay inside, and errors quote only short
+ * escaped excerpts of it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import { CONFIG_FILE_NAME, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
 import { checkFirstPartyPrefixes } from './first-party.js';
 import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
-import { validateNode } from './validate.js';
+import { resolveInsideRepo } from '../util/repo-path.js';
+import { readRegularFile } from '../util/safe-read.js';
+import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
 import { displayPath } from '../util/display-path.js';
 
 export { CONFIG_FILE_NAME };
@@ -39,34 +44,69 @@ interface RawConfig {
   insecureRegistries?: string[];
 }
 
-/** Parse and validate config text. `file` is used in error messages only. */
-export function parseConfigText(text: string, file: string): RawConfig {
+/**
+ * Parse and validate config text. `file` is used in error messages only; with
+ * `root`, paths the config names are resolved and must stay inside it.
+ */
+export function parseConfigText(text: string, file: string, root?: string): RawConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const err = doc.errors[0];
   if (err) {
     const line = lineCounter.linePos(err.pos[0]).line;
-    const first = err.message.split('\n')[0];
+    const first = excerpt(err.message.split('\n')[0]!, 2 * MAX_QUOTED_CHARS);
     throw new PinwatchError('config-invalid', `not valid YAML: ${first}`, { file, line });
   }
   if (doc.contents === null) return {};
-  return validateNode(doc.contents, CONFIG_SPEC, '', { file, lineCounter }) as RawConfig;
+  return validateNode(doc.contents, CONFIG_SPEC, '', { file, lineCounter, ...(root ? { root } : {}) }) as RawConfig;
+}
+
+/**
+ * The config file to read, as an absolute path, or undefined when there is none.
+ * The repository's own config (pinwatch.yaml, or a --config path inside the
+ * repository) must resolve inside it; a --config path outside the repository is
+ * the operator's own file, read through symlinks.
+ */
+function locateConfig(repoRoot: string, configPath: string | undefined, file: string): { abs: string; follow: boolean } | undefined {
+  const path = resolve(repoRoot, configPath ?? CONFIG_FILE_NAME);
+  const missing = (): undefined => {
+    if (configPath === undefined) return undefined;
+    throw new PinwatchError('config-missing', `config file ${JSON.stringify(configPath)} does not exist; expected a pinwatch.yaml path`, { file });
+  };
+  const rel = relative(resolve(repoRoot), path);
+  const inRepo = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  if (!inRepo) {
+    try {
+      lstatSync(path);
+    } catch {
+      return missing();
+    }
+    return { abs: path, follow: true };
+  }
+  let abs: string;
+  try {
+    abs = resolveInsideRepo(repoRoot, rel);
+  } catch (e) {
+    if (!(e instanceof PinwatchError)) throw e;
+    throw new PinwatchError('path-outside-repo', `the config leads out of the repository through a symlink; not read (expected a regular file inside the repository)`, { file });
+  }
+  try {
+    lstatSync(abs);
+  } catch {
+    return missing();
+  }
+  return { abs, follow: false };
 }
 
 function readConfigFile(repoRoot: string, configPath: string | undefined): { file: string; raw: RawConfig } | undefined {
-  const path = resolve(repoRoot, configPath ?? CONFIG_FILE_NAME);
-  const file = displayPath(repoRoot, path);
-  if (!existsSync(path)) {
-    if (configPath === undefined) return undefined;
-    throw new PinwatchError('config-missing', `config file ${JSON.stringify(configPath)} does not exist; expected a pinwatch.yaml path`, { file });
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new PinwatchError('config-unreadable', `cannot read the config: ${(e as Error).message}`, { file });
-  }
-  return { file, raw: parseConfigText(text, file) };
+  const file = displayPath(repoRoot, resolve(repoRoot, configPath ?? CONFIG_FILE_NAME));
+  const where = locateConfig(repoRoot, configPath, file);
+  if (!where) return undefined;
+  const read = readRegularFile(where.abs, { followSymlinks: where.follow });
+  if ('refused' in read) throw new PinwatchError('config-unreadable', `cannot read the config: ${read.refused.reason}`, { file });
+  const nul = read.bytes.indexOf(0);
+  if (nul !== -1) throw new PinwatchError('config-invalid', `a NUL byte at offset ${nul}: a binary file, not YAML`, { file });
+  return { file, raw: parseConfigText(read.bytes.toString('utf8'), file, repoRoot) };
 }
 
 /** Load, validate and default the configuration of the repository at repoRoot. */

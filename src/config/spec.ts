@@ -4,6 +4,8 @@
  * schemas/pinwatch-config.schema.json is generated from it (json-schema.ts), so
  * the loader and the schema cannot disagree on which keys are valid.
  */
+import { LINT_RULES } from '../rules/catalog.js';
+import { STALE_RULES } from '../stale/findings.js';
 import { firstPartyPrefixProblem } from './first-party.js';
 
 export type FieldSpec =
@@ -15,6 +17,8 @@ export type FieldSpec =
       glob?: boolean;
       /** Extra check: returns why the value is wrong, or undefined. */
       check?: (value: string) => string | undefined;
+      /** The value names a repository file (or, given a function, the part it returns does): it must stay inside the repository. */
+      repoPath?: true | ((value: string) => string);
     }
   | { kind: 'boolean'; description: string }
   | { kind: 'enum'; description: string; values: readonly string[] }
@@ -27,7 +31,17 @@ export type FieldSpec =
       /** A field whose value may stand alone for the whole object: `provenance: [a, b]` = `provenance: {methods: [a, b]}`. */
       shorthand?: string;
     }
-  | { kind: 'map'; description: string; keyPattern?: RegExp; keyHint?: string; value: FieldSpec };
+  | {
+      kind: 'map';
+      description: string;
+      keyPattern?: RegExp;
+      keyHint?: string;
+      /** When set, every key must be one of these ("did you mean" otherwise). */
+      knownKeys?: () => readonly string[];
+      /** What a key is, for messages: `rule id`. */
+      keyNoun?: string;
+      value: FieldSpec;
+    };
 
 /** A glob: checked with picomatch (strict brackets), repo-relative, forward slashes. */
 const glob = (description: string): FieldSpec => ({ kind: 'string', description, glob: true });
@@ -42,8 +56,8 @@ const imageSpec: FieldSpec = {
   description: 'What pinwatch should know about one first-party image; the key is a short name.',
   fields: {
     repository: { kind: 'string', description: 'Repository the image is pushed to, with its registry host: ghcr.io/acme/billing.' },
-    dockerfile: { kind: 'string', description: 'Dockerfile path, repo-relative.' },
-    context: { kind: 'string', description: 'Build context directory, repo-relative.' },
+    dockerfile: { kind: 'string', description: 'Dockerfile path, repo-relative.', repoPath: true },
+    context: { kind: 'string', description: 'Build context directory, repo-relative.', repoPath: true },
     target: { kind: 'string', description: 'Build target stage, when the Dockerfile has several.' },
     inputs: globs('Extra input globs whose change changes the image (replace the derivation when derive is false).'),
     ignore: globs('Globs inside the inputs that do not affect the image (docs, tests).'),
@@ -60,7 +74,7 @@ const producerSpec: FieldSpec = {
     writes: {
       kind: 'list',
       description: 'Files and YAML key paths it stamps: values.yaml#.a.b.image, or a plain file for .tag.',
-      item: { kind: 'string', description: 'file or file#.key.path' },
+      item: { kind: 'string', description: 'file or file#.key.path', repoPath: (v) => v.split('#')[0]! },
     },
     built: { kind: 'boolean', description: 'Whether the build entry point runs it (default true).' },
   },
@@ -87,6 +101,7 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       description: 'Build entry point as file:target. Default Makefile:build.',
       pattern: /^[^:\s]+:[^:\s]+$/,
       patternHint: 'file:target, like Makefile:build',
+      repoPath: (v) => v.split(':')[0]!,
     },
     provenance: {
       kind: 'object',
@@ -110,9 +125,11 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       description: 'Rule id → level override (error, warning, note, off).',
       keyPattern: /^[a-z0-9][a-z0-9-]*$/,
       keyHint: 'a rule id like floating-tag',
+      knownKeys: () => [...LINT_RULES, ...STALE_RULES].map((r) => r.id),
+      keyNoun: 'rule id',
       value: { kind: 'enum', description: 'rule level', values: RULE_LEVELS },
     },
-    baseline: { kind: 'string', description: 'Baseline file for lint, repo-relative.' },
+    baseline: { kind: 'string', description: 'Baseline file for lint, repo-relative.', repoPath: true },
     insecureRegistries: {
       kind: 'list',
       description: 'Registry hosts (host[:port]) where plain HTTP is allowed besides loopback.',

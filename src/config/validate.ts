@@ -1,17 +1,38 @@
 /**
  * Check a parsed pinwatch.yaml against CONFIG_SPEC and turn it into plain values.
  * Every error is a PinwatchError('config-invalid') with the file and the line of
- * the offending key or value, quoting what was found and saying what was expected.
+ * the offending key or value, quoting what was found (a short, escaped excerpt:
+ * the file may be hostile) and saying what was expected. Paths and globs must
+ * stay inside the repository.
  */
 import picomatch from 'picomatch';
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import { PinwatchError } from '../errors.js';
+import { lexicalPathProblem, resolveInsideRepo } from '../util/repo-path.js';
 import type { FieldSpec } from './spec.js';
 import { closestKey } from './suggest.js';
 
 export interface ValidateContext {
   file: string;
   lineCounter: LineCounter;
+  /** Repository root: when set, paths are also resolved (symlinks too) and must stay inside it. */
+  root?: string;
+}
+
+/** Longest excerpt of config text quoted in a message. */
+export const MAX_QUOTED_CHARS = 80;
+
+/** `value` with control bytes escaped (JSON escapes, no quotes), cut to `max` characters with an ellipsis. */
+export function excerpt(value: string, max = MAX_QUOTED_CHARS): string {
+  const chars = [...value];
+  const cut = chars.length <= max ? value : chars.slice(0, max).join('');
+  return JSON.stringify(cut).slice(1, -1) + (cut === value ? '' : '…');
+}
+
+/** `value` JSON-quoted (control bytes escaped), cut to MAX_QUOTED_CHARS characters with an ellipsis and the full length. */
+export function quote(value: string, max = MAX_QUOTED_CHARS): string {
+  const chars = [...value];
+  return chars.length <= max ? JSON.stringify(value) : `"${excerpt(value, max).slice(0, -1)}"… (${chars.length} characters)`;
 }
 
 type Plain = string | boolean | Plain[] | { [k: string]: Plain };
@@ -29,7 +50,7 @@ function describeNode(node: Node | null | undefined): string {
   if (node == null) return 'nothing';
   if (isMap(node)) return 'a map';
   if (isSeq(node)) return 'a list';
-  if (isScalar(node)) return node.value === null ? 'nothing' : `${typeof node.value} ${JSON.stringify(node.value)}`;
+  if (isScalar(node)) return node.value === null ? 'nothing' : `${typeof node.value} ${typeof node.value === 'string' ? quote(node.value) : JSON.stringify(node.value)}`;
   return 'an alias';
 }
 
@@ -88,23 +109,39 @@ function validateString(
   if (!isScalar(node) || typeof node.value !== 'string') return wrong();
   const value = node.value;
   if (value.length === 0) fail(ctx, node, `${path} must not be empty`);
-  if (spec.pattern && !spec.pattern.test(value)) fail(ctx, node, `${path}: ${JSON.stringify(value)} is not ${spec.patternHint ?? spec.pattern.source}`);
+  if (spec.pattern && !spec.pattern.test(value)) fail(ctx, node, `${path}: ${quote(value)} is not ${spec.patternHint ?? spec.pattern.source}`);
   if (spec.glob) checkGlob(value, path, node, ctx);
+  if (spec.repoPath) checkRepoPath(value, typeof spec.repoPath === 'function' ? spec.repoPath(value) : value, path, node, ctx);
   const problem = spec.check?.(value);
   if (problem) fail(ctx, node, `${path}: ${problem}`);
   return value;
 }
 
-/** A glob must compile, be repo-relative and use forward slashes. */
+/** A glob must compile, be repo-relative (not absolute, no `..`, no `~`) and use forward slashes. */
 export function checkGlob(value: string, path: string, node: Node | null | undefined, ctx: ValidateContext): void {
   const expected = 'expected a repo-relative glob like packages/**/values.yaml';
-  if (value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value)) fail(ctx, node, `${path}: ${JSON.stringify(value)} is absolute; ${expected}`);
-  if (value.split('/').includes('..')) fail(ctx, node, `${path}: ${JSON.stringify(value)} leaves the repository; ${expected}`);
-  if (value.includes('\\')) fail(ctx, node, `${path}: ${JSON.stringify(value)} contains a backslash; use forward slashes (${expected})`);
+  if (value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value)) fail(ctx, node, `${path}: ${quote(value)} is absolute; ${expected}`);
+  if (value.split('/').includes('..')) fail(ctx, node, `${path}: ${quote(value)} leaves the repository; ${expected}`);
+  if (value.startsWith('~')) fail(ctx, node, `${path}: ${quote(value)} starts with ~ (a home directory); ${expected}`);
+  if (value.includes('\\')) fail(ctx, node, `${path}: ${quote(value)} contains a backslash; use forward slashes (${expected})`);
   try {
     picomatch(value, { strictBrackets: true, dot: true });
   } catch (e) {
-    fail(ctx, node, `${path}: ${JSON.stringify(value)} is not a valid glob (${(e as Error).message}); ${expected}`);
+    fail(ctx, node, `${path}: ${quote(value)} is not a valid glob (${(e as Error).message}); ${expected}`);
+  }
+}
+
+/** A path named by the config must stay inside the repository, also after resolving symlinks (when ctx.root is set). */
+function checkRepoPath(value: string, part: string, path: string, node: Node | null | undefined, ctx: ValidateContext): void {
+  const expected = 'expected a path inside the repository, relative to its root';
+  const problem = lexicalPathProblem(part);
+  if (problem) fail(ctx, node, `${path}: ${quote(value)} ${problem}; ${expected}`);
+  if (!ctx.root) return;
+  try {
+    resolveInsideRepo(ctx.root, part);
+  } catch (e) {
+    if (!(e instanceof PinwatchError)) throw e;
+    fail(ctx, node, `${path}: ${quote(value)} leads out of the repository through a symlink; ${expected}`);
   }
 }
 
@@ -130,9 +167,9 @@ function validateObject(
     if (!field) {
       const near = closestKey(key, valid);
       const hint = near ? `did you mean "${near}"?` : `valid keys: ${valid.join(', ')}`;
-      fail(ctx, pair.key as Node, `unknown key "${full}"; ${hint}`);
+      fail(ctx, pair.key as Node, `unknown key ${quote(full)}; ${hint}`);
     }
-    if (key in out) fail(ctx, pair.key as Node, `duplicate key "${full}"`);
+    if (key in out) fail(ctx, pair.key as Node, `duplicate key ${quote(full)}`);
     out[key] = validateNode(pair.value as Node, field, full, ctx);
   }
   for (const req of spec.required ?? []) {
@@ -151,9 +188,15 @@ function validateMap(
   for (const pair of node.items) {
     const key = keyOf(pair.key, path, ctx);
     if (spec.keyPattern && !spec.keyPattern.test(key)) {
-      fail(ctx, pair.key as Node, `${path}: key ${JSON.stringify(key)} is not ${spec.keyHint ?? spec.keyPattern.source}`);
+      fail(ctx, pair.key as Node, `${path}: key ${quote(key)} is not ${spec.keyHint ?? spec.keyPattern.source}`);
     }
-    if (key in out) fail(ctx, pair.key as Node, `duplicate key "${path}.${key}"`);
+    const known = spec.knownKeys?.();
+    if (known && !known.includes(key)) {
+      const near = closestKey(key, known);
+      const hint = near ? `did you mean "${near}"?` : `known ${spec.keyNoun ? `${spec.keyNoun}s` : 'keys'}: ${known.join(', ')}`;
+      fail(ctx, pair.key as Node, `${path}: unknown ${spec.keyNoun ?? 'key'} ${quote(key)}; ${hint}`);
+    }
+    if (key in out) fail(ctx, pair.key as Node, `duplicate key ${quote(`${path}.${key}`)}`);
     out[key] = validateNode(pair.value as Node, spec.value, `${path}.${key}`, ctx);
   }
   return out;

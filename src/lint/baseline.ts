@@ -3,9 +3,10 @@
  * fingerprint, so lint fails only on new ones. Deterministic JSON (sorted, no
  * timestamps) so it diffs well in review.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { PinwatchError } from '../errors.js';
 import type { Finding } from '../model/index.js';
+import { readRegularFile } from '../util/safe-read.js';
 
 export const DEFAULT_BASELINE_FILE = '.pinwatch-baseline.json';
 export const BASELINE_VERSION = 1;
@@ -52,13 +53,25 @@ function invalid(file: string, what: string): PinwatchError {
   return new PinwatchError('baseline-invalid', `baseline ${what}; expected {"version": 1, "findings": [{"fingerprint": "…", "rule": "…"}, …]} as written by pinwatch lint --write-baseline`, { file });
 }
 
+/**
+ * Where JSON.parse failed, without its excerpt of the text: the file may be
+ * anything (`baseline: /etc/shadow` through a symlink), so none of it is quoted.
+ */
+function jsonErrorWhere(text: string, e: Error): string {
+  const pos = /position (\d+)/.exec(e.message);
+  if (!pos) return text.trim() === '' ? 'the file is empty' : 'a syntax error';
+  const offset = Number(pos[1]);
+  const line = text.slice(0, offset).split('\n').length;
+  return `a syntax error at line ${line}`;
+}
+
 /** Parse baseline text; `file` is used in messages. */
 export function parseBaseline(text: string, file: string): Baseline {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw invalid(file, `is not JSON (${(e as Error).message})`);
+    throw invalid(file, `is not JSON (${jsonErrorWhere(text, e as Error)})`);
   }
   const d = data as Partial<Baseline> | null;
   if (!d || typeof d !== 'object' || !Array.isArray(d.findings)) throw invalid(file, 'has no "findings" list');
@@ -78,5 +91,7 @@ export function readBaseline(path: string, display: string, required: boolean): 
     if (!required) return undefined;
     throw new PinwatchError('baseline-missing', `baseline ${JSON.stringify(display)} does not exist; create it with \`pinwatch lint --write-baseline ${display}\``, { file: display });
   }
-  return parseBaseline(readFileSync(path, 'utf8'), display);
+  const read = readRegularFile(path);
+  if ('refused' in read) throw new PinwatchError('baseline-unreadable', `baseline ${JSON.stringify(display)}: ${read.refused.reason}`, { file: display });
+  return parseBaseline(read.bytes.toString('utf8'), display);
 }

@@ -3,6 +3,7 @@
  * the texts inline directives live in, resolves and reads the baseline, and runs
  * the engine. `writeBaselineFile` records the current findings.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
 import type { Finding } from '../model/index.js';
@@ -10,8 +11,10 @@ import { loadBuildModel } from '../producers/index.js';
 import type { BuildModel } from '../producers/types.js';
 import { readTextFile, scanRepo } from '../scan/index.js';
 import type { ScanResult } from '../scan/types.js';
+import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
+import { resolveInsideRepo } from '../util/repo-path.js';
 import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
 import { lint, type LintResult } from './engine.js';
 
@@ -31,14 +34,36 @@ export interface LintRepoResult extends LintResult {
   baselineFile?: string;
 }
 
-/** Resolve which baseline applies: explicit and configured ones must exist; the default may be absent. */
+/**
+ * Resolve which baseline applies: explicit and configured ones must exist; the
+ * default may be absent. The repository's own (configured or default) must
+ * resolve inside it; a --baseline path is the operator's and is read through symlinks.
+ */
 export function resolveBaseline(root: string, config: Config, option: string | false | undefined): { file: string; baseline: Baseline } | undefined {
   if (option === false) return undefined;
   const named = option ?? config.baseline;
-  const abs = resolve(root, named ?? DEFAULT_BASELINE_FILE);
-  const file = displayPath(root, abs);
+  const given = resolve(root, named ?? DEFAULT_BASELINE_FILE);
+  const file = displayPath(root, given);
+  const abs = option !== undefined ? realOrSelf(given) : insideOrThrow(root, named ?? DEFAULT_BASELINE_FILE, file);
   const baseline = readBaseline(abs, file, named !== undefined);
   return baseline ? { file, baseline } : undefined;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function insideOrThrow(root: string, rel: string, file: string): string {
+  try {
+    return resolveInsideRepo(root, rel);
+  } catch (e) {
+    if (e instanceof PinwatchError) throw new PinwatchError(e.code, `baseline ${e.message}`, { file });
+    throw e;
+  }
 }
 
 /** Texts of repo files, read once and decoded as scan decodes them (readTextFile), undefined when unreadable. */

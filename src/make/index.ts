@@ -3,9 +3,11 @@
  * of variables and rules, and expand a target's recipe with `$@` bound. What it
  * cannot know becomes a marker; what it cannot read becomes a problem.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { emptyDatabase, type MakeDatabase } from './database.js';
+import { resolvesInside } from '../util/repo-path.js';
+import { readRegularText } from '../util/safe-read.js';
 import { MakeReader } from './reader.js';
 import type { MakeFileSystem } from './types.js';
 
@@ -19,12 +21,10 @@ export { VariableStore } from './variables.js';
 export type * from './types.js';
 
 export const diskFileSystem: MakeFileSystem = {
+  /** Only a regular file, size-capped (util/safe-read.ts): a FIFO or /dev/zero is unreadable, not a hang. */
   readFile(p) {
-    try {
-      return readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const read = readRegularText(p, { followSymlinks: true });
+    return 'text' in read ? read.text : undefined;
   },
   exists(p) {
     try {
@@ -34,6 +34,24 @@ export const diskFileSystem: MakeFileSystem = {
     }
   },
 };
+
+/**
+ * diskFileSystem limited to the repository: a Makefile or include that resolves
+ * outside `root` (through a symlink) is unreadable and does not exist.
+ */
+export function repoFileSystem(root: string): MakeFileSystem {
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root);
+  } catch {
+    rootReal = path.resolve(root);
+  }
+  const inside = (p: string) => resolvesInside(rootReal, path.resolve(p));
+  return {
+    readFile: (p) => (inside(p) ? diskFileSystem.readFile(p) : undefined),
+    exists: (p) => inside(p) && diskFileSystem.exists(p),
+  };
+}
 
 export interface LoadMakefileOptions {
   /** Absolute repository root (paths in the result are relative to it). */
@@ -55,7 +73,7 @@ export function loadMakefile(absPath: string, options: LoadMakefileOptions): Mak
   db.vars.setSimple('SHELL', '/bin/sh', 'default');
   db.vars.setSimple('MAKEFLAGS', '', 'default');
   for (const [k, v] of Object.entries(options.variables ?? {})) db.vars.set(k, { flavor: 'simple', value: v, origin: 'command line' });
-  const reader = new MakeReader(db, { root: options.root, fs: options.fs ?? diskFileSystem });
+  const reader = new MakeReader(db, { root: options.root, fs: options.fs ?? repoFileSystem(options.root) });
   reader.readFile(absPath);
   const goal = db.vars.get('.DEFAULT_GOAL')?.value.trim();
   if (goal) db.defaultGoal = goal;

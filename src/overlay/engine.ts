@@ -5,14 +5,17 @@
  * new-in-artifact) and writes overlaid files atomically (not under dry-run).
  * One file's failure never stops the run.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import type { FileKind } from '../collect/types.js';
 import type { Config } from '../config/types.js';
 import { isFirstParty } from '../model/index.js';
 import { encodeText, readTextFile, type TextRead } from '../scan/read.js';
 import { collectRead } from '../scan/read-collect.js';
+import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { resolveInsideRepo } from '../util/repo-path.js';
+import { readRegularFile } from '../util/safe-read.js';
 import { compareCopies, type CompareSide } from './compare.js';
 import { listTree, underDir, type TreeFile } from './files.js';
 import { findSkip, normaliseDir, skipReason, type SkipSets } from './skip-sets.js';
@@ -35,8 +38,21 @@ export function emptySummary(): OverlaySummary {
   return { overlaid: 0, same: 0, skipped: 0, drift: 0, failed: 0, missingInArtifact: 0, newInArtifact: 0 };
 }
 
+/** `--at` must name a directory inside the checkout (`../..` or `/etc` would compare nothing and pass). */
+function checkAt(root: string, at: string): void {
+  if (at === '') return;
+  try {
+    resolveInsideRepo(root, at);
+  } catch (e) {
+    if (!(e instanceof PinwatchError)) throw e;
+    throw new PinwatchError('usage', `--at ${e.message.replace(/; expected .*$/, '')}; expected a subdirectory of the checkout, like --at packages`);
+  }
+}
+
+/** Throws PinwatchError `usage` when `at` leaves the checkout. */
 export function runOverlay(options: OverlayOptions): OverlayReport {
   const at = normaliseDir(options.at ?? '');
+  checkAt(options.root, at);
   const report: OverlayReport = {
     root: options.root,
     from: options.from,
@@ -141,11 +157,9 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
 
 /** Byte equality, for copies that are not text (two identical binaries are `same`, not `failed`). */
 function sameBytes(a: string, b: string): boolean {
-  try {
-    return readFileSync(a).equals(readFileSync(b));
-  } catch {
-    return false;
-  }
+  const x = readRegularFile(a);
+  const y = readRegularFile(b);
+  return 'bytes' in x && 'bytes' in y && x.bytes.equals(y.bytes);
 }
 
 /** One copy, collected as scan would: a Latin-1 copy by the text scrape (so it is compared line by line). */

@@ -6,13 +6,14 @@
  * whatever the include globs say, for the old digests' hex, except where that
  * text is a pin of another repository sharing the digest.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config/types.js';
 import { runGit } from '../git/run.js';
 import type { Pin } from '../model/index.js';
 import { scanRepo } from '../scan/index.js';
 import type { Leftover } from './types.js';
+import { readRegularFile } from '../util/safe-read.js';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const PRUNE = new Set(['.git', 'node_modules']);
@@ -72,13 +73,7 @@ export async function textLeftovers(input: SweepInput, pins: Pin[], already: Lef
 }
 
 function readSmallText(abs: string): string | undefined {
-  try {
-    const st = statSync(abs);
-    if (!st.isFile() || st.size > MAX_BYTES) return undefined;
-    const buf = readFileSync(abs);
-    if (buf.includes(0)) return undefined;
-    return buf.toString('utf8');
-  } catch {
-    return undefined;
-  }
+  const read = readRegularFile(abs, { maxBytes: MAX_BYTES, followSymlinks: true });
+  if ('refused' in read || read.bytes.includes(0)) return undefined;
+  return read.bytes.toString('utf8');
 }

@@ -14,6 +14,8 @@ import type { SkippedFile } from './types.js';
 export interface FileTask {
   file: string;
   abs: string;
+  /** The path as bytes when a name on it is not UTF-8 (a Uint8Array after a worker hop). */
+  absBytes?: Uint8Array;
   kind: FileKind;
 }
 
@@ -31,7 +33,7 @@ export function collectRead(kind: FileKind, read: TextRead, ctx: CollectContext)
 }
 
 export function readAndCollect(task: FileTask, firstParty: readonly string[]): FileOutcome {
-  const read = readTextFile(task.abs, task.file);
+  const read = readTextFile(task.absBytes ? Buffer.from(task.absBytes) : task.abs, task.file);
   if ('skipped' in read) return read;
   const ctx: CollectContext = { file: task.file, isFirstParty: (repo) => isFirstParty(repo, firstParty) };
   const note = read.latin1 ? { note: { ...read.latin1, scraped: true } } : {};

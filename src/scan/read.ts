@@ -5,8 +5,9 @@
  * same bytes back), with a note saying so and the line of the first bad byte.
  * Every reader of a file by its pins' spans decodes it here. Never throws.
  */
-import { readFileSync } from 'node:fs';
+import type { PathLike } from 'node:fs';
 import { PinwatchError } from '../errors.js';
+import { readRegularFile } from '../util/safe-read.js';
 import type { SkippedFile } from './types.js';
 
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -48,17 +49,11 @@ function readLatin1(buf: Buffer, file: string): TextRead {
   return { text: buf.toString('latin1'), latin1 };
 }
 
-export function readTextFile(abs: string, file: string): ReadOutcome {
-  let buf: Buffer;
-  try {
-    buf = readFileSync(abs);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    return { skipped: { file, code: 'unreadable', reason: `cannot read the file (${err.code ?? err.message})` } };
-  }
-  if (buf.length > MAX_FILE_BYTES) {
-    return { skipped: { file, code: 'too-large', reason: `${buf.length} bytes is more than the ${MAX_FILE_BYTES}-byte limit for a ref-bearing file` } };
-  }
+/** `abs` may be a Buffer: a path whose names are not valid UTF-8. Only a regular file is read (util/safe-read.ts). */
+export function readTextFile(abs: PathLike, file: string): ReadOutcome {
+  const read = readRegularFile(abs, { maxBytes: MAX_FILE_BYTES });
+  if ('refused' in read) return { skipped: { file, code: read.refused.code, reason: read.refused.reason } };
+  const buf = read.bytes;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
     return { skipped: { file, code: 'binary-file', reason: `a NUL byte at offset ${nul}: a binary file, not text`, line: lineAt(buf, nul) } };

@@ -1,9 +1,12 @@
 /**
  * The tree walk: readdir recursion with file types, matchers compiled once,
  * excluded directories pruned early. Returns the files to read with their kind,
- * the files that cannot be read safely (symlinks), and counts of everything left out.
+ * the files that cannot be read safely (symlinks, FIFOs, devices, sockets, paths
+ * leading out of the repository), and counts of everything left out. Directory
+ * entries are read as bytes, so a name that is not UTF-8 is still walked (shown
+ * with \xNN escapes); globs match names holding newlines.
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from 'node:fs';
 import { join, sep } from 'node:path';
 import picomatch from 'picomatch';
 import type { FileKind } from '../collect/types.js';
@@ -12,11 +15,15 @@ import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
 import { fileKind, isYamlName } from './kind.js';
 import type { SkippedFile } from './types.js';
+import { resolvesInside } from '../util/repo-path.js';
+import { fileTypeName, readRegularFile } from '../util/safe-read.js';
 
 export interface Candidate {
   /** Repo-relative, forward slashes. */
   file: string;
   abs: string;
+  /** Set when a name on the path is not valid UTF-8: the real path as bytes (`abs` is then only for messages). */
+  absBytes?: Buffer;
   kind: FileKind;
 }
 
@@ -53,7 +60,8 @@ interface Plan {
   bases?: string[];
 }
 
-const PM = { dot: true } as const;
+/** `dot`: globs match dot files; flag `s`: `*` and `?` match a newline in a name too. */
+const PM = { dot: true, flags: 's' } as const;
 
 function compileExclude(pattern: string): UserExclude {
   if (pattern.endsWith('/')) {
@@ -91,14 +99,12 @@ function makePlan(root: string, config: Config): Plan {
 }
 
 /** Cheap text check, so a first-party pin in a left-out vendored chart is called out. */
-function mentionsFirstParty(plan: Plan, abs: string): boolean {
+function mentionsFirstParty(plan: Plan, abs: PathLike): boolean {
   if (plan.firstPartyNeedles.length === 0) return false;
-  try {
-    const text = readFileSync(abs, 'latin1');
-    return plan.firstPartyNeedles.some((n) => text.includes(n));
-  } catch {
-    return false;
-  }
+  const read = readRegularFile(abs);
+  if ('refused' in read) return false;
+  const text = read.bytes.toString('latin1');
+  return plan.firstPartyNeedles.some((n) => text.includes(n));
 }
 
 function isExtraGlob(plan: Plan, rel: string): boolean {
@@ -116,7 +122,7 @@ function isExtraGlob(plan: Plan, rel: string): boolean {
 export function walkTree(root: string, config: Config): WalkResult {
   const plan = makePlan(root, config);
   const out: WalkResult = { files: [], skipped: [], excluded: new ExclusionCounter() };
-  walkDir(plan, root, '', undefined, out);
+  walkDir(plan, root, undefined, '', undefined, out);
   for (const g of plan.extraGlobs) {
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
   }
@@ -124,9 +130,35 @@ export function walkTree(root: string, config: Config): WalkResult {
   return out;
 }
 
-function readDir(abs: string, rel: string, out: WalkResult): Dirent[] | undefined {
+/** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */
+interface Entry {
+  name: string;
+  dirent: Dirent<Buffer>;
+  abs: string;
+  absBytes?: Buffer;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A name as text: UTF-8, or (not UTF-8) every byte from 0x80 shown as \xNN. */
+export function displayName(name: Buffer): { text: string; utf8: boolean } {
   try {
-    return readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { text: utf8.decode(name), utf8: true };
+  } catch {
+    return { text: Array.from(name, (b) => (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join(''), utf8: false };
+  }
+}
+
+function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: WalkResult): Entry[] | undefined {
+  try {
+    const dirents = readdirSync(absBytes ?? abs, { withFileTypes: true, encoding: 'buffer' });
+    return dirents
+      .map((dirent): Entry => {
+        const shown = displayName(dirent.name);
+        const bytes = absBytes || !shown.utf8 ? Buffer.concat([absBytes ?? Buffer.from(abs), Buffer.from(sep), dirent.name]) : undefined;
+        return { name: shown.text, dirent, abs: join(abs, shown.text), ...(bytes ? { absBytes: bytes } : {}) };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     out.skipped.push({ file: `${rel || '.'}/`, code: 'unreadable', reason: `cannot list the directory (${code}); files in it were not scanned` });
@@ -135,20 +167,39 @@ function readDir(abs: string, rel: string, out: WalkResult): Dirent[] | undefine
 }
 
 /** `excludedBy`: set inside vendored charts and chart templates, which are walked only to count. */
-function walkDir(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
-  const entries = readDir(abs, rel, out);
+function walkDir(plan: Plan, abs: string, absBytes: Buffer | undefined, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  const entries = readDir(abs, absBytes, rel, out);
   if (!entries) return;
-  const isChart = entries.some((e) => e.name === CHART_FILE && !e.isDirectory());
+  const isChart = entries.some((e) => e.name === CHART_FILE && !e.dirent.isDirectory());
   for (const entry of entries) {
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-    const childAbs = join(abs, entry.name);
-    if (entry.isDirectory()) walkChildDir(plan, entry.name, childAbs, childRel, isChart, excludedBy, out);
-    else if (entry.isSymbolicLink()) handleSymlink(plan, childAbs, childRel, excludedBy, out);
-    else if (entry.isFile()) handleFile(plan, childAbs, childRel, excludedBy, out);
+    const d = entry.dirent;
+    if (d.isDirectory()) walkChildDir(plan, entry, childRel, isChart, excludedBy, out);
+    else if (d.isSymbolicLink()) handleSymlink(plan, entry.absBytes ?? entry.abs, childRel, excludedBy, out);
+    else if (d.isFile()) handleFile(plan, entry, childRel, excludedBy, out);
+    else handleSpecial(plan, entry, childRel, excludedBy, out);
   }
 }
 
-function walkChildDir(plan: Plan, name: string, abs: string, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult): void {
+/** A FIFO, socket or device at a wanted path: never opened (it could block or never end), listed as skipped. */
+function handleSpecial(plan: Plan, entry: Entry, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  const wanted = plan.extraLiterals.has(rel) || isExtraGlob(plan, rel) || (!excludedBy && plan.include(rel));
+  if (!wanted || plan.extraLiterals.has(rel)) return; // a literal extraFile is reported by addLiteralExtra
+  out.skipped.push(specialSkip(entry.absBytes ?? entry.abs, rel));
+}
+
+function specialSkip(abs: PathLike, rel: string): SkippedFile {
+  let what = 'not a regular file';
+  try {
+    what = fileTypeName(lstatSync(abs));
+  } catch {
+    /* keep the generic words */
+  }
+  return { file: rel, code: 'not-a-regular-file', reason: `${what}, not a regular file; not read` };
+}
+
+function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult): void {
+  const name = entry.name;
   if (DEFAULT_PRUNED_DIRS.includes(name)) {
     out.excluded.add(EXCLUDED_REASONS.prunedDir(name), `${rel}/`);
     return;
@@ -162,13 +213,15 @@ function walkChildDir(plan: Plan, name: string, abs: string, rel: string, parent
   let state = excludedBy;
   if (!state && parentIsChart && name === CHART_DEPENDENCIES_DIR && plan.skipVendoredCharts) state = EXCLUDED_REASONS.vendoredChart;
   if (!state && parentIsChart && name === CHART_TEMPLATES_DIR) state = EXCLUDED_REASONS.chartTemplates;
-  walkDir(plan, abs, rel, state, out);
+  walkDir(plan, entry.abs, entry.absBytes, rel, state, out);
 }
 
-function handleFile(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+function handleFile(plan: Plan, entry: Entry, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+  const abs = entry.abs;
+  const bytes = entry.absBytes ? { absBytes: entry.absBytes } : {};
   if (plan.extraLiterals.has(rel)) return; // read after the walk, wherever it is
   if (isExtraGlob(plan, rel)) {
-    out.files.push({ file: rel, abs, kind: fileKind(rel, true) });
+    out.files.push({ file: rel, abs, ...bytes, kind: fileKind(rel, true) });
     return;
   }
   if (!plan.include(rel)) {
@@ -176,7 +229,7 @@ function handleFile(plan: Plan, abs: string, rel: string, excludedBy: string | u
     return;
   }
   if (excludedBy) {
-    out.excluded.add(excludedBy === EXCLUDED_REASONS.vendoredChart && mentionsFirstParty(plan, abs) ? EXCLUDED_REASONS.vendoredChartFirstParty : excludedBy, rel);
+    out.excluded.add(excludedBy === EXCLUDED_REASONS.vendoredChart && mentionsFirstParty(plan, entry.absBytes ?? abs) ? EXCLUDED_REASONS.vendoredChartFirstParty : excludedBy, rel);
     return;
   }
   const ex = plan.excludes.find((x) => x.file(rel));
@@ -184,30 +237,38 @@ function handleFile(plan: Plan, abs: string, rel: string, excludedBy: string | u
     out.excluded.add(EXCLUDED_REASONS.userExcludeFile(ex.pattern), rel);
     return;
   }
-  out.files.push({ file: rel, abs, kind: fileKind(rel, false) });
+  out.files.push({ file: rel, abs, ...bytes, kind: fileKind(rel, false) });
 }
 
 /** Symlinks are never followed: a wanted one is listed in `skipped` with the reason. */
-function handleSymlink(plan: Plan, abs: string, rel: string, excludedBy: string | undefined, out: WalkResult): void {
+function handleSymlink(plan: Plan, abs: PathLike, rel: string, excludedBy: string | undefined, out: WalkResult): void {
   const wanted = plan.extraLiterals.has(rel) || isExtraGlob(plan, rel) || (!excludedBy && plan.include(rel));
-  let target: string;
-  try {
-    target = readlinkSync(abs);
-  } catch {
-    target = '?';
-  }
-  let real: string | undefined;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    real = undefined;
-  }
+  const target = linkTarget(abs);
+  const resolved = realOf(abs);
+  const real = typeof resolved === 'string' ? resolved : undefined;
   if (real && isDirectory(real)) {
     out.excluded.add(EXCLUDED_REASONS.symlinkedDir, `${rel} -> ${target}`);
     return;
   }
   if (!wanted || plan.extraLiterals.has(rel)) return;
-  out.skipped.push(symlinkSkip(plan, rel, target, real));
+  out.skipped.push(symlinkSkip(plan, rel, target, resolved));
+}
+
+function linkTarget(abs: PathLike): string {
+  try {
+    return readlinkSync(abs, 'utf8');
+  } catch {
+    return '?';
+  }
+}
+
+/** The real path, or the errno code saying why it has none (ENOENT: dangling; ELOOP: a loop). */
+function realOf(abs: PathLike): string | { error: string } {
+  try {
+    return realpathSync(abs, 'utf8');
+  } catch (e) {
+    return { error: (e as NodeJS.ErrnoException).code ?? 'ENOENT' };
+  }
 }
 
 function isDirectory(path: string): boolean {
@@ -218,8 +279,11 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function symlinkSkip(plan: Plan, rel: string, target: string, real: string | undefined): SkippedFile {
-  if (!real) return { file: rel, code: 'broken-symlink', reason: `a symlink to ${JSON.stringify(target)}, which does not exist` };
+function symlinkSkip(plan: Plan, rel: string, target: string, real: string | { error: string }): SkippedFile {
+  if (typeof real !== 'string') {
+    if (real.error === 'ELOOP') return { file: rel, code: 'symlink-loop', reason: `a symlink to ${JSON.stringify(target)}, part of a symlink loop; not followed` };
+    return { file: rel, code: 'broken-symlink', reason: `a symlink to ${JSON.stringify(target)}, which does not exist` };
+  }
   const inside = real === plan.rootReal || real.startsWith(plan.rootReal + sep);
   if (!inside) return { file: rel, code: 'symlink-outside-repo', reason: `a symlink to ${JSON.stringify(target)}, outside the repository; not followed` };
   return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}; not followed (the target is scanned under its own path when included)` };
@@ -228,6 +292,10 @@ function symlinkSkip(plan: Plan, rel: string, target: string, real: string | und
 /** A declared extraFile named literally: read wherever it is, or say it is missing. */
 function addLiteralExtra(plan: Plan, rel: string, out: WalkResult): void {
   const abs = join(plan.root, ...rel.split('/'));
+  if (!resolvesInside(plan.rootReal, join(abs, '..'))) {
+    out.skipped.push({ file: rel, code: 'path-outside-repo', reason: 'declared in extraFiles, but a directory on its path is a symlink leading out of the repository; not read' });
+    return;
+  }
   let st;
   try {
     st = lstatSync(abs);
@@ -236,23 +304,11 @@ function addLiteralExtra(plan: Plan, rel: string, out: WalkResult): void {
     return;
   }
   if (st.isSymbolicLink()) {
-    let real: string | undefined;
-    try {
-      real = realpathSync(abs);
-    } catch {
-      real = undefined;
-    }
-    let target = '?';
-    try {
-      target = readlinkSync(abs);
-    } catch {
-      /* keep ? */
-    }
-    out.skipped.push(symlinkSkip(plan, rel, target, real));
+    out.skipped.push(symlinkSkip(plan, rel, linkTarget(abs), realOf(abs)));
     return;
   }
   if (!st.isFile()) {
-    out.skipped.push({ file: rel, code: 'extra-file-not-a-file', reason: 'declared in extraFiles but is not a regular file' });
+    out.skipped.push({ file: rel, code: 'extra-file-not-a-file', reason: `declared in extraFiles but is ${fileTypeName(st)}, not a regular file; not read` });
     return;
   }
   out.files.push({ file: rel, abs, kind: fileKind(rel, true) });

@@ -1,0 +1,100 @@
+/**
+ * The one safe reader of repository files: only a regular file is read (a FIFO
+ * would block forever, /dev/zero would never end, a socket cannot be read), it
+ * is opened with O_NONBLOCK and, unless asked, O_NOFOLLOW, checked again with
+ * fstat after opening (no swap between the check and the read), and read up to
+ * a size cap, never trusting the size the file claims. Never throws.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type PathLike, type Stats } from 'node:fs';
+
+/** Default cap on a file pinwatch reads from a repository (config, baseline, Makefiles, ref-bearing files). */
+export const MAX_REPO_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface ReadRefusal {
+  /** `not-a-regular-file`, `symlink`, `too-large` or `unreadable`. */
+  code: 'not-a-regular-file' | 'symlink' | 'too-large' | 'unreadable';
+  reason: string;
+}
+
+export type SafeRead = { bytes: Buffer } | { refused: ReadRefusal };
+
+export interface SafeReadOptions {
+  /** Largest size read; default MAX_REPO_FILE_BYTES. */
+  maxBytes?: number;
+  /** Follow a symlink at the last component (default false: a symlink is refused). */
+  followSymlinks?: boolean;
+}
+
+/** What a non-regular file is, for messages. */
+export function fileTypeName(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSymbolicLink()) return 'a symlink';
+  return 'not a regular file';
+}
+
+const notRegular = (st: Stats): { refused: ReadRefusal } => ({
+  refused: { code: 'not-a-regular-file', reason: `${fileTypeName(st)}, not a regular file; not read` },
+});
+
+const tooLarge = (size: number | undefined, max: number): { refused: ReadRefusal } => ({
+  refused: { code: 'too-large', reason: `${size === undefined ? 'the file' : `${size} bytes`} is more than the ${max}-byte limit; not read` },
+});
+
+function unreadable(e: unknown): { refused: ReadRefusal } {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'ELOOP') return { refused: { code: 'symlink', reason: 'a symlink (or a symlink loop); not followed' } };
+  return { refused: { code: 'unreadable', reason: `cannot read the file (${err.code ?? err.message})` } };
+}
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** Read `path` if it is a regular file of at most `maxBytes`; else say why not. */
+export function readRegularFile(path: PathLike, options: SafeReadOptions = {}): SafeRead {
+  const max = options.maxBytes ?? MAX_REPO_FILE_BYTES;
+  const follow = options.followSymlinks ?? false;
+  let st: Stats;
+  try {
+    st = follow ? statSync(path) : lstatSync(path);
+  } catch (e) {
+    return unreadable(e);
+  }
+  if (st.isSymbolicLink()) return { refused: { code: 'symlink', reason: 'a symlink; not followed' } };
+  if (!st.isFile()) return notRegular(st);
+  if (st.size > max) return tooLarge(st.size, max);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NONBLOCK | (follow ? 0 : NOFOLLOW));
+  } catch (e) {
+    return unreadable(e);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return notRegular(opened);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, max + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+      total += n;
+      if (total > max) return tooLarge(undefined, max);
+    }
+    return { bytes: Buffer.concat(chunks, total) };
+  } catch (e) {
+    return unreadable(e);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Like readRegularFile, decoded as UTF-8 (invalid bytes become U+FFFD). */
+export function readRegularText(path: PathLike, options: SafeReadOptions = {}): { text: string } | { refused: ReadRefusal } {
+  const r = readRegularFile(path, options);
+  return 'bytes' in r ? { text: r.bytes.toString('utf8') } : r;
+}
