@@ -4,8 +4,7 @@
  * schemas/pinwatch-config.schema.json is generated from it (json-schema.ts), so
  * the loader and the schema cannot disagree on which keys are valid.
  */
-import { LINT_RULES } from '../rules/catalog.js';
-import { STALE_RULES } from '../stale/findings.js';
+import { LINT_RULE_IDS, STALE_RULE_IDS } from '../model/rule-ids.js';
 import { firstPartyPrefixProblem } from './first-party.js';
 
 export type FieldSpec =
@@ -125,7 +124,7 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       description: 'Rule id → level override (error, warning, note, off).',
       keyPattern: /^[a-z0-9][a-z0-9-]*$/,
       keyHint: 'a rule id like floating-tag',
-      knownKeys: () => [...LINT_RULES, ...STALE_RULES].map((r) => r.id),
+      knownKeys: () => [...LINT_RULE_IDS, ...STALE_RULE_IDS],
       keyNoun: 'rule id',
       value: { kind: 'enum', description: 'rule level', values: RULE_LEVELS },
     },

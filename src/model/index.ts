@@ -1,2 +1,3 @@
 export * from './pin.js';
 export * from './finding.js';
+export * from './rule-ids.js';
