@@ -13,6 +13,7 @@ import type { PinStamp } from '../rules/types.js';
 import { readTextFile, scanRepo } from '../scan/index.js';
 import type { ScanResult } from '../scan/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { resolveInsideRepo } from '../util/repo-path.js';
 import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
 import { lint, type LintResult } from './engine.js';
 
@@ -95,9 +96,12 @@ export function lintScanned(repoRoot: string, config: Config, scan: ScanResult, 
   return { ...result, scan, model, ...(base ? { baselineFile: base.file } : {}) };
 }
 
-/** Write the baseline for `findings` (minus inline-suppressed ones) to `file` (repo-relative or absolute). Returns the entry count. */
+/**
+ * Write the baseline for `findings` (minus inline-suppressed ones) to `file` (repo-relative, or absolute
+ * inside the repository: a path leading out, through ../ or a symlink, is refused). Returns the entry count.
+ */
 export function writeBaselineFile(repoRoot: string, file: string, findings: readonly Finding[]): number {
   const baseline = baselineOf(findings);
-  writeFileAtomic(resolve(repoRoot, file), serializeBaseline(baseline));
+  writeFileAtomic(resolveInsideRepo(repoRoot, file, 'the baseline'), serializeBaseline(baseline));
   return baseline.findings.length;
 }
