@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
 import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from './atomic-write.js';
 
@@ -129,6 +130,10 @@ export async function writeFilesTogether(root: string, writes: readonly PlannedW
   const fs = writeFsOf(options);
   const dir = await journalDir(root);
   const outsideGit = dir === join(root, '.pinwatch');
+  if (existsSync(join(dir, JOURNAL))) {
+    // every command recovers a dead run's journal first, so this one belongs to a live run
+    throw new PinwatchError('write-in-progress', `another pinwatch run is writing files of this repository (journal ${join(dir, JOURNAL)}); nothing was written, run again when it is done`);
+  }
   const modes = writes.map((w) => replaceableMode(w.path, fs));
   const journal: Journal = {
     version: 1,
@@ -287,6 +292,11 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
         notes.push({ file: display(root, path), code: 'interrupted-write-recovery-failed', reason: `an interrupted write (${journal.entries.map((x) => x.file).join(', ')}) could not be recovered: ${(e as Error).message}; the journal ${path} was kept, the next run tries again` });
       }
     }
+  }
+  // the journal's own temp file, when a run was killed while writing it
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const m = PINWATCH_TEMP_NAME.exec(name);
+    if (m && !alive(Number(m[2]))) removeQuietly(join(dir, name));
   }
   for (const rel of await listTempFiles(root, outsideGit)) {
     const m = PINWATCH_TEMP_NAME.exec(rel.slice(rel.lastIndexOf('/') + 1));
