@@ -193,3 +193,21 @@ describe('recovery at the start of any command', () => {
     expect([read(A), read(B)]).toEqual([oldOf(A), oldOf(B)]);
   });
 });
+
+describe('a journal of a run that is still alive', () => {
+  it('is left alone and reported; a repin meanwhile refuses (exit 2) and writes nothing', async () => {
+    const r = twoFiles();
+    const jd = await journalDir(r.dir);
+    mkdirSync(jd, { recursive: true });
+    const entries = [A, B].map((f) => ({ file: f, target: join(r.dir, f), temp: `${join(r.dir, f)}.x`, backup: `${join(r.dir, f)}.y`, oldHash: sha(oldOf(f)), newHash: sha(newOf(f)) }));
+    // this test process stands for the live writer
+    writeFileSync(join(jd, 'journal.json'), JSON.stringify({ version: 1, pid: process.pid, state: 'committing', entries }));
+    const scan = await runCli(['--repo', r.dir, 'scan', '--format', 'json']);
+    expect((JSON.parse(scan.out) as ScanJson).problems.map((p) => p.code)).toEqual(['interrupted-write-in-progress']);
+    const run = await runCli(['--repo', r.dir, 'repin', APP, '--to', `${APP}:v1.1.0@${NEW}`]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/^pinwatch: another pinwatch run is writing files of this repository/);
+    expect([read(A), read(B)]).toEqual([oldOf(A), oldOf(B)]);
+    expect(existsSync(join(jd, 'journal.json'))).toBe(true);
+  });
+});
