@@ -120,6 +120,15 @@ function clearJournal(dir: string, outsideGit: boolean): void {
   }
 }
 
+/** Keep the old bytes for a rollback: a hard link (free), or a copy where the file system has none. */
+function backUp(e: JournalEntry, mode: number | undefined): void {
+  try {
+    linkSync(e.target, e.backup);
+  } catch {
+    writeTempFile(e.target, readFileSync(e.target), mode, undefined, e.backup);
+  }
+}
+
 /**
  * Replace every file of `writes` or none: see the module comment. Throws a
  * PinwatchError naming the file and the OS error; then every old file is intact.
@@ -156,7 +165,7 @@ export async function writeFilesTogether(root: string, writes: readonly PlannedW
     journal.entries.forEach((e, i) => {
       current = e.target;
       writeTempFile(e.target, writes[i]!.data, modes[i], fs, e.temp);
-      if (modes[i] !== undefined) linkSync(e.target, e.backup);
+      if (modes[i] !== undefined) backUp(e, modes[i]);
     });
     for (const d of new Set(journal.entries.map((e) => dirname(e.target)))) fsyncDir(d, fs);
     current = join(dir, JOURNAL);
