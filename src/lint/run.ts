@@ -14,7 +14,7 @@ import type { ScanResult } from '../scan/types.js';
 import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { displayPath } from '../util/display-path.js';
-import { resolveInsideRepo } from '../util/repo-path.js';
+import { containedPath, resolveInsideRepo } from '../util/repo-path.js';
 import { baselineOf, DEFAULT_BASELINE_FILE, readBaseline, serializeBaseline, type Baseline } from './baseline.js';
 import { lint, type LintResult } from './engine.js';
 
@@ -100,9 +100,12 @@ export function lintScanned(repoRoot: string, config: Config, scan: ScanResult, 
   return { ...result, scan, model, ...(base ? { baselineFile: base.file } : {}) };
 }
 
-/** Write the baseline for `findings` (minus inline-suppressed ones) to `file` (repo-relative or absolute). Returns the entry count. */
+/**
+ * Write the baseline for `findings` (minus inline-suppressed ones) to `file` (repo-relative, or absolute
+ * inside the repository: a path leading out, through ../ or a symlink, is refused). Returns the entry count.
+ */
 export function writeBaselineFile(repoRoot: string, file: string, findings: readonly Finding[]): number {
   const baseline = baselineOf(findings);
-  writeFileAtomic(resolve(repoRoot, file), serializeBaseline(baseline));
+  writeFileAtomic(containedPath(repoRoot, file, 'the baseline'), serializeBaseline(baseline));
   return baseline.findings.length;
 }

@@ -14,7 +14,7 @@ import { encodeText, readTextFile, type TextRead } from '../scan/read.js';
 import { collectRead } from '../scan/read-collect.js';
 import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { resolveInsideRepo } from '../util/repo-path.js';
+import { containedPath, resolveInsideRepo } from '../util/repo-path.js';
 import { readRegularFile } from '../util/safe-read.js';
 import { compareCopies, type CompareSide } from './compare.js';
 import { listTree, underDir, type TreeFile } from './files.js';
@@ -148,9 +148,10 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
   if (verdict.lines.length > 0) overlaid.lines = verdict.lines;
   if (options.dryRun) return { ...overlaid, patch: createTwoFilesPatch(`a/${file}`, `b/${file}`, a.text, b.text) };
   try {
-    writeFileAtomic(minePath, encodeText(b.text, theirs, file));
+    // never through a symlinked folder leading out of the checkout
+    writeFileAtomic(containedPath(options.root, minePath, 'the checkout copy'), encodeText(b.text, theirs, file));
   } catch (e) {
-    return { ...base, status: 'failed', reason: `cannot write the artifact's copy: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return { ...base, status: 'failed', reason: `cannot write the artifact's copy: ${e instanceof PinwatchError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message)}` };
   }
   return overlaid;
 }

@@ -13,7 +13,8 @@ import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';
 import { PinwatchError } from '../errors.js';
 import { encodeText, readTextFile, scanRepo } from '../scan/index.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { RECOVERY_CODES, writeFilesTogether } from '../util/journal.js';
+import { containedPath } from '../util/repo-path.js';
 import { checkForward } from './forward.js';
 import { planRepin } from './plan.js';
 import { renderFile } from './render.js';
@@ -57,6 +58,9 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     return texts.get(file)!;
   };
   const plan = planRepin(scan.pins, textOf, target, opts.buildModel);
+  for (const note of scan.problems.filter((p) => RECOVERY_CODES.has(p.code))) {
+    plan.problems.push({ file: note.file, code: note.code, reason: note.reason, blocking: false });
+  }
   for (const skipped of scan.skipped.filter((f) => !f.scraped)) {
     plan.problems.push({ file: skipped.file, code: `not-read:${skipped.code}`, reason: `${skipped.file} was not read (${skipped.reason}); a pin in it would not be moved`, blocking: false });
   }
@@ -91,15 +95,18 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     result.leftovers = await textLeftovers({ ...sweep, overlay }, scan.pins, []);
     return result;
   }
-  const bytes = files.map((f) => {
-    const now = readTextFile(join(opts.root, f.file), f.file);
+  const writes = files.map((f) => {
+    // a file reached through a symlinked folder leading out of the repository is never written
+    const path = containedPath(opts.root, f.file, 'the file');
+    const now = readTextFile(path, f.file);
     if (!('text' in now) || now.text !== f.before) {
       throw new PinwatchError('repin-file-changed', `${f.file} changed on disk while repin was planning; nothing was written, run repin again`, { file: f.file });
     }
     // in the encoding it was read in: a Latin-1 file is written back in Latin-1, byte for byte
-    return encodeText(f.after, now, f.file);
+    return { file: f.file, path, data: encodeText(f.after, now, f.file) };
   });
-  files.forEach((f, i) => writeFileAtomic(join(opts.root, f.file), bytes[i]!));
+  // all or nothing: journaled under the git dir, recovered by the next run if killed (util/journal.ts)
+  await writeFilesTogether(opts.root, writes);
   result.written = files.length > 0;
   const rescan = await rescanLeftovers(sweep);
   const leftovers: Leftover[] = [...rescan.leftovers];

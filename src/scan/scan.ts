@@ -13,6 +13,7 @@ import type { Pin, Problem } from '../model/index.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
+import { recoverInterruptedWrites } from '../util/journal.js';
 import { walkTree } from './walk.js';
 
 export interface ScanOptions {
@@ -72,10 +73,12 @@ async function collectAll(tasks: FileTask[], firstParty: readonly string[], opti
 export async function scanRepo(repoRoot: string, config: Config, options: ScanOptions = {}): Promise<ScanResult> {
   const root = resolve(repoRoot);
   checkRoot(root);
+  // first finish or undo an interrupted multi-file write (a killed repin), and say so
+  const recovered = await recoverInterruptedWrites(root);
   const walk = walkTree(root, config);
   const outcomes = await collectAll(walk.files, config.firstParty, options);
   const pins: Pin[] = [];
-  const problems: Problem[] = [];
+  const problems: Problem[] = [...recovered];
   const skipped = [...walk.skipped];
   let filesScanned = 0;
   outcomes.forEach((outcome, i) => {

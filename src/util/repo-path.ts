@@ -1,8 +1,11 @@
 /**
- * Read-side path containment: resolve a path named by the repository (its
- * pinwatch.yaml, its files) against the repository root and refuse one that
- * leaves it: absolute, `~`, `..`, or through a symlink (every component is
- * resolved with realpath, not only the last one).
+ * Path containment, one home for both sides. `resolveInsideRepo` takes a path
+ * the repository names (its pinwatch.yaml values): written repo-relative, so an
+ * absolute path, `~` or `..` is refused as written, and then through a symlink
+ * (every component is resolved with realpath, not only the last one).
+ * `containedPath` takes a path pinwatch computed and is about to write (repin's
+ * files, overlay's copy, the baseline): absolute is fine, only where it really
+ * lands counts. Both throw PinwatchError `path-outside-repo`.
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -35,7 +38,8 @@ function realpathExisting(abs: string): string {
   }
 }
 
-function isInside(rootReal: string, real: string): boolean {
+/** True when `real` is `rootReal` or below it (both already real paths). */
+export function isInside(rootReal: string, real: string): boolean {
   return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
 }
 
@@ -73,4 +77,27 @@ export function resolvesInside(rootReal: string, abs: string): boolean {
 export function repoRelativePath(root: string, abs: string): string | undefined {
   const rel = relative(root, abs);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
+}
+
+/**
+ * The real absolute path of `path` (relative to `root`, or absolute) that pinwatch
+ * is about to write; it must land inside the real `root`. `what` names it in the
+ * error (`the baseline`).
+ */
+export function containedPath(root: string, path: string, what = 'the path'): string {
+  let rootReal: string;
+  let real: string;
+  try {
+    rootReal = realpathExisting(resolve(root));
+    real = realpathExisting(resolve(root, path));
+  } catch (e) {
+    throw new PinwatchError('path-unresolvable', `${what} ${JSON.stringify(path)} cannot be resolved: ${(e as Error).message}`, {}, { cause: e });
+  }
+  if (!isInside(rootReal, real)) {
+    throw new PinwatchError(
+      'path-outside-repo',
+      `${what} ${JSON.stringify(path)} resolves to ${JSON.stringify(real)}, outside the repository ${JSON.stringify(rootReal)}; pinwatch only writes inside the repository (name a repo-relative path without ../ or symlinks leading out)`,
+    );
+  }
+  return real;
 }

@@ -1,0 +1,317 @@
+/**
+ * All-or-nothing writes of several files, and the recovery of an interrupted one.
+ *
+ * `writeFilesTogether` journals its plan in `<git dir>/pinwatch/journal.json`
+ * (`<root>/.pinwatch/` outside git): (1) the journal, state `prepared`, lists each
+ * target with its temp file, backup and the sha256 of the old and new bytes;
+ * (2) every temp file is written in full and fsync'ed, every old file hard-linked
+ * to its backup; (3) the journal turns `committing`; (4) each temp is renamed over
+ * its target; (5) backups and the journal are removed. Every step is fsync'ed.
+ *
+ * `recoverInterruptedWrites` (run by every command at the start of the scan)
+ * finishes what a killed run left: a `prepared` journal is rolled back (no file
+ * was replaced yet); a `committing` one is rolled forward when every temp still
+ * holds the new bytes, otherwise rolled back from the backups. Stale pinwatch
+ * temp files (`.<name>.pinwatch-<pid>-<hex>.tmp|.bak` of a process that is gone)
+ * are removed. Each thing done is returned as a note for the command's output.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { PinwatchError } from '../errors.js';
+import { runGit } from '../git/run.js';
+import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from './atomic-write.js';
+
+export interface PlannedWrite {
+  /** Repo-relative name, for messages. */
+  file: string;
+  /** Absolute path (already checked to be inside the repository). */
+  path: string;
+  data: Uint8Array;
+}
+
+interface JournalEntry {
+  file: string;
+  target: string;
+  temp: string;
+  backup: string;
+  oldHash: string;
+  newHash: string;
+}
+
+interface Journal {
+  version: 1;
+  pid: number;
+  state: 'prepared' | 'committing';
+  entries: JournalEntry[];
+}
+
+/** Codes of the notes below; a command reports them as warnings. */
+export const RECOVERY_CODES: ReadonlySet<string> = new Set([
+  'interrupted-write-rolled-forward',
+  'interrupted-write-rolled-back',
+  'interrupted-write-conflict',
+  'interrupted-write-in-progress',
+  'interrupted-write-journal-unreadable',
+  'interrupted-write-recovery-failed',
+  'stale-temp-removed',
+]);
+
+/** What a recovery did, one note per file; reported by the command (scan problems, repin problems). */
+export interface RecoveryNote {
+  file: string;
+  code: string;
+  reason: string;
+}
+
+const JOURNAL = 'journal.json';
+/** Test hook: milliseconds to pause between two renames, so a kill lands between them. */
+const PAUSE_ENV = 'PINWATCH_TEST_RENAME_PAUSE_MS';
+
+const sha256 = (b: Uint8Array) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+function hashOf(path: string): string | undefined {
+  try {
+    return sha256(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* already gone */
+  }
+}
+
+const journalDirs = new Map<string, Promise<string>>();
+
+/** `<git dir>/pinwatch` (per worktree: `git rev-parse --absolute-git-dir`, once per root), else `<root>/.pinwatch`. */
+export function journalDir(root: string): Promise<string> {
+  let dir = journalDirs.get(root);
+  if (!dir) {
+    dir = runGit(root, ['rev-parse', '--absolute-git-dir']).then(
+      (r) => (r.code === 0 && r.stdout.trim() ? join(r.stdout.trim(), 'pinwatch') : join(root, '.pinwatch')),
+      () => join(root, '.pinwatch'),
+    );
+    journalDirs.set(root, dir);
+  }
+  return dir;
+}
+
+function sleepMs(ms: number): void {
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function writeJournal(dir: string, journal: Journal): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileAtomic(join(dir, JOURNAL), `${JSON.stringify(journal, null, 2)}\n`);
+}
+
+function clearJournal(dir: string, outsideGit: boolean): void {
+  removeQuietly(join(dir, JOURNAL));
+  try {
+    fsyncDir(dir);
+    if (outsideGit) rmdirSync(dir);
+  } catch {
+    /* not empty or gone: nothing to clear */
+  }
+}
+
+/** Keep the old bytes for a rollback: a hard link (free), or a copy where the file system has none. */
+function backUp(e: JournalEntry, mode: number | undefined): void {
+  try {
+    linkSync(e.target, e.backup);
+  } catch {
+    writeTempFile(e.target, readFileSync(e.target), mode, undefined, e.backup);
+  }
+}
+
+/**
+ * Replace every file of `writes` or none: see the module comment. Throws a
+ * PinwatchError naming the file and the OS error; then every old file is intact.
+ */
+export async function writeFilesTogether(root: string, writes: readonly PlannedWrite[], options: AtomicWriteOptions = {}): Promise<void> {
+  if (writes.length === 0) return;
+  if (writes.length === 1) return writeFileAtomic(writes[0]!.path, writes[0]!.data, options);
+  const fs = writeFsOf(options);
+  const dir = await journalDir(root);
+  const outsideGit = dir === join(root, '.pinwatch');
+  if (existsSync(join(dir, JOURNAL))) {
+    // every command recovers a dead run's journal first, so this one belongs to a live run
+    throw new PinwatchError('write-in-progress', `another pinwatch run is writing files of this repository (journal ${join(dir, JOURNAL)}); nothing was written, run again when it is done`);
+  }
+  const modes = writes.map((w) => replaceableMode(w.path, fs));
+  const journal: Journal = {
+    version: 1,
+    pid: process.pid,
+    state: 'prepared',
+    entries: writes.map((w) => ({
+      file: w.file,
+      target: w.path,
+      temp: tempPathFor(w.path, 'tmp'),
+      backup: tempPathFor(w.path, 'bak'),
+      oldHash: hashOf(w.path) ?? 'absent',
+      newHash: sha256(w.data),
+    })),
+  };
+  const cleanup = () => journal.entries.forEach((e) => (removeQuietly(e.temp), removeQuietly(e.backup)));
+  let current = '';
+  try {
+    current = join(dir, JOURNAL);
+    writeJournal(dir, journal);
+    journal.entries.forEach((e, i) => {
+      current = e.target;
+      writeTempFile(e.target, writes[i]!.data, modes[i], fs, e.temp);
+      if (modes[i] !== undefined) backUp(e, modes[i]);
+    });
+    for (const d of new Set(journal.entries.map((e) => dirname(e.target)))) fsyncDir(d, fs);
+    current = join(dir, JOURNAL);
+    writeJournal(dir, { ...journal, state: 'committing' });
+  } catch (e) {
+    cleanup();
+    clearJournal(dir, outsideGit);
+    throw writeError(current, e);
+  }
+  const pause = Number(process.env[PAUSE_ENV] ?? 0);
+  const renamed: JournalEntry[] = [];
+  try {
+    journal.entries.forEach((e, i) => {
+      if (i > 0) sleepMs(pause);
+      current = e.target;
+      fs.renameSync(e.temp, e.target);
+      renamed.push(e);
+    });
+    for (const d of new Set(journal.entries.map((e) => dirname(e.target)))) fsyncDir(d, fs);
+  } catch (e) {
+    // put back what was replaced, so the failure leaves every old file
+    for (const r of renamed) {
+      try {
+        renameSync(r.backup, r.target);
+      } catch {
+        /* the journal stays: the next run rolls back from it */
+        throw writeError(current, e);
+      }
+    }
+    cleanup();
+    clearJournal(dir, outsideGit);
+    throw writeError(current, e);
+  }
+  journal.entries.forEach((e) => removeQuietly(e.backup));
+  clearJournal(dir, outsideGit);
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function display(root: string, abs: string): string {
+  return relative(root, abs).split(sep).join('/') || abs;
+}
+
+function recoverJournal(root: string, journal: Journal): RecoveryNote[] {
+  const files = journal.entries.map((e) => e.file);
+  const what = `an interrupted write of ${files.length} files (${files.join(', ')}; pinwatch pid ${journal.pid})`;
+  const notes: RecoveryNote[] = [];
+  const note = (code: string, reason: string, only?: JournalEntry) =>
+    (only ? [only] : journal.entries).forEach((e) => notes.push({ file: e.file, code, reason }));
+  const states = journal.entries.map((e) => {
+    const h = hashOf(e.target) ?? 'absent';
+    return h === e.newHash ? 'new' : h === e.oldHash ? 'old' : 'other';
+  });
+  const others = journal.entries.filter((_, i) => states[i] === 'other');
+  others.forEach((e) => note('interrupted-write-conflict', `${e.file} changed since ${what}; it was left as it is, check it by hand`, e));
+  const pending = journal.entries.filter((_, i) => states[i] === 'old');
+  const canForward = journal.state === 'committing' && pending.every((e) => hashOf(e.temp) === e.newHash);
+  if (canForward) {
+    for (const e of pending) renameSync(e.temp, e.target);
+    note('interrupted-write-rolled-forward', `${what} was completed (rolled forward): every file now holds the new content`);
+  } else {
+    const undone = journal.entries.filter((_, i) => states[i] === 'new');
+    const lost = undone.filter((e) => e.oldHash !== 'absent' && hashOf(e.backup) !== e.oldHash);
+    for (const e of undone) {
+      if (e.oldHash === 'absent') unlinkSync(e.target);
+      else if (!lost.includes(e)) renameSync(e.backup, e.target);
+    }
+    if (lost.length) lost.forEach((e) => note('interrupted-write-conflict', `${what} could not be rolled back for ${e.file}: its backup is missing; it holds the new content`, e));
+    note('interrupted-write-rolled-back', `${what} was rolled back: every file holds its old content${undone.length ? '' : ' (none had been replaced yet)'}`);
+  }
+  for (const d of new Set(journal.entries.map((e) => dirname(e.target)))) fsyncDir(d);
+  journal.entries.forEach((e) => (removeQuietly(e.temp), removeQuietly(e.backup)));
+  return notes.filter((n, i) => notes.findIndex((m) => m.file === n.file && m.code === n.code) === i);
+}
+
+/** Paths (relative to root) of pinwatch temp files: git ls-files (untracked, not ignored), or a walk outside git. */
+async function listTempFiles(root: string, outsideGit: boolean): Promise<string[]> {
+  if (!outsideGit) {
+    const r = await runGit(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ':(glob)**/.*.pinwatch-*']);
+    if (r.code === 0) return r.stdout.split('\0').filter((f) => f && PINWATCH_TEMP_NAME.test(f.slice(f.lastIndexOf('/') + 1)));
+  }
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name === '.git' || e.name === 'node_modules') continue;
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
+      else if (PINWATCH_TEMP_NAME.test(e.name)) out.push(`${rel}${e.name}`);
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+/**
+ * Finish or undo an interrupted `writeFilesTogether` on the repository at root,
+ * and remove stale pinwatch temp files. Returns what was done (empty: nothing to do).
+ */
+export async function recoverInterruptedWrites(root: string): Promise<RecoveryNote[]> {
+  const dir = await journalDir(root);
+  const outsideGit = dir === join(root, '.pinwatch');
+  const notes: RecoveryNote[] = [];
+  const path = join(dir, JOURNAL);
+  if (existsSync(path)) {
+    let journal: Journal | undefined;
+    try {
+      journal = JSON.parse(readFileSync(path, 'utf8')) as Journal;
+      if (journal.version !== 1 || !Array.isArray(journal.entries)) throw new Error(`unknown journal version ${String(journal.version)}`);
+    } catch (e) {
+      notes.push({ file: display(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} cannot be read (${(e as Error).message}); it was left in place, remove it after checking the files by hand` });
+      journal = undefined;
+    }
+    if (journal && alive(journal.pid)) {
+      notes.push({ file: display(root, path), code: 'interrupted-write-in-progress', reason: `pinwatch pid ${journal.pid} is writing ${journal.entries.map((e) => e.file).join(', ')}; its files may change while this runs` });
+    } else if (journal) {
+      try {
+        notes.push(...recoverJournal(root, journal));
+        clearJournal(dir, outsideGit);
+      } catch (e) {
+        notes.push({ file: display(root, path), code: 'interrupted-write-recovery-failed', reason: `an interrupted write (${journal.entries.map((x) => x.file).join(', ')}) could not be recovered: ${(e as Error).message}; the journal ${path} was kept, the next run tries again` });
+      }
+    }
+  }
+  // the journal's own temp file, when a run was killed while writing it
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const m = PINWATCH_TEMP_NAME.exec(name);
+    if (m && !alive(Number(m[2]))) removeQuietly(join(dir, name));
+  }
+  for (const rel of await listTempFiles(root, outsideGit)) {
+    const m = PINWATCH_TEMP_NAME.exec(rel.slice(rel.lastIndexOf('/') + 1));
+    if (!m || alive(Number(m[2]))) continue;
+    removeQuietly(join(root, rel));
+    notes.push({ file: rel, code: 'stale-temp-removed', reason: `removed ${rel}, a temp file left by an interrupted pinwatch write (pid ${m[2]}); the file it was for was not changed by it` });
+  }
+  return notes;
+}
