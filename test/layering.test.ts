@@ -21,6 +21,7 @@ const RANK: Record<string, number> = {
   errors: 0,
   reference: 1,
   util: 2,
+  journal: 3, // all-or-nothing multi-file writes and their recovery: runs git to find the git dir
   model: 2,
   git: 2,
   make: 3,

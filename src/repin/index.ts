@@ -13,7 +13,7 @@ import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';
 import { PinwatchError } from '../errors.js';
 import { encodeText, readTextFile, scanRepo } from '../scan/index.js';
-import { RECOVERY_CODES, writeFilesTogether } from '../util/journal.js';
+import { RECOVERY_CODES, writeFilesTogether } from '../journal/journal.js';
 import { containedPath } from '../util/repo-path.js';
 import { checkForward } from './forward.js';
 import { planRepin } from './plan.js';
@@ -105,7 +105,7 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     // in the encoding it was read in: a Latin-1 file is written back in Latin-1, byte for byte
     return { file: f.file, path, data: encodeText(f.after, now, f.file) };
   });
-  // all or nothing: journaled under the git dir, recovered by the next run if killed (util/journal.ts)
+  // all or nothing: journaled under the git dir, recovered by the next run if killed (journal/journal.ts)
   await writeFilesTogether(opts.root, writes);
   result.written = files.length > 0;
   const rescan = await rescanLeftovers(sweep);

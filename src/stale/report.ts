@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/types.js';
 import { scanRepo } from '../scan/scan.js';
-import { RECOVERY_CODES } from '../util/journal.js';
+import { RECOVERY_CODES } from '../journal/journal.js';
 import type { ScanResult } from '../scan/types.js';
 import type { BuildModel } from '../producers/types.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
@@ -33,7 +33,7 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   const images = selectImages(known, opts.only);
   const report = await computeStale(repoRoot, images, { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
-  // what the scan's recovery of an interrupted write did (util/journal.ts), said here too
+  // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
   return { ...report, notes: [...recovered, ...notes, ...known.notes] };
 }

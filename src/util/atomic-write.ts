@@ -6,7 +6,7 @@
  * and throws a PinwatchError naming the target and the OS error (exit 2).
  * Only a regular file is ever replaced: a symlink, device, FIFO, socket or folder
  * at the target is refused. Temp files are named `.<name>.pinwatch-<pid>-<rand>.tmp`
- * so a later run can recognise and remove a stale one (util/journal.ts).
+ * so a later run can recognise and remove a stale one (journal/journal.ts).
  * The `fs` option is a seam for tests (inject a short write or ENOSPC).
  */
 import * as nodeFs from 'node:fs';

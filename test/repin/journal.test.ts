@@ -1,5 +1,5 @@
 /**
- * The all-or-nothing multi-file write (util/journal.ts) and its recovery at the
+ * The all-or-nothing multi-file write (journal/journal.ts) and its recovery at the
  * start of every scan: a failure part-way leaves every old file; an interrupted
  * journal is rolled forward or back by the next command, which says so; stale
  * pinwatch temp files are removed and reported. Crashed states are built by hand
@@ -11,7 +11,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { PinwatchError } from '../../src/errors.js';
-import { journalDir, writeFilesTogether } from '../../src/util/journal.js';
+import { journalDir, writeFilesTogether } from '../../src/journal/journal.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
 

@@ -20,7 +20,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { dirname, join, relative, sep } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
-import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from './atomic-write.js';
+import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from '../util/atomic-write.js';
 
 export interface PlannedWrite {
   /** Repo-relative name, for messages. */
