@@ -3,7 +3,7 @@
  * Every error is a PinwatchError('config-invalid') with the file and the line of
  * the offending key or value, quoting what was found and saying what was expected.
  */
-import picomatch from 'picomatch';
+import { checkGlob as compileCheck, GlobSyntaxError } from '../util/glob.js';
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import type { FieldSpec } from './spec.js';
@@ -102,9 +102,10 @@ export function checkGlob(value: string, path: string, node: Node | null | undef
   if (value.split('/').includes('..')) fail(ctx, node, `${path}: ${JSON.stringify(value)} leaves the repository; ${expected}`);
   if (value.includes('\\')) fail(ctx, node, `${path}: ${JSON.stringify(value)} contains a backslash; use forward slashes (${expected})`);
   try {
-    picomatch(value, { strictBrackets: true, dot: true });
+    compileCheck(value);
   } catch (e) {
-    fail(ctx, node, `${path}: ${JSON.stringify(value)} is not a valid glob (${(e as Error).message}); ${expected}`);
+    if (!(e instanceof GlobSyntaxError)) throw e;
+    fail(ctx, node, `${path}: ${e.message}; ${expected}`);
   }
 }
 
