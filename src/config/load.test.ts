@@ -121,7 +121,7 @@ describe('config errors name the file, the line and the expected form', () => {
     { name: 'string where a list belongs', config: 'firstParty: [ghcr.io/a/]\ninclude: "**/values.yaml"\n', line: 2, message: /include must be a list of globs; saw string "\*\*\/values.yaml"/ },
     { name: 'number in a glob list', config: 'include:\n  - a.yaml\n  - 42\n', line: 3, message: /include\[1\] must be a string; saw number 42/ },
     { name: 'boolean as a string', config: 'skipVendoredCharts: "no"\n', line: 1, message: /skipVendoredCharts must be true or false; saw string "no"/ },
-    { name: 'unbalanced bracket glob', config: 'exclude:\n  - "legacy/[abc"\n', line: 2, message: /exclude\[0\]: "legacy\/\[abc" is not a valid glob .*expected a repo-relative glob/ },
+    { name: 'unbalanced bracket glob', config: 'exclude:\n  - "legacy/[abc"\n', line: 2, message: /exclude\[0\]: "legacy\/\[abc" is not a valid glob: missing closing "\]".*expected a repo-relative glob/ },
     { name: 'absolute glob', config: 'include: [/etc/values.yaml]\n', line: 1, message: /include\[0\]: "\/etc\/values.yaml" is absolute/ },
     { name: 'glob leaving the repo', config: 'extraFiles: [../other/x.yml]\n', line: 1, message: /leaves the repository/ },
     { name: 'first-party prefix without a host', config: 'firstParty:\n  - ghcr.io/ok/\n  - acme\n', line: 3, message: /firstParty\[1\]: "acme" does not start with a registry host/ },

@@ -42,7 +42,7 @@ export type FieldSpec =
       value: FieldSpec;
     };
 
-/** A glob: checked with picomatch (strict brackets), repo-relative, forward slashes. */
+/** A glob: checked by util/glob.ts (strict brackets, bounded expansion), repo-relative, forward slashes. */
 const glob = (description: string): FieldSpec => ({ kind: 'string', description, glob: true });
 const globs = (description: string): FieldSpec => ({ kind: 'list', description, item: glob('a repo-relative glob') });
 

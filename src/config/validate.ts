@@ -5,7 +5,7 @@
  * the file may be hostile) and saying what was expected. Paths and globs must
  * stay inside the repository.
  */
-import picomatch from 'picomatch';
+import { checkGlob as compileCheck, GlobSyntaxError } from '../util/glob.js';
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import { lexicalPathProblem, resolveInsideRepo } from '../util/repo-path.js';
@@ -125,9 +125,10 @@ export function checkGlob(value: string, path: string, node: Node | null | undef
   if (value.startsWith('~')) fail(ctx, node, `${path}: ${quote(value)} starts with ~ (a home directory); ${expected}`);
   if (value.includes('\\')) fail(ctx, node, `${path}: ${quote(value)} contains a backslash; use forward slashes (${expected})`);
   try {
-    picomatch(value, { strictBrackets: true, dot: true });
+    compileCheck(value);
   } catch (e) {
-    fail(ctx, node, `${path}: ${quote(value)} is not a valid glob (${(e as Error).message}); ${expected}`);
+    if (!(e instanceof GlobSyntaxError)) throw e;
+    fail(ctx, node, `${path}: ${e.message}; ${expected}`);
   }
 }
 

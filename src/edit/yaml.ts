@@ -29,7 +29,9 @@ interface ScalarPlan {
 function parseDocs(text: string): Document.Parsed[] {
   const lineCounter = new LineCounter();
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
-  return [...new Composer({ keepSourceTokens: true }).compose(tokens)] as Document.Parsed[];
+  // uniqueKeys: false — yaml's duplicate-key check compares every key of a map with
+  // every other (one 20,000-key map took 14 s); the collector reports duplicates itself.
+  return [...new Composer({ keepSourceTokens: true, uniqueKeys: false }).compose(tokens)] as Document.Parsed[];
 }
 
 function scalarsOf(docs: Document.Parsed[]): ScalarAt[] {
@@ -105,16 +107,34 @@ function planScalar(text: string, at: ScalarAt, edits: SpanEdit[], file: string,
 }
 
 function groupByScalar(text: string, scalars: ScalarAt[], edits: SpanEdit[], file: string): Map<ScalarAt, SpanEdit[]> {
+  // Scalars never overlap, so sorted by start the holder of a span is the last
+  // scalar starting at or before it: one sort and a binary search per edit.
+  const sorted = scalars.slice().sort((a, b) => a.start - b.start);
   const groups = new Map<ScalarAt, SpanEdit[]>();
   for (const e of edits) {
-    // The innermost scalar containing the span (keys and values never nest, but be exact).
-    const holder = scalars.filter((s) => s.start <= e.start && e.end <= s.valueEnd).sort((a, b) => b.start - a.start)[0];
-    if (!holder) {
+    const holder = lastStartingAtOrBefore(sorted, e.start);
+    if (!holder || e.end > holder.valueEnd) {
       throw new PinwatchError('edit-outside-scalar', `the span ${JSON.stringify(text.slice(e.start, e.end))} is not inside a YAML scalar`, { file, line: lineOf(text, e.start) });
     }
-    groups.set(holder, [...(groups.get(holder) ?? []), e]);
+    const list = groups.get(holder);
+    if (list) list.push(e);
+    else groups.set(holder, [e]);
   }
   return groups;
+}
+
+function lastStartingAtOrBefore(sorted: readonly ScalarAt[], offset: number): ScalarAt | undefined {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let found: ScalarAt | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]!.start <= offset) {
+      found = sorted[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
 export interface YamlEditResult {

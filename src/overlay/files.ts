@@ -4,7 +4,7 @@
  * run on both trees. The artifact's root may stand for a checkout subdirectory
  * (`--at packages`): its globs are rebased onto that subdirectory first.
  */
-import picomatch from 'picomatch';
+import { globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/types.js';
 import type { Config } from '../config/types.js';
 import { walkTree } from '../scan/walk.js';
@@ -66,7 +66,7 @@ export function rebaseGlobs(globs: readonly string[], prefix: string): string[] 
     const glob = g.replace(/^\.\//, '');
     if (glob.startsWith(`${prefix}/`)) out.push(glob.slice(prefix.length + 1));
     else if (glob.startsWith('**/') || glob === '**') out.push(glob);
-    else if (picomatch.scan(glob).isGlob && picomatch.scan(glob).base === '') out.push(glob); // `*/x`, `{a,b}/x`: keep (approximate)
+    else if (hasGlobSyntax(glob) && globBase(glob) === '') out.push(glob); // `*/x`, `{a,b}/x`: keep (approximate)
   }
   return out;
 }

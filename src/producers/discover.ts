@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { compileGlob } from '../util/glob.js';
 import { loadMakefile, type MakeReader } from '../make/index.js';
 
 const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
@@ -36,7 +36,7 @@ export function findMakefiles(root: string, exclude: readonly string[]): string[
 function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
   const tests = patterns.map((p) => {
     if (p.endsWith('/')) return (rel: string) => rel === p.slice(0, -1) || rel.startsWith(p);
-    const m = picomatch(p, { dot: true });
+    const m = compileGlob(p);
     return (rel: string) => m(rel);
   });
   return (rel) => tests.some((t) => t(rel));

@@ -3,13 +3,13 @@
  * `invalid-ref`, `build-recipe-problem`. Nothing that could not be handled is
  * dropped: it becomes a finding with the reason.
  */
-import picomatch from 'picomatch';
+import { compileGlob } from '../util/glob.js';
 import type { Problem } from '../model/index.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 
 function declaredExtra(input: RuleInput): (file: string) => boolean {
   if (input.config.extraFiles.length === 0) return () => false;
-  const match = picomatch(input.config.extraFiles, { dot: true });
+  const match = compileGlob(input.config.extraFiles);
   return (file) => match(file);
 }
 

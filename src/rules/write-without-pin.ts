@@ -26,11 +26,17 @@ export function keySegments(keyPath: string): (string | number)[] {
   return out;
 }
 
-/** Ranges of the node at `keyPath` in every YAML document of `text`; empty when absent or not YAML. */
-export function yamlNodeRanges(text: string, keyPath: string): NodeRange[] {
+/**
+ * Ranges of the node at `keyPath` in every YAML document of `text`; empty when
+ * absent or not YAML. `docs` is the parse of `text` when the caller keeps one
+ * (a file written at many keys is parsed once). Duplicate keys are not checked
+ * here (`uniqueKeys: false`): yaml's check is quadratic in the map's size, and
+ * the collector reports duplicates.
+ */
+export function yamlNodeRanges(text: string, keyPath: string, docs?: ParsedDocs): NodeRange[] {
   const path = keySegments(keyPath);
   try {
-    return parseAllDocuments(text).flatMap((doc) => {
+    return (docs ?? parseYaml(text)).flatMap((doc) => {
       if (!('getIn' in doc)) return [];
       const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
       return node && typeof node === 'object' && node.range ? [[node.range[0], node.range[2]] as NodeRange] : [];
@@ -40,20 +46,57 @@ export function yamlNodeRanges(text: string, keyPath: string): NodeRange[] {
   }
 }
 
+type ParsedDocs = ReturnType<typeof parseAllDocuments>;
+
+function parseYaml(text: string): ParsedDocs {
+  return parseAllDocuments(text, { uniqueKeys: false });
+}
+
 function overlaps(range: NodeRange, pin: Pin): boolean {
   return pin.spans.some((s) => s.start < range[1] && s.end > range[0]);
 }
 
 type Verdict = 'covered' | 'no-pin-in-file' | 'key-missing' | 'not-a-ref' | 'unknown';
 
-function judge(input: RuleInput, write: PinWrite, pinsInFile: Pin[]): Verdict {
+/** What the rule computes once per run: pins by file, skipped files, one parse per written file. */
+interface Lookups {
+  input: RuleInput;
+  byFile: Map<string, Pin[]>;
+  skipped: Set<string>;
+  parsed(file: string, text: string): ParsedDocs | undefined;
+}
+
+function lookupsFor(input: RuleInput): Lookups {
+  const byFile = new Map<string, Pin[]>();
+  for (const pin of input.pins) {
+    const list = byFile.get(pin.file);
+    if (list) list.push(pin);
+    else byFile.set(pin.file, [pin]);
+  }
+  const parses = new Map<string, ParsedDocs | undefined>();
+  const parsed = (file: string, text: string): ParsedDocs | undefined => {
+    if (!parses.has(file)) {
+      try {
+        parses.set(file, parseYaml(text));
+      } catch {
+        parses.set(file, undefined);
+      }
+    }
+    return parses.get(file);
+  };
+  return { input, byFile, skipped: new Set(input.skipped.map((s) => s.file)), parsed };
+}
+
+function judge(at: Lookups, write: PinWrite): Verdict {
+  const pinsInFile = at.byFile.get(write.file) ?? [];
   if (pinsInFile.some((p) => writeCoversPin(write, p))) return 'covered';
-  if (input.skipped.some((s) => s.file === write.file)) return 'unknown'; // unparsed-file says why
+  if (at.skipped.has(write.file)) return 'unknown'; // unparsed-file says why
   if (pinsInFile.length === 0) return 'no-pin-in-file';
   if (!write.keyPath) return 'covered';
-  const text = input.fileText?.(write.file);
+  const text = at.input.fileText?.(write.file);
   if (text === undefined) return 'unknown';
-  const ranges = yamlNodeRanges(text, write.keyPath);
+  const docs = at.parsed(write.file, text);
+  const ranges = docs ? yamlNodeRanges(text, write.keyPath, docs) : [];
   if (ranges.length === 0) return 'key-missing';
   return ranges.some((r) => pinsInFile.some((p) => overlaps(r, p))) ? 'covered' : 'not-a-ref';
 }
@@ -70,24 +113,19 @@ function message(producer: Producer, write: PinWrite, verdict: Verdict): string 
   }
 }
 
-/** Writes already reported broken by the build model (missing file, unknown target). */
-function reported(input: RuleInput, write: PinWrite): boolean {
-  return input.model.problems.some((p) => p.file === write.source.file && p.line === write.source.line);
-}
-
 export const writeWithoutPin: RuleCheck = {
   id: 'write-without-pin',
   check: (input) => {
-    const byFile = new Map<string, Pin[]>();
-    for (const pin of input.pins) byFile.set(pin.file, [...(byFile.get(pin.file) ?? []), pin]);
+    const at = lookupsFor(input);
+    const brokenWrites = new Set(input.model.problems.map((p) => `${p.file}:${p.line}`));
     const seen = new Set<string>();
     const out: RawFinding[] = [];
     for (const producer of input.model.producers) {
       for (const write of producer.writes) {
         const key = `${producer.id}|${write.file}|${write.keyPath ?? ''}`;
-        if (seen.has(key) || reported(input, write)) continue;
+        if (seen.has(key) || brokenWrites.has(`${write.source.file}:${write.source.line}`)) continue;
         seen.add(key);
-        const verdict = judge(input, write, byFile.get(write.file) ?? []);
+        const verdict = judge(at, write);
         if (verdict === 'covered' || verdict === 'unknown') continue;
         out.push({
           rule: 'write-without-pin',

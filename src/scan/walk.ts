@@ -8,7 +8,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from 'node:fs';
 import { join, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/types.js';
 import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAME, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
@@ -60,20 +60,17 @@ interface Plan {
   bases?: string[];
 }
 
-/** `dot`: globs match dot files; flag `s`: `*` and `?` match a newline in a name too. */
-const PM = { dot: true, flags: 's' } as const;
-
 function compileExclude(pattern: string): UserExclude {
   if (pattern.endsWith('/')) {
     const base = pattern.slice(0, -1);
-    return { pattern, file: picomatch(`${pattern}**`, PM), dir: picomatch(base, PM) };
+    return { pattern, file: compileGlob(`${pattern}**`), dir: compileGlob(base) };
   }
-  if (pattern.endsWith('/**')) return { pattern, file: picomatch(pattern, PM), dir: picomatch(pattern.slice(0, -3), PM) };
-  return { pattern, file: picomatch(pattern, PM) };
+  if (pattern.endsWith('/**')) return { pattern, file: compileGlob(pattern), dir: compileGlob(pattern.slice(0, -3)) };
+  return { pattern, file: compileGlob(pattern) };
 }
 
 function staticBases(globs: readonly string[]): string[] | undefined {
-  const bases = globs.map((g) => (picomatch.scan(g).isGlob ? picomatch.scan(g).base : g.slice(0, Math.max(0, g.lastIndexOf('/')))));
+  const bases = globs.map((g) => globBase(g));
   return bases.some((b) => b === '' || b === '.') ? undefined : bases;
 }
 
@@ -84,15 +81,15 @@ function mayHoldWanted(plan: Plan, rel: string): boolean {
 }
 
 function makePlan(root: string, config: Config): Plan {
-  const extraGlobs = config.extraFiles.filter((p) => picomatch.scan(p).isGlob);
+  const extraGlobs = config.extraFiles.filter((p) => hasGlobSyntax(p));
   return {
     bases: staticBases([...config.include, ...extraGlobs]),
     root,
     rootReal: realpathSync(root),
-    include: config.include.length ? picomatch(config.include, PM) : () => false,
+    include: config.include.length ? compileGlob(config.include) : () => false,
     excludes: config.exclude.map(compileExclude),
-    extraGlobs: extraGlobs.map((pattern) => ({ pattern, match: picomatch(pattern, PM), hits: 0 })),
-    extraLiterals: new Set(config.extraFiles.filter((p) => !picomatch.scan(p).isGlob).map((p) => p.replace(/^\.\//, ''))),
+    extraGlobs: extraGlobs.map((pattern) => ({ pattern, match: compileGlob(pattern), hits: 0 })),
+    extraLiterals: new Set(config.extraFiles.filter((p) => !hasGlobSyntax(p)).map((p) => p.replace(/^\.\//, ''))),
     skipVendoredCharts: config.skipVendoredCharts,
     firstPartyNeedles: config.firstParty.map((p) => p.replace(/\/$/, '')),
   };

@@ -3,10 +3,10 @@
  * undefined (not an input, or ignored). Built once per image and called for every
  * changed path of every commit, so everything is precompiled: exact files and Go
  * package directories are map lookups, directory trees are one map lookup per
- * path segment, and globs are compiled picomatch functions filtered by their
+ * path segment, and globs are compiled glob matchers (util/glob.ts, linear time) filtered by their
  * static prefix.
  */
-import picomatch from 'picomatch';
+import { compileGlob as compileGlobs, globBase } from '../util/glob.js';
 import type { BuildInputs, InputKind, InputPattern } from './types.js';
 
 export interface InputMatcher {
@@ -40,9 +40,8 @@ interface CompiledGlob {
 /** A glob that also matches everything below a path it matches. */
 function compileGlob(glob: string): CompiledGlob {
   const g = normalizeDir(glob);
-  const { base } = picomatch.scan(g);
-  const test = picomatch([g, `${g}/**`], { dot: true });
-  return { base: base === '.' ? '' : base, test: (p) => test(p) };
+  const test = compileGlobs([g, `${g}/**`]);
+  return { base: globBase(g), test };
 }
 
 /** A plain path that matches itself and everything below it. */

@@ -7,7 +7,7 @@
  * - `tree`: the path itself and everything below it (`internal/` or `./` for the whole repo).
  * - `files`: only files directly in the directory `path` (a Go package directory), not subdirectories.
  * - `file`: exactly this file.
- * - `glob`: a picomatch glob (`dot: true`); a path under a matching directory matches too.
+ * - `glob`: a glob (util/glob.ts: picomatch syntax, `dot: true`); a path under a matching directory matches too.
  */
 export type InputKind = 'tree' | 'files' | 'file' | 'glob';
 

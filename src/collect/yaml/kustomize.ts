@@ -9,8 +9,16 @@ import { messageOf } from '../common/pin.js';
 import { pairsByKey, readField, textOf } from './fields.js';
 import { addPin, addProblem, joinPath, type YamlState } from './state.js';
 
-/** True for a kustomization document (kind, apiVersion, or resources + images). */
-export function isKustomization(root: YAMLMap): boolean {
+/** kustomize's own file names: a file so named is a kustomization whatever it declares. */
+const KUSTOMIZATION_FILE = /(^|\/)(kustomization\.ya?ml|Kustomization)$/;
+
+/**
+ * True for a kustomization document: by its file name (kustomize reads
+ * `kustomization.yaml` without `kind:`, and most are written without it), its
+ * kind or apiVersion, or resources + images.
+ */
+export function isKustomization(root: YAMLMap, file = ''): boolean {
+  if (KUSTOMIZATION_FILE.test(file)) return true;
   const kind = root.get('kind');
   const apiVersion = root.get('apiVersion');
   if (kind === 'Kustomization' || kind === 'Component') return true;
@@ -19,11 +27,15 @@ export function isKustomization(root: YAMLMap): boolean {
 }
 
 export function collectKustomize(state: YamlState, root: YAMLMap): void {
-  if (!isKustomization(root)) return;
+  if (!isKustomization(root, state.ctx.file)) return;
   const images = root.get('images', true);
   if (!isSeq(images)) return;
+  state.consumed.add(images);
   images.items.forEach((item, i) => {
-    if (!isMap(item)) return;
+    if (!isMap(item)) {
+      addProblem(state, item, 'incomplete-ref', `images[${i}] is not a map; a kustomize image entry is {name, newName?, newTag?, digest?}`);
+      return;
+    }
     state.consumed.add(item);
     readEntry(state, item, ['images', i]);
   });

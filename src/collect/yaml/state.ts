@@ -42,9 +42,19 @@ export function scalarOf(state: YamlState, node: unknown): Scalar | undefined {
   return isScalar(node) ? node : undefined;
 }
 
-/** The scalar's value as the text a human typed (numbers keep their source form). */
+/**
+ * The scalar's value as the text a human typed (numbers keep their source form).
+ * A one-line block scalar (`image: |` then the ref) loses the newline that `|`
+ * keeps at its end: the ref is the line, as with `|-`.
+ */
 export function scalarText(s: Scalar): string | undefined {
-  if (typeof s.value === 'string') return s.value;
+  if (typeof s.value === 'string') {
+    if ((s.type === 'BLOCK_LITERAL' || s.type === 'BLOCK_FOLDED') && s.value.endsWith('\n')) {
+      const line = s.value.replace(/\n+$/, '');
+      if (!line.includes('\n')) return line;
+    }
+    return s.value;
+  }
   if (s.value === null || s.value === undefined) return undefined;
   return typeof s.source === 'string' ? s.source : String(s.value);
 }

@@ -4,7 +4,7 @@
  * (image keys, `--x-image=` arguments, registry-qualified refs under any key).
  * Aliases are not second places: they are recorded on the anchor's pins.
  */
-import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Scalar } from 'yaml';
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Pair, type Scalar } from 'yaml';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
 import { pairsByKey } from './fields.js';
@@ -12,7 +12,7 @@ import { collectGlobal } from './global.js';
 import { collectKustomize } from './kustomize.js';
 import { collectOciPairs } from './oci.js';
 import { trySplitMap } from './split.js';
-import { addPin, addProblem, isImageKey, joinPath, locateIn, locateScalar, scalarText, type YamlState } from './state.js';
+import { addPin, addProblem, isImageKey, joinPath, locateIn, locateScalar, nodeStart, scalarText, type YamlState } from './state.js';
 
 type Path = readonly (string | number)[];
 
@@ -39,12 +39,29 @@ function walkNode(state: YamlState, node: unknown, path: Path): void {
     trySplitMap(state, node, path, pairs);
     for (const pair of node.items) {
       if (state.consumed.has(pair)) continue;
+      if (shadowed(state, pair, pairs, path)) continue;
       const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : '?';
       visitValue(state, key, pair.value, childPath(path, key), pair.key);
     }
   } else if (isSeq(node)) {
     for (let i = 0; i < node.items.length; i++) visitValue(state, undefined, node.items[i], childPath(path, i), node.items[i]);
   }
+}
+
+/**
+ * A key written twice in one map: Helm (like every YAML loader that accepts it)
+ * keeps the last value, so an earlier pair is dead text. It is not a pin; it is
+ * reported, since a reader of the file sees two values and a rewrite of the
+ * first would change nothing that ships.
+ */
+function shadowed(state: YamlState, pair: Pair, pairs: Map<string, Pair>, path: Path): boolean {
+  if (!isScalar(pair.key) || (typeof pair.key.value !== 'string' && typeof pair.key.value !== 'number')) return false;
+  const key = String(pair.key.value);
+  const live = pairs.get(key);
+  if (!live || live === pair) return false;
+  const liveLine = state.lines.position(nodeStart(live.key)).line;
+  addProblem(state, pair.key, 'duplicate-key', `${joinPath(childPath(path, key))} is written again at line ${liveLine}; YAML loaders such as Helm keep the last value, so this one is ignored`);
+  return true;
 }
 
 /** `path` plus one step (a copy: paths are kept by the recognisers). */
@@ -69,6 +86,11 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
     return;
   }
   if (typeof s.value === 'string' && ARG_HINT.test(text) && collectArgs(state, s, text, joinPath(path))) return;
+  if (isImageKey(key) && typeof s.value !== 'string') {
+    // `image: 1.10` is the number 1.1 to YAML (and to Helm, which renders `1.1`): not a reference.
+    addProblem(state, s, 'not-a-string', `${joinPath(path)} is the YAML ${typeof s.value} ${JSON.stringify(String(s.value))}, not a string (written ${JSON.stringify(text)}); ${EXPECTED}, quoted if it could read as a number`);
+    return;
+  }
   if (isImageKey(key)) {
     singleString(state, s, joinPath(path), true);
     return;

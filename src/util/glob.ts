@@ -1,0 +1,257 @@
+/**
+ * Globs in linear-bounded time. Every glob pinwatch matches (include, exclude,
+ * extraFiles, rules, producers, build inputs) comes from a committed
+ * pinwatch.yaml, i.e. from whoever opened the pull request, and is matched
+ * against file names from the same source. A regex-compiled glob backtracks:
+ * picomatch takes ~13 s for `**\/values-*-*-*-*-*.yaml` against one
+ * 200-character name and minutes for `**\/*a*a*a*a*a*ab`. This matcher never
+ * backtracks more than one star per level: a segment is matched by the classic
+ * two-pointer wildcard algorithm (O(pattern × name) worst case), and `**`
+ * segments by the same algorithm one level up, over path segments.
+ *
+ * Syntax (picomatch's, as documented in docs/config.md, with `dot: true`):
+ * `*` and `?` within a segment, `**` as a whole segment for any number of
+ * segments (zero included), `[abc]`, `[a-z]`, `[!a]`/`[^a]`, `{a,b}` and
+ * `{1..3}` alternatives (expanded, at most MAX_ALTERNATIVES), `\` escapes, a
+ * leading `./` ignored and a leading `!` negating the whole glob. Extglobs
+ * (`@(a|b)`, `+(…)`) are not supported and are refused by `checkGlob`.
+ */
+
+/** More alternatives than this from `{…}` expansion is refused (a glob bomb). */
+export const MAX_ALTERNATIVES = 256;
+/** Longer globs are refused: no real repository needs one. */
+export const MAX_GLOB_LENGTH = 1024;
+
+export type GlobMatcher = (path: string) => boolean;
+
+type Token = { kind: 'char'; ch: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; items: (string | [string, string])[] };
+type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[] };
+
+export class GlobSyntaxError extends Error {
+  constructor(readonly glob: string, readonly reason: string) {
+    super(`${JSON.stringify(glob.length > 80 ? `${glob.slice(0, 77)}...` : glob)} is not a valid glob: ${reason}`);
+    this.name = 'GlobSyntaxError';
+  }
+}
+
+/** Throws GlobSyntaxError when `glob` is not in the supported syntax. */
+export function checkGlob(glob: string): void {
+  compileOne(glob);
+}
+
+/** One matcher for one glob or any of several. */
+export function compileGlob(globs: string | readonly string[]): GlobMatcher {
+  const list = typeof globs === 'string' ? [globs] : globs;
+  const matchers = list.map(compileOne);
+  if (matchers.length === 1) return matchers[0]!;
+  return (path) => matchers.some((m) => m(path));
+}
+
+/** True when the glob has any glob syntax (otherwise it is a literal path). */
+export function hasGlobSyntax(glob: string): boolean {
+  return /[*?[\]{}!]/.test(glob.replace(/\\./g, ''));
+}
+
+/** The literal directory prefix of a glob (`packages` for `packages/**\/values.yaml`), '' when it can match anywhere. */
+export function globBase(glob: string): string {
+  const g = stripDotSlash(glob.startsWith('!') ? glob.slice(1) : glob);
+  const parts = g.split('/');
+  const out: string[] = [];
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (hasGlobSyntax(parts[i]!)) break;
+    out.push(parts[i]!);
+  }
+  if (!hasGlobSyntax(g)) return parts.slice(0, -1).join('/');
+  return out.join('/');
+}
+
+function stripDotSlash(g: string): string {
+  let s = g;
+  while (s.startsWith('./')) s = s.slice(2);
+  return s;
+}
+
+function compileOne(raw: string): GlobMatcher {
+  if (raw.length > MAX_GLOB_LENGTH) throw new GlobSyntaxError(raw, `longer than ${MAX_GLOB_LENGTH} characters`);
+  const negate = raw.startsWith('!') && !raw.startsWith('!(');
+  const body = stripDotSlash(negate ? raw.slice(1) : raw);
+  if (/[@!+*?]\(/.test(body.replace(/\\./g, ''))) throw new GlobSyntaxError(raw, 'extglobs such as @(a|b) are not supported; use {a,b}');
+  const compiled = expandBraces(body, raw).map((alt) => alt.split('/').map((seg) => parseSegment(seg, raw)));
+  const test = (path: string): boolean => {
+    const names = stripDotSlash(path).split('/');
+    return compiled.some((segs) => matchSegments(segs, names));
+  };
+  return negate ? (p) => !test(p) : test;
+}
+
+/** `a{b,c{d,e}}` → [ab, acd, ace]; `{1..3}` → [1, 2, 3]. Unbalanced braces are literal, as in picomatch. */
+function expandBraces(glob: string, raw: string): string[] {
+  let out = [''];
+  let i = 0;
+  while (i < glob.length) {
+    const ch = glob[i]!;
+    if (ch === '\\' && i + 1 < glob.length) {
+      out = out.map((o) => o + glob.slice(i, i + 2));
+      i += 2;
+      continue;
+    }
+    if (ch === '{') {
+      const end = closingBrace(glob, i);
+      if (end !== -1) {
+        const alts = braceAlternatives(glob.slice(i + 1, end)).flatMap((a) => expandBraces(a, raw));
+        if (alts.length > 1 || glob.slice(i + 1, end).includes('..')) {
+          const next: string[] = [];
+          for (const o of out) for (const a of alts) next.push(o + a);
+          if (next.length > MAX_ALTERNATIVES) throw new GlobSyntaxError(raw, `{…} expands to more than ${MAX_ALTERNATIVES} alternatives`);
+          out = next;
+          i = end + 1;
+          continue;
+        }
+      }
+    }
+    out = out.map((o) => o + ch);
+    i++;
+  }
+  return out;
+}
+
+function closingBrace(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    if (s[i] === '\\') i++;
+    else if (s[i] === '{') depth++;
+    else if (s[i] === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function braceAlternatives(inner: string): string[] {
+  const range = /^(-?\d+)\.\.(-?\d+)$/.exec(inner);
+  if (range) {
+    const [a, b] = [Number(range[1]), Number(range[2])];
+    if (Math.abs(b - a) + 1 > MAX_ALTERNATIVES) return [inner];
+    const step = a <= b ? 1 : -1;
+    const out: string[] = [];
+    for (let n = a; n !== b + step; n += step) out.push(String(n));
+    return out;
+  }
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(inner.slice(start));
+  return out;
+}
+
+function parseSegment(seg: string, raw: string): Segment {
+  if (seg === '**') return { kind: 'globstar' };
+  const tokens: Token[] = [];
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i]!;
+    if (c === '\\' && i + 1 < seg.length) tokens.push({ kind: 'char', ch: seg[++i]! });
+    else if (c === '*') {
+      if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' }); // `**` inside a segment is `*`
+    } else if (c === '?') tokens.push({ kind: 'any' });
+    else if (c === '[') i = parseClass(seg, i, tokens, raw);
+    else tokens.push({ kind: 'char', ch: c });
+  }
+  return { kind: 'tokens', tokens };
+}
+
+/** Parse `[…]` at `open`; returns the index of its `]`. An unclosed `[` is an error (strict brackets). */
+function parseClass(seg: string, open: number, tokens: Token[], raw: string): number {
+  let i = open + 1;
+  const negate = seg[i] === '!' || seg[i] === '^';
+  if (negate) i++;
+  const items: (string | [string, string])[] = [];
+  let first = true;
+  for (; i < seg.length; i++) {
+    let c = seg[i]!;
+    if (c === ']' && !first) {
+      tokens.push({ kind: 'class', negate, items });
+      return i;
+    }
+    first = false;
+    if (c === '\\' && i + 1 < seg.length) c = seg[++i]!;
+    if (seg[i + 1] === '-' && i + 2 < seg.length && seg[i + 2] !== ']') {
+      let hi = seg[i + 2]!;
+      i += 2;
+      if (hi === '\\' && i + 1 < seg.length) hi = seg[++i]!;
+      items.push([c, hi]);
+    } else items.push(c);
+  }
+  throw new GlobSyntaxError(raw, `missing closing "]" for the "[" at ${open + 1} in segment ${JSON.stringify(seg)}`);
+}
+
+function tokenMatches(t: Token, ch: string): boolean {
+  if (t.kind === 'char') return t.ch === ch;
+  if (t.kind === 'any') return true;
+  if (t.kind === 'class') {
+    const hit = t.items.some((it) => (typeof it === 'string' ? it === ch : it[0] <= ch && ch <= it[1]));
+    return hit !== t.negate;
+  }
+  return false;
+}
+
+/** Wildcard match of one segment: two pointers, back to the last star only (O(n × m) worst case). */
+function matchTokens(tokens: readonly Token[], name: string): boolean {
+  let t = 0;
+  let n = 0;
+  let starT = -1;
+  let starN = 0;
+  while (n < name.length) {
+    const tok = tokens[t];
+    if (tok && tok.kind === 'star') {
+      starT = t++;
+      starN = n;
+    } else if (tok && tokenMatches(tok, name[n]!)) {
+      t++;
+      n++;
+    } else if (starT !== -1) {
+      t = starT + 1;
+      n = ++starN;
+    } else return false;
+  }
+  while (t < tokens.length && tokens[t]!.kind === 'star') t++;
+  return t === tokens.length;
+}
+
+function segmentMatches(seg: Segment, name: string): boolean {
+  if (seg.kind !== 'tokens') return false;
+  // `*` alone never matches an empty segment (`a/*` is not `a/`).
+  if (name === '' && seg.tokens.length > 0 && seg.tokens.every((t) => t.kind === 'star')) return false;
+  return matchTokens(seg.tokens, name);
+}
+
+/** The same algorithm over segments: `**` is the star, any other segment matches exactly one name. */
+function matchSegments(segs: readonly Segment[], names: readonly string[]): boolean {
+  let s = 0;
+  let n = 0;
+  let starS = -1;
+  let starN = 0;
+  while (n < names.length) {
+    const seg = segs[s];
+    if (seg && seg.kind === 'globstar') {
+      starS = s++;
+      starN = n;
+    } else if (seg && segmentMatches(seg, names[n]!)) {
+      s++;
+      n++;
+    } else if (starS !== -1) {
+      s = starS + 1;
+      n = ++starN;
+    } else return false;
+  }
+  while (s < segs.length && segs[s]!.kind === 'globstar') s++;
+  // `a/**/` matches `a/b/`: a trailing empty segment matches the empty name after the slash.
+  return s === segs.length;
+}
