@@ -85,7 +85,10 @@ function splitFlags(args: string): Flags {
     const m = /^--([A-Za-z][A-Za-z0-9-]*)(?:=("[^"]*"|'[^']*'|\S*))?(?:\s+|$)/.exec(rest);
     if (!m) break;
     const value = unquote(m[2] ?? 'true');
-    flags.set(m[1]!.toLowerCase(), [...(flags.get(m[1]!.toLowerCase()) ?? []), value]);
+    const name = m[1]!.toLowerCase();
+    const list = flags.get(name);
+    if (list) list.push(value);
+    else flags.set(name, [value]);
     rest = rest.slice(m[0].length);
   }
   return { flags, rest };

@@ -11,6 +11,7 @@ import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
 import { loadBuildModel, recipesFor } from '../producers/index.js';
 import type { ImageInput } from './types.js';
+import { pushTo } from '../util/list.js';
 
 export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
@@ -59,7 +60,7 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
       incomplete.push(pin);
       continue;
     }
-    byRepo.set(pin.ref.name, [...(byRepo.get(pin.ref.name) ?? []), pin]);
+    pushTo(byRepo, pin.ref.name, pin);
   }
   return { byRepo, incomplete };
 }

@@ -5,6 +5,7 @@
  * the two copies correspond (same count, order, key path, shape and fields).
  */
 import type { Pin } from '../model/index.js';
+import { pushTo } from '../util/list.js';
 
 /** Marks a masked span inside a line; neither character occurs in YAML keys we compare. */
 export const MASK_OPEN = '\u27e6';
@@ -133,7 +134,7 @@ function fieldList(pin: Pin): string {
 function countDifferences(a: Pin[], b: Pin[]): string[] {
   const byKey = (pins: Pin[]) => {
     const m = new Map<string, Pin[]>();
-    for (const p of pins) m.set(pinKey(p), [...(m.get(pinKey(p)) ?? []), p]);
+    for (const p of pins) pushTo(m, pinKey(p), p);
     return m;
   };
   const ma = byKey(a);

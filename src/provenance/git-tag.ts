@@ -8,6 +8,7 @@
  */
 import { digestsPinnedIn, gitTagCandidates, pinFiles, tagTreeKey, type TagTrees } from './tag-trees.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
+import { listSome } from '../util/list.js';
 
 const method = 'git-tag' as const;
 const shortDigest = (d: string) => `${d.slice(0, 19)}…`;
@@ -19,7 +20,7 @@ export function gitTagSource(tags: Map<string, string>, trees: TagTrees): Proven
 export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
   const candidates = gitTagCandidates(image, tags);
-  if (candidates.length === 0) return { method, answered: false, reason: `image tag(s) ${image.tags.join(', ')} name no git tag` };
+  if (candidates.length === 0) return { method, answered: false, reason: `image tag(s) ${listSome(image.tags)} name no git tag` };
   const refusals: string[] = [];
   for (const { tag, gitTag, commit } of candidates) {
     const named = `image tag ${tag} names git tag ${gitTag}`;
@@ -50,8 +51,8 @@ function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, comm
     }
     const { pinsDigest, forRepository } = digestsPinnedIn(text, file, image.repository, digest);
     if (pinsDigest) return undefined;
-    found.push(forRepository.length > 0 ? `pins ${forRepository.map(shortDigest).join(', ')} in ${file}` : `pins no digest of ${image.repository} in ${file}`);
+    found.push(forRepository.length > 0 ? `pins ${listSome(forRepository.map(shortDigest))} in ${file}` : `pins no digest of ${image.repository} in ${file}`);
   }
-  const parts = [...found, ...(absent.length > 0 ? [`has no ${absent.join(', ')}`] : [])];
+  const parts = [...found, ...(absent.length > 0 ? [`has no ${listSome(absent)}`] : [])];
   return `git tag ${gitTag} ${parts.join('; ')}, not ${shortDigest(digest)}: the tag did not build this image`;
 }

@@ -1,6 +1,7 @@
 /** Group an image's pins by digest: each distinct digest is one provenance subject. */
 import type { Pin } from '../model/index.js';
 import type { ImageSubject } from './types.js';
+import { pushTo } from '../util/list.js';
 
 /** A subject, with the caller's image it came from (stale keeps its build inputs there). */
 export interface Subject<I extends SubjectSource = SubjectSource> extends ImageSubject {
@@ -19,7 +20,7 @@ export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
     const byDigest = new Map<string, Pin[]>();
     for (const pin of input.pins) {
       const key = pin.ref.digest ?? '';
-      byDigest.set(key, [...(byDigest.get(key) ?? []), pin]);
+      pushTo(byDigest, key, pin);
     }
     if (byDigest.size === 0) byDigest.set('', []);
     for (const [digest, pins] of byDigest) {

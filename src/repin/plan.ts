@@ -10,6 +10,7 @@ import type { SpanEdit } from '../edit/index.js';
 import { formatReference } from '../reference/index.js';
 import { rewritePin } from './rewrite.js';
 import type { RepinChange, RepinTarget } from './types.js';
+import { pushTo } from '../util/list.js';
 
 export interface RepinPlan {
   edits: Map<string, { pins: Pin[]; edits: SpanEdit[] }>;
@@ -30,7 +31,7 @@ export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all:
   const out: LockstepPin[] = [];
   for (const producer of model.producers) {
     const groups = new Map<string, PinWrite[]>();
-    for (const w of producer.writes) groups.set(w.refId, [...(groups.get(w.refId) ?? []), w]);
+    for (const w of producer.writes) pushTo(groups, w.refId, w);
     for (const [refId, writes] of groups) {
       if (!writes.some((w) => targets.some((p) => writeCoversPin(w, p)))) continue;
       for (const w of writes) {

@@ -9,6 +9,7 @@ import type { StaleImage, StaleReport } from '../stale/types.js';
 import { countFindings } from './findings-common.js';
 import { HTML_REPORT_CSS } from './html-style.js';
 import { ageText, imageLabels, short, unshippedCount } from './stale-common.js';
+import { pushTo } from '../util/list.js';
 
 export interface HtmlReportInput {
   /** The repository as the reader knows it (a path or a name). */
@@ -176,7 +177,7 @@ function chartSection(images: StaleImage[], labels: string[]): string {
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
-  for (const i of items) m.set(key(i), [...(m.get(key(i)) ?? []), i]);
+  for (const i of items) pushTo(m, key(i), i);
   return m;
 }
 

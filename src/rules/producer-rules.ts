@@ -7,6 +7,8 @@ import type { PinWrite, Producer } from '../producers/types.js';
 import { atPin, refShort, refText, where } from './wording.js';
 import { distinctProducers, normalizeKeyPath, type PinStamp } from '../producers/stamps.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
+import { listSome } from '../util/list.js';
+import { pushTo } from '../util/list.js';
 
 export const noProducer: RuleCheck = {
   id: 'no-producer',
@@ -67,12 +69,12 @@ interface LockstepGroup {
 function lockstepGroups(input: RuleInput): LockstepGroup[] {
   const pinsByWrite = new Map<PinWrite, Pin[]>();
   for (const pin of input.pins) {
-    for (const { write } of input.stampsOf(pin)) pinsByWrite.set(write, [...(pinsByWrite.get(write) ?? []), pin]);
+    for (const { write } of input.stampsOf(pin)) pushTo(pinsByWrite, write, pin);
   }
   const groups: LockstepGroup[] = [];
   for (const producer of input.model.producers) {
     const byRef = new Map<string, PinWrite[]>();
-    for (const w of producer.writes) byRef.set(w.refId, [...(byRef.get(w.refId) ?? []), w]);
+    for (const w of producer.writes) pushTo(byRef, w.refId, w);
     for (const [refId, writes] of byRef) {
       if (writes.length < 2) continue;
       groups.push({ producer, refId, members: writes.map((write) => ({ write, pins: pinsByWrite.get(write) ?? [] })) });
@@ -128,7 +130,7 @@ export const producerNotBuilt: RuleCheck = {
       .flatMap((producer): RawFinding[] => {
         const pins = stampedPins(input, producer);
         if (pins.length === 0 && writesAllBroken(input, producer)) return [];
-        const keys = pins.length ? pins.map(where).join(', ') : producer.writes.map((w) => (w.keyPath ? `${w.file} key ${w.keyPath}` : w.file)).join(', ');
+        const keys = listSome(pins.length ? pins.map(where) : producer.writes.map((w) => (w.keyPath ? `${w.file} key ${w.keyPath}` : w.file)));
         return [{
           rule: 'producer-not-built',
           message: `${producer.id} is not reachable from the build entry point ${input.model.entry}, so what it stamps never refreshes: ${keys || 'no writes'}`,

@@ -6,6 +6,7 @@
 import type { Pin, RelatedLocation } from '../model/index.js';
 import { atPin, shortDigest, where } from './wording.js';
 import type { RawFinding, RuleCheck } from './types.js';
+import { LIST_SHOWN, listSome } from '../util/list.js';
 
 function groupByRepository(pins: readonly Pin[]): Map<string, Pin[]> {
   const groups = new Map<string, Pin[]>();
@@ -29,9 +30,8 @@ function digestsOf(pins: readonly Pin[]): Map<string, Pin[]> {
 }
 
 function summary(byDigest: Map<string, Pin[]>): string {
-  return [...byDigest]
-    .map(([digest, pins]) => `${shortDigest(digest)} (${pins.map(where).join(', ')})`)
-    .join('; ');
+  const parts = [...byDigest].map(([digest, pins]) => `${shortDigest(digest)} (${listSome(pins.map(where))})`);
+  return listSome(parts, LIST_SHOWN, '; ');
 }
 
 function findingsFor(repository: string, pins: Pin[]): RawFinding[] {
