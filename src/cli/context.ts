@@ -44,3 +44,6 @@ export function processIo(): Io {
     cwd: process.cwd(),
   };
 }
+
+/** `pinwatch ARGV` run again in-process (the demo runs `check` on the repo it builds). */
+export type Rerun = (argv: string[], io: Io) => Promise<number>;

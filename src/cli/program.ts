@@ -14,6 +14,7 @@ import type { CheckFlags } from './flags/check.js';
 import type { RegistryFlags } from './flags/registry.js';
 import type { AffectedFlags } from './commands/affected.js';
 import type { DemoFlags } from './commands/demo.js';
+import type { Rerun } from './context.js';
 import type { ExplainFlags } from './commands/explain.js';
 import type { LintFlags } from './commands/lint.js';
 import type { OverlayFlags } from './commands/overlay.js';
@@ -22,8 +23,6 @@ import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import { VERSION } from './version.js';
 
-/** `pinwatch ARGV` run again in-process (the demo runs `check` on the repo it builds). */
-export type Rerun = (argv: string[], io: Io) => Promise<number>;
 
 /**
  * Without --repo, the repository is found the way git finds it: the nearest

@@ -2,6 +2,11 @@
  * The expander: `$(VAR)`, `${VAR}`, `$X`, `$$`, substitution references
  * (`$(VAR:.c=.o)`) and function calls (table in functions.ts). What cannot be
  * known becomes a marker (markers.ts); nothing here throws on odd input.
+ *
+ * expand.ts and functions.ts import each other on purpose: the one deliberate
+ * import cycle in src/. It is the interpreter's mutual recursion — `$(call …)`
+ * and `$(foreach …)` expand their arguments, and expansion calls functions —
+ * the way GNU Make's own expand.c and function.c do.
  */
 import { callFunction, isFunctionName } from './functions.js';
 import { marker } from './markers.js';

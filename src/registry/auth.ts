@@ -10,7 +10,7 @@ import { basicHeader } from './credentials.js';
 import type { Challenge } from './challenge.js';
 import { RegistryError } from './errors.js';
 import { MAX_TOKEN_BYTES, readBody } from './body.js';
-import { fetchFollowing } from './redirect.js';
+import { fetchFollowing, type FetchLike } from './redirect.js';
 import { rememberSecret, redactUrl } from './redact.js';
 
 interface CachedToken {
@@ -18,7 +18,6 @@ interface CachedToken {
   expiresAt: number;
 }
 
-export type FetchLike = typeof fetch;
 
 export interface TokenRequestOptions {
   fetch: FetchLike;

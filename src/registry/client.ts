@@ -5,7 +5,7 @@
  * RegistryError 'digest-mismatch'); verified bodies are cached on disk by digest.
  * Bodies are capped (body.ts): manifests at 4 MiB, JSON blobs at 16 MiB.
  */
-import type { FetchLike } from './auth.js';
+import type { FetchLike } from './redirect.js';
 import type { BodyLimit } from './body.js';
 import { MAX_JSON_BLOB_BYTES, MAX_MANIFEST_BYTES, MAX_TAG_PAGE_BYTES } from './body.js';
 import { DigestCache, defaultCacheDir } from './cache.js';

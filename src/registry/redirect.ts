@@ -4,7 +4,6 @@
  * is allowed it, and `Authorization` only to the origin it was meant for
  * (presigned blob-storage URLs need none). Only GET and HEAD are ever sent.
  */
-import type { FetchLike } from './auth.js';
 import { discardBody } from './body.js';
 import { RegistryError } from './errors.js';
 import { redactUrl } from './redact.js';
@@ -41,6 +40,9 @@ export function checkHop(url: URL, policy: HopPolicy, from?: string): void {
 }
 
 /** Fetch `url`, following redirects under `policy`. Network errors propagate unchanged. */
+/** The fetch pinwatch calls (the global one, or a test's). */
+export type FetchLike = typeof fetch;
+
 export async function fetchFollowing(fetchFn: FetchLike, url: string, req: HopRequest, policy: HopPolicy): Promise<{ res: Response; url: string }> {
   let current = new URL(url);
   checkHop(current, policy);

@@ -6,7 +6,7 @@
  * challenge answered once, and a concurrency limit. Every failure is a
  * RegistryError with a redacted URL.
  */
-import type { FetchLike } from './auth.js';
+import type { FetchLike } from './redirect.js';
 import { classifyCause, HostAuth } from './auth.js';
 import { parseChallenge } from './challenge.js';
 import type { Env } from './credentials.js';

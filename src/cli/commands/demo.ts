@@ -1,7 +1,7 @@
 /** What `pinwatch demo` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { buildDemoRepo } from '../../demo/index.js';
-import type { Rerun } from '../program.js';
+import type { Rerun } from '../context.js';
 
 export interface DemoFlags {
   dir?: string;
