@@ -61,6 +61,12 @@ const ONLY: Record<string, readonly string[]> = {
 /** Node built-ins that touch the outside world: report/ must not reach them, even through another module. */
 const IO_BUILTINS = new Set(['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster', 'readline']);
 
+/**
+ * The one deliberate file-level import cycle: the Makefile interpreter's mutual
+ * recursion (`$(call …)` expands its arguments; expansion calls functions).
+ */
+const DELIBERATE_FILE_CYCLES: readonly (readonly string[])[] = [['make/expand.ts', 'make/functions.ts']];
+
 /** Known violations outside this change's area, each with the issue that removes it. Empty today. */
 const ALLOWED: readonly string[] = [];
 
@@ -185,7 +191,43 @@ export function layeringViolations(files: ReadonlyMap<string, string>): string[]
       }
     }
   }
+  out.push(...fileCycles(all));
   return [...new Set(out)];
+}
+
+/** Strongly connected groups of files (Tarjan), type-only imports included: each group of 2+ is a cycle. */
+function fileCycles(all: readonly Import[]): string[] {
+  const edges = new Map<string, string[]>();
+  for (const i of all) if (isOurs(i.to) && i.to !== i.from) (edges.get(i.from) ?? edges.set(i.from, []).get(i.from)!).push(i.to);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const strong = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        onStack.delete(w);
+        group.push(w);
+        if (w === v) break;
+      }
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) strong(v);
+  const deliberate = (g: string[]) => DELIBERATE_FILE_CYCLES.some((d) => d.length === g.length && d.every((f) => g.includes(f)));
+  return groups.filter((g) => !deliberate(g)).map((g) => `file cycle: ${g.join(' ↔ ')} import each other (break it, or name it in DELIBERATE_FILE_CYCLES with why)`);
 }
 
 function sourceFiles(root: string): Map<string, string> {
@@ -222,6 +264,13 @@ describe('the layering checker itself', () => {
     });
     expect(v).toContain('folder cycle check → lint → cli → check: check/check.ts:2 → lint/emit.ts; lint/emit.ts:1 → cli/context.ts; cli/context.ts:1 → check/check.ts (type-only)');
     expect(v).toContain('lint/emit.ts:1 → cli/context.ts: only cli/ may import cli/ (the CLI owns flags and output; the library takes values)');
+  });
+
+  it('finds a file-level cycle inside one folder, and accepts the named one', () => {
+    expect(check({ 'registry/auth.ts': "import { f } from './redirect.js';\n", 'registry/redirect.ts': "import type { F } from './auth.js';\n" })).toEqual([
+      'file cycle: registry/auth.ts ↔ registry/redirect.ts import each other (break it, or name it in DELIBERATE_FILE_CYCLES with why)',
+    ]);
+    expect(check({ 'make/expand.ts': "import { c } from './functions.js';\n", 'make/functions.ts': "import { e } from './expand.js';\n" })).toEqual([]);
   });
 
   it('keeps demo/ out of the library barrel', () => {
