@@ -202,56 +202,45 @@ function tokenMatches(t: Token, ch: string): boolean {
   return false;
 }
 
-/** Wildcard match of one segment: two pointers, back to the last star only (O(n × m) worst case). */
-function matchTokens(tokens: readonly Token[], name: string): boolean {
-  let t = 0;
-  let n = 0;
-  let starT = -1;
-  let starN = 0;
-  while (n < name.length) {
-    const tok = tokens[t];
-    if (tok && tok.kind === 'star') {
-      starT = t++;
-      starN = n;
-    } else if (tok && tokenMatches(tok, name[n]!)) {
-      t++;
-      n++;
-    } else if (starT !== -1) {
-      t = starT + 1;
-      n = ++starN;
+/**
+ * The classic two-pointer wildcard match, generic over what a star and a single
+ * step are: on a mismatch it goes back to the last star only, so the cost is at
+ * most items × pattern steps, never exponential. Used twice: characters within a
+ * segment (`*` is the star) and segments within a path (`**` is the star).
+ */
+function wildcardMatch<P, T>(pattern: readonly P[], items: readonly T[], isStar: (p: P) => boolean, matchOne: (p: P, item: T) => boolean): boolean {
+  let p = 0;
+  let i = 0;
+  let starP = -1;
+  let starI = 0;
+  while (i < items.length) {
+    const step = pattern[p];
+    if (step !== undefined && isStar(step)) {
+      starP = p++;
+      starI = i;
+    } else if (step !== undefined && matchOne(step, items[i]!)) {
+      p++;
+      i++;
+    } else if (starP !== -1) {
+      p = starP + 1;
+      i = ++starI;
     } else return false;
   }
-  while (t < tokens.length && tokens[t]!.kind === 'star') t++;
-  return t === tokens.length;
+  while (p < pattern.length && isStar(pattern[p]!)) p++;
+  return p === pattern.length;
 }
+
+const isStarToken = (t: Token): boolean => t.kind === 'star';
+const isGlobstar = (s: Segment): boolean => s.kind === 'globstar';
 
 function segmentMatches(seg: Segment, name: string): boolean {
   if (seg.kind !== 'tokens') return false;
   // `*` alone never matches an empty segment (`a/*` is not `a/`).
   if (name === '' && seg.tokens.length > 0 && seg.tokens.every((t) => t.kind === 'star')) return false;
-  return matchTokens(seg.tokens, name);
+  return wildcardMatch(seg.tokens, name.split(''), isStarToken, tokenMatches);
 }
 
-/** The same algorithm over segments: `**` is the star, any other segment matches exactly one name. */
+/** Segments within a path: `**` is the star, any other segment matches exactly one name. */
 function matchSegments(segs: readonly Segment[], names: readonly string[]): boolean {
-  let s = 0;
-  let n = 0;
-  let starS = -1;
-  let starN = 0;
-  while (n < names.length) {
-    const seg = segs[s];
-    if (seg && seg.kind === 'globstar') {
-      starS = s++;
-      starN = n;
-    } else if (seg && segmentMatches(seg, names[n]!)) {
-      s++;
-      n++;
-    } else if (starS !== -1) {
-      s = starS + 1;
-      n = ++starN;
-    } else return false;
-  }
-  while (s < segs.length && segs[s]!.kind === 'globstar') s++;
-  // `a/**/` matches `a/b/`: a trailing empty segment matches the empty name after the slash.
-  return s === segs.length;
+  return wildcardMatch(segs, names, isGlobstar, segmentMatches);
 }
