@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sarifValidator } from '../../test/fixtures/sarif/validate.js';
+import { sarifValidator } from '../../test/support/sarif.js';
 import { lint } from '../lint/engine.js';
 import { config, D1, D2, model, pin, producer, write } from '../../test/support/builders.js';
 import type { Finding } from '../model/index.js';

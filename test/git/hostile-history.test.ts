@@ -15,7 +15,7 @@ import { readShallowState } from '../../src/git/shallow.js';
 import { readDigestIntroductions } from '../../src/git/digest-history.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
-import { DIGEST, values } from '../stale/helpers.js';
+import { DIGEST, values } from '../support/stale.js';
 
 /** No lone surrogates: git output is UTF-8 decoded, so the parsers never see one. */
 const wellFormed = (s: string) => !/\p{Surrogate}/u.test(s);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sarifValidator } from '../fixtures/sarif/validate.js';
+import { sarifValidator } from '../support/sarif.js';
 import { requireCozystackFixture } from '../support/cozystack.js';
 import { runCli } from '../support/io.js';
 

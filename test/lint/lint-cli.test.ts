@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
 import type { TestRepo } from '../support/repo.js';
-import { D1, FILES, packageMakefile, seedRepo } from './seed-tree.js';
+import { D1, FILES, packageMakefile, seedRepo } from '../support/seed-tree.js';
 
 interface JsonFinding {
   rule: string;

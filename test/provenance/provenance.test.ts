@@ -3,7 +3,7 @@ import { parsePatchLog } from '../../src/git/digest-history.js';
 import { pickAnswer } from '../../src/provenance/resolve.js';
 import { resolveFromGitTag } from '../../src/provenance/git-tag.js';
 import { tagTreeKey } from '../../src/provenance/tag-trees.js';
-import { pin, values } from '../stale/helpers.js';
+import { pin, values } from '../support/stale.js';
 import { registrySource } from '../../src/provenance/registry.js';
 import { resolveFromHistory } from '../../src/provenance/digest-history.js';
 import type { ImageSubject } from '../../src/provenance/types.js';

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScanJson } from '../../src/report/scan-json.js';
-import { runCli, SHA, treesRemovedAfterEach, type Tree } from './tree.js';
+import { runCli, SHA, treesRemovedAfterEach, type Tree } from '../support/tree.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/scan-output.schema.json', import.meta.url), 'utf8'));
 const validateOutput = new Ajv({ strict: true, allErrors: true }).compile(schema);

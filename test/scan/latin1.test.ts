@@ -14,7 +14,7 @@ import { fileTextReader, lintRepo } from '../../src/lint/index.js';
 import { runOverlay } from '../../src/overlay/engine.js';
 import { repin } from '../../src/repin/index.js';
 import { encodeText, readTextFile, scanRepo } from '../../src/scan/index.js';
-import { SHA, treesRemovedAfterEach } from './tree.js';
+import { SHA, treesRemovedAfterEach } from '../support/tree.js';
 
 const Z = 'ghcr.io/acme/z';
 const latin1 = (text: string) => Buffer.from(text, 'latin1');

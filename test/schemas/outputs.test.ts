@@ -7,7 +7,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoOutputs, inspectOutputs, type DemoOutputs, type InspectOutputs, type JsonOutput } from './outputs.js';
+import { demoOutputs, inspectOutputs, type DemoOutputs, type InspectOutputs, type JsonOutput } from '../support/schemas.js';
 
 type Doc = Record<string, any>;
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { computeAffected, deepenHint, generationsBackFromHead } from '../../src/affected/affected.js';
-import { DIGEST, image, inputs, pin, values } from './helpers.js';
+import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
 const tmp: string[] = [];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
-import { DIGEST, values } from './helpers.js';
+import { DIGEST, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
 const tmp: string[] = [];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { computeStale } from '../../src/stale/engine.js';
 import { gitStats } from '../../src/git/run.js';
-import { DIGEST, image, inputs, pin, values } from './helpers.js';
+import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
 const tmp: string[] = [];

@@ -4,7 +4,7 @@ import { makeRepo, type TestRepo } from '../support/repo.js';
 import { computeStale } from '../../src/stale/engine.js';
 import { formatStaleText } from '../../src/report/stale-text.js';
 import { formatStaleMarkdown } from '../../src/report/stale-markdown.js';
-import { DIGEST, image, inputs, pin, values } from './helpers.js';
+import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
 afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));

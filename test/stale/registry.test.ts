@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { pushImage, startRegistry, type TestRegistry } from '../support/registry.js';
 import { computeStale } from '../../src/stale/engine.js';
-import { image, inputs, pin } from './helpers.js';
+import { image, inputs, pin } from '../support/stale.js';
 
 let reg: TestRegistry;
 const repos: TestRepo[] = [];

@@ -2,7 +2,7 @@
  * A temp repository shaped like the seeds: one violation of each lint rule, each
  * in its own package, with real Makefiles the producer reader parses.
  */
-import { makeRepo, type TestRepo } from '../support/repo.js';
+import { makeRepo, type TestRepo } from './repo.js';
 
 export const D1 = `sha256:${'1'.repeat(64)}`;
 export const D2 = `sha256:${'2'.repeat(64)}`;

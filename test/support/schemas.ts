@@ -6,8 +6,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDemoRepo, DEMO_IMAGES, demoDigest } from '../../src/demo/index.js';
-import { runCli, type CliRun } from '../support/io.js';
-import { pushImage, startRegistry, type TestRegistry } from '../support/registry.js';
+import { runCli, type CliRun } from './io.js';
+import { pushImage, startRegistry, type TestRegistry } from './registry.js';
 
 /** A command's JSON output: the run (for code/err) and the parsed document. */
 export interface JsonOutput {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
-import { runCli as run, type CliRun } from '../support/io.js';
+import { runCli as run, type CliRun } from './io.js';
 
 export type { CliRun };
 
