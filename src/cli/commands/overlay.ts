@@ -5,7 +5,7 @@ import { pickFormat } from '../flags/global.js';
 import { appendStepSummary, emit } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { PinwatchError } from '../../errors.js';
-import { runOverlay } from '../../overlay/engine.js';
+import { runOverlay } from '../../overlay/repo.js';
 import { skipSets, type SkipSetFlags } from '../flags/overlay.js';
 import type { OverlayReport } from '../../overlay/types.js';
 import { formatOverlayGithub } from '../../report/overlay-github.js';

@@ -4,7 +4,7 @@ import { pickFormat } from '../flags/global.js';
 import { emit, findingsReport } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
-import { staleReport } from '../../stale/report.js';
+import { staleReport } from '../../stale/repo.js';
 import { staleExitCode } from '../../stale/policy.js';
 import { stalePolicy, type StalePolicyFlags } from '../flags/stale.js';
 import { STALE_RULES, staleFindings } from '../../stale/findings.js';
