@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/types.js';
 import { imagesFromPins } from '../images/images.js';
 import { isFirstParty, type Pin } from '../model/index.js';
-import type { BuildModel } from '../producers/types.js';
+import type { BuildModel } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';

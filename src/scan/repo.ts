@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CollectResult } from '../collect/types.js';
+import type { CollectResult } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
 import type { Pin, Problem } from '../model/index.js';

@@ -3,10 +3,9 @@
  * (scan → images and build inputs → engine). `check` and the CLI call this.
  */
 import type { Config } from '../config/types.js';
-import { scanRepo } from '../scan/repo.js';
+import { scanRepo, type ScanResult } from '../scan/index.js';
 import { RECOVERY_CODES } from '../journal/journal.js';
-import type { ScanResult } from '../scan/types.js';
-import type { BuildModel } from '../producers/types.js';
+import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor } from '../provenance/sources.js';
