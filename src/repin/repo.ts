@@ -13,7 +13,7 @@ import type { RegistryClientOptions } from '../registry/index.js';
 import { RegistryClient } from '../registry/index.js';
 import { PinwatchError } from '../errors.js';
 import { encodeText, readTextFile, scanRepo } from '../scan/index.js';
-import { RECOVERY_CODES, writeFilesTogether } from '../journal/journal.js';
+import { RECOVERY_CODES, writeFilesTogether } from '../journal/index.js';
 import { containedPath } from '../util/repo-path.js';
 import { checkForward } from './forward.js';
 import { planRepin } from './plan.js';

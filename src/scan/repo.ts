@@ -13,7 +13,7 @@ import type { Pin, Problem } from '../model/index.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
-import { recoverInterruptedWrites } from '../journal/journal.js';
+import { recoverInterruptedWrites } from '../journal/index.js';
 import { walkTree } from './walk.js';
 
 export interface ScanOptions {

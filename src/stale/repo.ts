@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/types.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
-import { RECOVERY_CODES } from '../journal/journal.js';
+import { RECOVERY_CODES } from '../journal/index.js';
 import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
