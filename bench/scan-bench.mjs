@@ -15,7 +15,7 @@ import { generateTree } from './scan/generate.mjs';
 const FILES = Number(process.env.SCAN_BENCH_FILES ?? 2000);
 const RUNS = Number(process.env.SCAN_BENCH_RUNS ?? 5);
 
-const { scanRepo } = await import('../dist/scan/scan.js');
+const { scanRepo } = await import('../dist/scan/repo.js');
 const { walkTree } = await import('../dist/scan/walk.js');
 const { readTextFile } = await import('../dist/scan/read.js');
 const { loadConfig } = await import('../dist/config/load.js');

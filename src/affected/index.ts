@@ -1,2 +1,2 @@
 export * from './affected.js';
-export * from './report.js';
+export * from './repo.js';

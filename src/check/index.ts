@@ -1,2 +1,2 @@
-export { checkRepo } from './check.js';
-export type { CheckOptions, CheckResult } from './check.js';
+export { checkRepo } from './repo.js';
+export type { CheckOptions, CheckResult } from './repo.js';

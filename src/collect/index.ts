@@ -1,28 +1,7 @@
-/**
- * Dispatch a file to the collector for its kind: yaml (values, manifests,
- * kustomizations), tag files, declared text files, Dockerfiles, through the
- * one registry of collectors.
- */
-import { collectDockerfile } from './dockerfile/index.js';
-import { collectTagFile } from './tagfile/index.js';
-import { scrapeText } from './text/index.js';
-import type { CollectContext, CollectResult, Collector, FileKind } from './types.js';
-import { collectYaml } from './yaml/index.js';
-
+/** Collectors (barrel): one per file kind, text in, pins and problems out, and collectFile that dispatches by kind. */
+export { COLLECTORS, collectFile } from './engine.js';
 export type { CollectContext, CollectResult, Collector, FileKind } from './types.js';
 export { collectDockerfile } from './dockerfile/index.js';
 export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml } from './yaml/index.js';
-
-/** Every collector, by the file kind it reads (a new kind cannot compile without one; the conformance test covers each). */
-export const COLLECTORS: Readonly<Record<FileKind, Collector>> = {
-  yaml: collectYaml,
-  tag: collectTagFile,
-  text: scrapeText,
-  dockerfile: collectDockerfile,
-};
-
-export function collectFile(kind: FileKind, text: string, ctx: CollectContext): CollectResult {
-  return COLLECTORS[kind](text, ctx);
-}

@@ -1,1 +1,1 @@
-export * from './explain.js';
+export * from './repo.js';

@@ -6,10 +6,9 @@
  */
 import type { Config, ImageConfig } from '../config/types.js';
 import type { Pin } from '../model/index.js';
-import type { BuildModel, BuildRecipe } from '../producers/types.js';
+import { loadBuildModel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
-import { loadBuildModel, recipesFor } from '../producers/index.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
 

@@ -7,12 +7,10 @@
 import { locateField } from './field-location.js';
 import type { Config } from '../config/types.js';
 import type { Finding, Pin, Problem } from '../model/index.js';
-import type { BuildModel } from '../producers/types.js';
-import { LINT_RULES, lintRuleMeta } from '../rules/catalog.js';
-import { RULE_CHECKS } from '../rules/index.js';
+import type { BuildModel } from '../producers/index.js';
 import { stampIndex, type PinStamp } from '../producers/stamps.js';
-import type { FindingIdentity, RawFinding } from '../rules/types.js';
-import type { SkippedFile } from '../scan/types.js';
+import { LINT_RULES, lintRuleMeta, RULE_CHECKS, type FindingIdentity, type RawFinding } from '../rules/index.js';
+import type { SkippedFile } from '../scan/index.js';
 import type { Baseline } from './baseline.js';
 import { disambiguate, fingerprintOf } from './fingerprint.js';
 import { levelFor } from './levels.js';

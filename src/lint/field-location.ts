@@ -4,7 +4,7 @@
  * point at `tag:`, not at the map's first line. Needs the file's text (the span
  * offsets index it); without it the pin's own line stands.
  */
-import type { RawFinding } from '../rules/types.js';
+import type { RawFinding } from '../rules/index.js';
 
 function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;

@@ -4,7 +4,7 @@
  * identities in one run get an occurrence suffix (`:2`, `:3`) in report order.
  */
 import { createHash } from 'node:crypto';
-import type { FindingIdentity } from '../rules/types.js';
+import type { FindingIdentity } from '../rules/index.js';
 
 export function fingerprintOf(rule: string, id: FindingIdentity): string {
   const parts = [rule, id.file ?? '', id.keyPath ?? '', id.repository ?? '', id.extra ?? ''];

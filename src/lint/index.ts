@@ -1,8 +1,8 @@
 /** pinwatch lint as a library: the engine, suppressions, baseline, exit codes, repo runner. */
 export { lint } from './engine.js';
 export type { LintInput, LintResult } from './engine.js';
-export { lintRepo, lintScanned, writeBaselineFile, resolveBaseline, fileTextReader } from './run.js';
-export type { LintRepoOptions, LintRepoResult } from './run.js';
+export { lintRepo, lintScanned, writeBaselineFile, resolveBaseline, fileTextReader } from './repo.js';
+export type { LintRepoOptions, LintRepoResult } from './repo.js';
 export { applyInlineSuppressions, applyBaseline } from './suppress.js';
 export type { BaselineUse, DirectiveFinding, InlineOptions } from './suppress.js';
 export { parseDirectives, directiveCovers } from './suppressions.js';

@@ -3,7 +3,7 @@ import type { Config, RuleLevel } from '../config/types.js';
 import type { FailOn, Finding, Severity } from '../model/index.js';
 import { SEVERITY_RANK } from '../model/index.js';
 import { closestKey } from '../config/suggest.js';
-import { LINT_RULES, lintRuleMeta } from '../rules/catalog.js';
+import { LINT_RULES, lintRuleMeta } from '../rules/index.js';
 
 /** The level a rule runs at; rules pinwatch lint does not know default to `warning`. */
 export function levelFor(rule: string, config: Pick<Config, 'rules'>): RuleLevel {

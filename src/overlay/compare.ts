@@ -6,7 +6,7 @@
  * Pure: text and collector results in, a verdict with every differing line out.
  */
 import { diffArrays } from 'diff';
-import type { CollectResult, FileKind } from '../collect/types.js';
+import type { CollectResult, FileKind } from '../collect/index.js';
 import type { Problem } from '../model/index.js';
 import { maskText, pinCorrespondence, refLines } from './mask.js';
 import { hasMask, isCommentLine, lineEntries, splitComment, type LineEntry } from './lines.js';

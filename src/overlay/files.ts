@@ -5,10 +5,9 @@
  * (`--at packages`): its globs are rebased onto that subdirectory first.
  */
 import { globBase, hasGlobSyntax } from '../util/glob.js';
-import type { FileKind } from '../collect/types.js';
+import type { FileKind } from '../collect/index.js';
 import type { Config } from '../config/types.js';
-import { walkTree } from '../scan/walk.js';
-import type { ExclusionCount, SkippedFile } from '../scan/types.js';
+import { walkTree, type ExclusionCount, type SkippedFile } from '../scan/index.js';
 
 export interface TreeFile {
   kind: FileKind;

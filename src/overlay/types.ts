@@ -3,8 +3,8 @@
  * and why. The engine fills it; the report formatters (src/report/overlay-*.ts)
  * only read it.
  */
-import type { FileKind } from '../collect/types.js';
-import type { ExclusionCount, SkippedFile } from '../scan/types.js';
+import type { FileKind } from '../collect/index.js';
+import type { ExclusionCount, SkippedFile } from '../scan/index.js';
 
 export type OverlayStatus =
   | 'overlaid' // every difference is a ref: the artifact's bytes were written (or would be, with --dry-run)

@@ -6,7 +6,7 @@
  */
 import { collectFile } from '../collect/index.js';
 import { readBlobs } from '../git/objects.js';
-import { fileKind } from '../scan/kind.js';
+import { fileKind } from '../scan/index.js';
 import type { ImageSubject } from './types.js';
 
 /** `${commit}:${file}` (file relative to the pinwatch root) → text at that commit, or undefined when absent. */

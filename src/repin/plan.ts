@@ -4,7 +4,7 @@
  * file texts and the build model in; per-file edits, changes and problems out.
  */
 import type { Pin, Problem } from '../model/index.js';
-import type { BuildModel, PinWrite } from '../producers/types.js';
+import type { BuildModel, PinWrite } from '../producers/index.js';
 import { writeCoversPin } from '../producers/stamps.js';
 import type { SpanEdit } from '../edit/index.js';
 import { formatReference } from '../reference/index.js';

@@ -5,8 +5,7 @@
  * old one. Nothing is written here.
  */
 import { createTwoFilesPatch } from 'diff';
-import { collectFile } from '../collect/index.js';
-import type { FileKind } from '../collect/types.js';
+import { collectFile, type FileKind } from '../collect/index.js';
 import { applySpans, editYaml } from '../edit/index.js';
 import type { SpanEdit } from '../edit/index.js';
 import { PinwatchError } from '../errors.js';

@@ -1,5 +1,5 @@
 /** `pinwatch affected --format json`: a JSON array usable as a CI build matrix. */
-import type { AffectedResult } from '../affected/affected.js';
+import type { AffectedResult } from '../affected/index.js';
 
 export function affectedMatrix(result: AffectedResult): { image: string; repository: string; reasons: { path: string; input: string; why?: string }[] }[] {
   return result.affected.map((a) => ({ image: a.image, repository: a.repository, reasons: a.reasons }));

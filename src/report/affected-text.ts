@@ -1,5 +1,5 @@
 /** `pinwatch affected --format text`: which images to rebuild and why. */
-import type { AffectedResult } from '../affected/affected.js';
+import type { AffectedResult } from '../affected/index.js';
 import { terminalSafe } from './sanitize.js';
 
 export function formatAffectedText(result: AffectedResult & { notes?: string[] }): string {

@@ -1,6 +1,6 @@
 /** `pinwatch check` as text: the stale table first (the reason pinwatch exists), then the invariants. */
 import type { Finding } from '../model/index.js';
-import type { StaleReportResult } from '../stale/report.js';
+import type { StaleReportResult } from '../stale/index.js';
 import { STALE_RULES } from '../stale/findings.js';
 import { formatFindingsText } from './findings-text.js';
 import { formatStaleText } from './stale-text.js';

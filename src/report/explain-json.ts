@@ -1,5 +1,5 @@
 /** `pinwatch explain IMAGE --format json`. */
-import type { Explanation } from '../explain/explain.js';
+import type { Explanation } from '../explain/index.js';
 import { staleJson } from './stale-json.js';
 
 export function formatExplainJson(e: Explanation): string {

@@ -1,5 +1,5 @@
 /** `pinwatch explain IMAGE` as text: one section per question, each answer with how it was found. */
-import type { Explanation } from '../explain/explain.js';
+import type { Explanation } from '../explain/index.js';
 import { terminalSafe } from './sanitize.js';
 
 export function formatExplainText(e: Explanation): string {

@@ -5,7 +5,7 @@
  */
 import type { Finding, Severity } from '../model/index.js';
 import { LINT_RULES, RULE_DOCS_PATH } from '../rules/catalog.js';
-import type { RuleMeta } from '../rules/types.js';
+import type { RuleMeta } from '../rules/index.js';
 import { plainField } from './sanitize.js';
 
 export interface FindingsReportOptions {

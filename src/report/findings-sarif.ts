@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Finding, RelatedLocation } from '../model/index.js';
-import type { RuleMeta } from '../rules/types.js';
+import type { RuleMeta } from '../rules/index.js';
 import { DEFAULT_TOOL, helpUri, ruleCatalog, rulePagePath, type FindingsReportOptions } from './findings-common.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -5,7 +5,7 @@
  * Pure: data in, text out. Every string from the repository is HTML-escaped.
  */
 import type { Finding, Pin } from '../model/index.js';
-import type { StaleImage, StaleReport } from '../stale/types.js';
+import type { StaleImage, StaleReport } from '../stale/index.js';
 import { countFindings } from './findings-common.js';
 import { HTML_REPORT_CSS } from './html-style.js';
 import { ageText, imageLabels, short, unshippedCount } from './stale-common.js';

@@ -1,5 +1,5 @@
 /** Pieces every overlay format shares: the summary line and how one differing line reads. */
-import type { DriftLine, OverlayReport, OverlayStatus, OverlaySummary } from '../overlay/types.js';
+import type { DriftLine, OverlayReport, OverlayStatus, OverlaySummary } from '../overlay/index.js';
 
 /** `overlaid=N same=N skipped=N drift=N failed=N missing-in-artifact=N new-in-artifact=N` */
 export function overlaySummaryLine(s: OverlaySummary): string {

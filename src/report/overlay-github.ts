@@ -3,7 +3,7 @@
  * on every drifted line and failed file, then the summary line. The job summary
  * (markdown) is appended to GITHUB_STEP_SUMMARY by the command, not here.
  */
-import type { DriftLine, OverlayReport } from '../overlay/types.js';
+import type { DriftLine, OverlayReport } from '../overlay/index.js';
 import { describeLine, overlaySummaryLine } from './overlay-common.js';
 import { terminalSafe } from './sanitize.js';
 

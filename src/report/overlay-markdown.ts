@@ -2,7 +2,7 @@
  * `overlay --format markdown`: a job summary. Names every drifted file with its
  * differing lines; lists failed, skipped, one-sided and overlaid files.
  */
-import type { OverlayFileResult, OverlayReport } from '../overlay/types.js';
+import type { OverlayFileResult, OverlayReport } from '../overlay/index.js';
 import { codeSpan, describeLine, filesWith, overlaySummaryLine } from './overlay-common.js';
 import { terminalSafe } from './sanitize.js';
 

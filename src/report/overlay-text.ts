@@ -1,5 +1,5 @@
 /** `overlay --format text`: one line per file (same files only with listSame), drift lines, patches, the summary line last. */
-import type { OverlayFileResult, OverlayReport } from '../overlay/types.js';
+import type { OverlayFileResult, OverlayReport } from '../overlay/index.js';
 import { describeLine, filesWith, headline, overlaySummaryLine, STATUS_ORDER } from './overlay-common.js';
 import { terminalSafe } from './sanitize.js';
 

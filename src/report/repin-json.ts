@@ -1,5 +1,5 @@
 /** `pinwatch repin --format json`: version 1 and the RepinResult, without file bodies (diffs included). */
-import type { RepinResult } from '../repin/types.js';
+import type { RepinResult } from '../repin/index.js';
 
 export function formatRepinJson(r: RepinResult): string {
   const { files, ...rest } = r;

@@ -1,5 +1,5 @@
 /** `pinwatch repin` as text: what moved, what could not, what was left behind; the diff on --dry-run. */
-import type { RepinResult } from '../repin/types.js';
+import type { RepinResult } from '../repin/index.js';
 import { terminalSafe } from './sanitize.js';
 
 export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): string {

@@ -4,7 +4,7 @@
  */
 import type { Pin, Problem } from '../model/index.js';
 import { formatReference } from '../reference/index.js';
-import type { ExclusionCount, ScanResult, SkippedFile } from '../scan/types.js';
+import type { ExclusionCount, ScanResult, SkippedFile } from '../scan/index.js';
 
 export const SCAN_JSON_VERSION = 1;
 

@@ -3,7 +3,7 @@
  * then skipped files, problems, exclusion counts, and what the config assumed.
  */
 import type { Pin } from '../model/index.js';
-import type { ScanResult } from '../scan/types.js';
+import type { ScanResult } from '../scan/index.js';
 import { plainField, terminalSafe } from './sanitize.js';
 
 const DIGEST_SHOWN = 12;

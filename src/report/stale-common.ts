@@ -1,6 +1,6 @@
 /** Small text pieces shared by the stale text and markdown formatters. */
 import type { ProvenanceStep } from '../provenance/types.js';
-import type { StaleImage, UnshippedCommit } from '../stale/types.js';
+import type { StaleImage, UnshippedCommit } from '../stale/index.js';
 import { plainField } from './sanitize.js';
 
 export const short = (sha: string | undefined) => (sha ? sha.slice(0, 10) : '-');

@@ -1,5 +1,5 @@
 /** `pinwatch stale --format json`: the report as a stable JSON document (see docs/stale.md). */
-import type { StaleImage, StaleReport } from '../stale/types.js';
+import type { StaleImage, StaleReport } from '../stale/index.js';
 
 export const STALE_JSON_VERSION = 1;
 

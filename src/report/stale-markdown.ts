@@ -1,5 +1,5 @@
 /** `pinwatch stale --format markdown`: a summary table and a section per stale image (PR comments, job summaries). */
-import type { StaleReport } from '../stale/types.js';
+import type { StaleReport } from '../stale/index.js';
 import { ageText, builtFromText, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 import { markdownCode, markdownText, terminalSafe } from './sanitize.js';
 

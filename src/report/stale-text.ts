@@ -1,5 +1,5 @@
 /** `pinwatch stale` as a text table plus the unshipped commits of each stale image. */
-import type { StaleReport } from '../stale/types.js';
+import type { StaleReport } from '../stale/index.js';
 import { ageText, builtFromText, commitLine, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 import { plainField, terminalSafe } from './sanitize.js';
 

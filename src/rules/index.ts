@@ -1,27 +1,4 @@
-/** The lint rules pinwatch runs, in report order, and their catalog. */
-import { buildRecipeAssumption, buildRecipeProblem, invalidRef, unparsedFile } from './file-rules.js';
-import { firstPartyMissingDigest, floatingTag, thirdPartyMissingDigest } from './pin-form-rules.js';
-import { lockstepMismatch, multipleProducers, noProducer, producerNotBuilt } from './producer-rules.js';
-import { repositoryMultipleDigests } from './repository-multiple-digests.js';
-import { writeWithoutPin } from './write-without-pin.js';
-import type { RuleCheck } from './types.js';
-
-/** Every rule that reads pins and the build model. Suppression rules live in src/lint. */
-export const RULE_CHECKS: readonly RuleCheck[] = [
-  firstPartyMissingDigest,
-  floatingTag,
-  repositoryMultipleDigests,
-  noProducer,
-  multipleProducers,
-  lockstepMismatch,
-  producerNotBuilt,
-  writeWithoutPin,
-  unparsedFile,
-  invalidRef,
-  buildRecipeProblem,
-  buildRecipeAssumption,
-  thirdPartyMissingDigest,
-];
-
+/** The lint rules pinwatch runs, in report order, and their catalog (barrel). */
+export { RULE_CHECKS } from './checks.js';
 export { LINT_RULES, lintRuleMeta, ruleHelpUri, RULE_DOCS_PATH } from './catalog.js';
 export type * from './types.js';

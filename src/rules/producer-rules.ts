@@ -3,7 +3,7 @@
  * `lockstep-mismatch`, `producer-not-built`.
  */
 import type { Pin, RelatedLocation } from '../model/index.js';
-import type { PinWrite, Producer } from '../producers/types.js';
+import type { PinWrite, Producer } from '../producers/index.js';
 import { atPin, refShort, refText, where } from './wording.js';
 import { distinctProducers, normalizeKeyPath, type PinStamp } from '../producers/stamps.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';

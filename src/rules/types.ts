@@ -5,9 +5,8 @@
  */
 import type { Config, RuleLevel } from '../config/types.js';
 import type { Pin, Problem, RelatedLocation, SpanField } from '../model/index.js';
-import type { PinStamp } from '../producers/stamps.js';
-import type { BuildModel } from '../producers/types.js';
-import type { SkippedFile } from '../scan/types.js';
+import type { PinStamp, BuildModel } from '../producers/index.js';
+import type { SkippedFile } from '../scan/index.js';
 
 /** What a rule is, for docs, `--help`-like listings and SARIF `tool.driver.rules`. */
 export interface RuleMeta {

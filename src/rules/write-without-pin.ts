@@ -8,7 +8,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import type { Pin } from '../model/index.js';
-import type { PinWrite, Producer } from '../producers/types.js';
+import type { PinWrite, Producer } from '../producers/index.js';
 import { normalizeKeyPath, writeCoversPin } from '../producers/stamps.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 

@@ -1,6 +1,6 @@
 /** Scanning a tree for pins: the walk, file reading, and the scan result. */
-export { scanRepo, comparePins } from './scan.js';
-export type { ScanOptions } from './scan.js';
+export { scanRepo, comparePins } from './repo.js';
+export type { ScanOptions } from './repo.js';
 export { walkTree } from './walk.js';
 export type { Candidate, WalkResult } from './walk.js';
 export { fileKind } from './kind.js';

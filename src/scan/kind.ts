@@ -1,5 +1,5 @@
 /** Which collector reads a file, from its name (declared extraFiles are always text). */
-import type { FileKind } from '../collect/types.js';
+import type { FileKind } from '../collect/index.js';
 
 function isDockerfileName(base: string): boolean {
   return base === 'Dockerfile' || base.startsWith('Dockerfile.') || base.endsWith('.Dockerfile') || base.endsWith('.dockerfile') || base === 'Containerfile';

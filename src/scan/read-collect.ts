@@ -4,9 +4,7 @@
  * text (its pins flagged `scraped`), and comes back with a `not-utf8` note for
  * `skipped`. Never throws: a collector crash becomes a problem.
  */
-import { collectFile } from '../collect/index.js';
-import { scrapeText } from '../collect/text/index.js';
-import type { CollectContext, CollectResult, FileKind } from '../collect/types.js';
+import { collectFile, scrapeText, type CollectContext, type CollectResult, type FileKind } from '../collect/index.js';
 import { isFirstParty } from '../model/index.js';
 import { readTextFile, type TextRead } from './read.js';
 import type { SkippedFile } from './types.js';

@@ -9,7 +9,7 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from 'node:fs';
 import { join, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
-import type { FileKind } from '../collect/types.js';
+import type { FileKind } from '../collect/index.js';
 import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAME, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';

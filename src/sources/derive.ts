@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ImageConfig } from '../config/types.js';
-import type { BuildRecipe } from '../producers/types.js';
+import type { BuildRecipe } from '../producers/index.js';
 import { scanContextSources } from './context-sources.js';
 import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';

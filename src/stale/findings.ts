@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Finding, Severity } from '../model/index.js';
-import type { RuleMeta } from '../rules/types.js';
+import type { RuleMeta } from '../rules/index.js';
 import { imageFails, type StalePolicy } from './policy.js';
 import type { StaleImage, StaleReport } from './types.js';
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateTree } from '../../bench/scan/generate.mjs';
 import { loadConfig } from '../../src/config/load.js';
-import { scanRepo } from '../../src/scan/scan.js';
+import { scanRepo } from '../../src/scan/repo.js';
 import { fileKind } from '../../src/scan/kind.js';
 import { collectFile } from '../../src/collect/index.js';
 import { collectCozystack } from '../support/cozystack.js';

@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectFile } from '../../src/collect/index.js';
 import { defaultConfig } from '../../src/config/index.js';
-import { runOverlay } from '../../src/overlay/engine.js';
+import { runOverlay } from '../../src/overlay/repo.js';
 import { fileKind } from '../../src/scan/kind.js';
 import type { OverlayReport } from '../../src/overlay/types.js';
 import { requireCozystackFixture } from '../support/cozystack.js';

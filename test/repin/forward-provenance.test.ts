@@ -12,7 +12,7 @@ import { makeRepo, type TestRepo } from '../support/repo.js';
 import { loadConfig } from '../../src/config/load.js';
 import { gitStats } from '../../src/git/run.js';
 import { checkForward } from '../../src/repin/forward.js';
-import { scanRepo } from '../../src/scan/scan.js';
+import { scanRepo } from '../../src/scan/repo.js';
 
 let reg: TestRegistry;
 const repos: TestRepo[] = [];

@@ -11,7 +11,7 @@ import { spanMismatches } from '../support/span-check.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import type { Config } from '../../src/config/types.js';
 import { fileTextReader, lintRepo } from '../../src/lint/index.js';
-import { runOverlay } from '../../src/overlay/engine.js';
+import { runOverlay } from '../../src/overlay/repo.js';
 import { repin } from '../../src/repin/index.js';
 import { encodeText, readTextFile, scanRepo } from '../../src/scan/index.js';
 import { SHA, treesRemovedAfterEach } from '../support/tree.js';

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateTree } from '../../bench/scan/generate.mjs';
 
-const dist = new URL('../../dist/scan/scan.js', import.meta.url);
+const dist = new URL('../../dist/scan/repo.js', import.meta.url);
 const built = existsSync(dist) && existsSync(new URL('../../dist/scan/collect-worker.js', import.meta.url));
 
 describe('scan worker pool', () => {
   it.skipIf(!built)('returns the same result as the in-process scan', async () => {
-    const { scanRepo } = (await import(dist.href)) as typeof import('../../src/scan/scan.js');
+    const { scanRepo } = (await import(dist.href)) as typeof import('../../src/scan/repo.js');
     const { loadConfig } = (await import(new URL('../../dist/config/load.js', import.meta.url).href)) as typeof import('../../src/config/load.js');
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-pool-'));
     try {

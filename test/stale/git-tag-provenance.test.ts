@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
-import { computeStale } from '../../src/stale/engine.js';
+import { computeStale } from '../../src/stale/history.js';
 import { formatStaleText } from '../../src/report/stale-text.js';
 import { formatStaleMarkdown } from '../../src/report/stale-markdown.js';
 import { DIGEST, image, inputs, pin, values } from '../support/stale.js';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { pushImage, startRegistry, type TestRegistry } from '../support/registry.js';
-import { computeStale } from '../../src/stale/engine.js';
+import { computeStale } from '../../src/stale/history.js';
 import { image, inputs, pin } from '../support/stale.js';
 
 let reg: TestRegistry;

@@ -4,7 +4,7 @@ import { pickFormat } from '../flags/global.js';
 import { emit } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { PinwatchError } from '../../errors.js';
-import { affectedReport } from '../../affected/report.js';
+import { affectedReport } from '../../affected/index.js';
 import { formatAffectedJson } from '../../report/affected-json.js';
 import { formatAffectedText } from '../../report/affected-text.js';
 

@@ -13,7 +13,7 @@ import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 import { formatCheckText } from '../../report/check-text.js';
 import { staleJson } from '../../report/stale-json.js';
 import { LINT_RULES } from '../../rules/index.js';
-import { STALE_RULES } from '../../stale/findings.js';
+import { STALE_RULES } from '../../stale/index.js';
 import { stalePolicy } from '../flags/stale.js';
 import { registryOptions } from '../flags/registry.js';
 

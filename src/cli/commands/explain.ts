@@ -4,7 +4,7 @@ import { pickFormat } from '../flags/global.js';
 import { emit } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
-import { explainImage } from '../../explain/explain.js';
+import { explainImage } from '../../explain/index.js';
 import { formatExplainJson } from '../../report/explain-json.js';
 import { formatExplainText } from '../../report/explain-text.js';
 

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
 import { emit } from '../output.js';
 import { loadCommandConfig } from '../config.js';
-import { scanRepo } from '../../scan/scan.js';
+import { scanRepo } from '../../scan/index.js';
 import { formatScanJson } from '../../report/scan-json.js';
 import { formatScanText } from '../../report/scan-text.js';
 

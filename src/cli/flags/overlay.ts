@@ -4,7 +4,7 @@
  * separated list; together they become the library's SkipSets.
  */
 import { PinwatchError } from '../../errors.js';
-import { normaliseDir, type SkipSets } from '../../overlay/skip-sets.js';
+import { normaliseDir, type SkipSets } from '../../overlay/index.js';
 
 export interface SkipSetFlags {
   built?: string[];

@@ -8,7 +8,7 @@ import type { Config } from '../../config/types.js';
 import { PinwatchError } from '../../errors.js';
 import { RegistryClient, type RegistryClientOptions } from '../../registry/client.js';
 import type { Env } from '../../registry/credentials.js';
-import type { StaleOptions } from '../../stale/engine.js';
+import type { StaleOptions } from '../../stale/index.js';
 
 export interface RegistryFlags {
   insecureRegistry?: string[];

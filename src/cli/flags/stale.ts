@@ -4,7 +4,7 @@
  * library's StalePolicy.
  */
 import { PinwatchError } from '../../errors.js';
-import type { FailOnStale, StalePolicy } from '../../stale/policy.js';
+import type { FailOnStale, StalePolicy } from '../../stale/index.js';
 
 export interface StalePolicyFlags {
   failOnStale?: string;

@@ -7,11 +7,10 @@
  */
 import { statSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import type { FileKind } from '../collect/types.js';
+import type { FileKind } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { isFirstParty } from '../model/index.js';
-import { encodeText, readTextFile, type TextRead } from '../scan/read.js';
-import { collectRead } from '../scan/read-collect.js';
+import { encodeText, readTextFile, collectRead, type TextRead } from '../scan/index.js';
 import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { containedPath, resolveInsideRepo } from '../util/repo-path.js';

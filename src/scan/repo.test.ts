@@ -9,7 +9,7 @@ import type { Config } from '../config/types.js';
 import { fileKind } from './kind.js';
 import { scanToJson } from '../report/scan-json.js';
 import { firstInvalidUtf8, MAX_FILE_BYTES, readTextFile } from './read.js';
-import { scanRepo } from './scan.js';
+import { scanRepo } from './repo.js';
 import { walkTree } from './walk.js';
 
 const dirs: string[] = [];

@@ -3,14 +3,13 @@
  * (scan → images and build inputs → engine). `check` and the CLI call this.
  */
 import type { Config } from '../config/types.js';
-import { scanRepo } from '../scan/scan.js';
-import { RECOVERY_CODES } from '../journal/journal.js';
-import type { ScanResult } from '../scan/types.js';
-import type { BuildModel } from '../producers/types.js';
+import { scanRepo, type ScanResult } from '../scan/index.js';
+import { RECOVERY_CODES } from '../journal/index.js';
+import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor } from '../provenance/sources.js';
-import { computeStale, type StaleOptions } from './engine.js';
+import { computeStale, type StaleOptions } from './history.js';
 import type { StaleReport } from './types.js';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/index.js';
-import { runOverlay, type OverlayOptions } from './engine.js';
+import { runOverlay, type OverlayOptions } from './repo.js';
 import type { OverlayFileResult } from './types.js';
 
 const D1 = `sha256:${'1'.repeat(64)}`;

@@ -6,15 +6,12 @@
  */
 import type { Config } from '../config/types.js';
 import type { Pin } from '../model/index.js';
-import { producersFor } from '../producers/index.js';
-import type { BuildRecipe, Producer } from '../producers/types.js';
-import { scanRepo } from '../scan/scan.js';
-import type { ScanResult } from '../scan/types.js';
+import { producersFor, type BuildRecipe, type Producer } from '../producers/index.js';
+import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor } from '../provenance/sources.js';
-import { computeStale, type StaleOptions } from '../stale/engine.js';
-import type { StaleImage } from '../stale/types.js';
+import { computeStale, type StaleOptions, type StaleImage } from '../stale/index.js';
 
 export interface ExplainedPin {
   pin: Pin;

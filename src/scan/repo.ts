@@ -6,14 +6,14 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CollectResult } from '../collect/types.js';
+import type { CollectResult } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
 import type { Pin, Problem } from '../model/index.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
-import { recoverInterruptedWrites } from '../journal/journal.js';
+import { recoverInterruptedWrites } from '../journal/index.js';
 import { walkTree } from './walk.js';
 
 export interface ScanOptions {

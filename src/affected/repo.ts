@@ -1,6 +1,6 @@
 /** `affectedReport`: scan → images and build inputs → computeAffected. */
 import type { Config } from '../config/types.js';
-import { scanRepo } from '../scan/scan.js';
+import { scanRepo } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { computeAffected, type AffectedOptions, type AffectedResult } from './affected.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
-import { computeStale } from '../../src/stale/engine.js';
+import { computeStale } from '../../src/stale/history.js';
 import { gitStats } from '../../src/git/run.js';
 import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 

@@ -7,10 +7,8 @@ import type { Config } from '../config/types.js';
 import { lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
-import { scanRepo } from '../scan/scan.js';
-import { staleFindings, STALE_RULES } from '../stale/findings.js';
-import type { StalePolicy } from '../stale/policy.js';
-import { staleReport, type StaleReportOptions, type StaleReportResult } from '../stale/report.js';
+import { scanRepo } from '../scan/index.js';
+import { staleFindings, STALE_RULES, staleReport, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
 
 export interface CheckOptions {
   policy: StalePolicy;

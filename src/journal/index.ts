@@ -1,0 +1,3 @@
+/** All-or-nothing multi-file writes and their recovery (barrel). */
+export { journalDir, recoverInterruptedWrites, writeFilesTogether, RECOVERY_CODES } from './journal.js';
+export type { PlannedWrite, RecoveryNote } from './journal.js';

@@ -1,0 +1,8 @@
+/** Which build recipes concern an image: by the repositories they tag, or the pins they stamp. Pure over a BuildModel. */
+import { writeCoversPin, type PinPlace } from './stamps.js';
+import type { BuildModel, BuildRecipe } from './types.js';
+
+/** Build recipes whose tagged repositories include `repository` (domain/path), or that stamp one of the given pin locations. */
+export function recipesFor(model: BuildModel, repository: string, pins: readonly PinPlace[]): BuildRecipe[] {
+  return model.recipes.filter((r) => r.repositories.includes(repository) || r.stamps.some((s) => pins.some((p) => writeCoversPin(s, p))));
+}
