@@ -30,7 +30,28 @@ export function imageFails(img: StaleImage, policy: StalePolicy): boolean {
   return (policy.now.getTime() - oldest) / DAY_MS > policy.maxAgeDays;
 }
 
-/** 1 when some image fails the policy, else 0. */
+/**
+ * Images a shallow clone left unjudged: in a shallow clone every `unknown` may
+ * only be the boundary hiding the build commit. Fail safe: such a run is never a
+ * green exit (affected refuses a shallow clone the same way).
+ */
+export function shallowUnknowns(report: StaleReport): StaleImage[] {
+  return report.shallow ? report.images.filter((i) => i.status === 'unknown') : [];
+}
+
+/** The one line that says why a shallow run cannot answer, or undefined. */
+export function shallowRefusal(report: StaleReport): string | undefined {
+  const unknown = shallowUnknowns(report);
+  if (unknown.length === 0) return undefined;
+  return `[shallow-clone] ${unknown.length} of ${report.images.length} image(s) could not be judged in this shallow clone: the build commit may lie beyond its boundary; fetch full history (git fetch --unshallow, or actions/checkout with fetch-depth: 0)`;
+}
+
+/**
+ * 2 when a shallow clone left images unjudged (the answer cannot be given; not
+ * silenced by --fail-on-stale never, only by the global --fail-on never), else 1
+ * when some image fails the policy, else 0.
+ */
 export function staleExitCode(report: StaleReport, policy: StalePolicy): number {
+  if (shallowUnknowns(report).length > 0) return 2;
   return report.images.some((i) => imageFails(i, policy)) ? 1 : 0;
 }

@@ -13,7 +13,8 @@ import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 import { formatCheckText } from '../../report/check-text.js';
 import { staleJson } from '../../report/stale-json.js';
 import { LINT_RULES } from '../../rules/index.js';
-import { STALE_RULES } from '../../stale/index.js';
+import { shallowRefusal, STALE_RULES } from '../../stale/index.js';
+import { terminalSafe } from '../../report/sanitize.js';
 import { stalePolicy } from '../flags/stale.js';
 import { registryOptions } from '../flags/registry.js';
 
@@ -42,5 +43,11 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
     if (format === 'github') appendStepSummary(ctx, formatStaleMarkdown(result.stale));
     emitFindingsReport(ctx, format, result.findings, options);
   }
-  return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
+  const failOn = ctx.global.failOn ?? 'error';
+  const refusal = failOn === 'never' ? undefined : shallowRefusal(result.stale);
+  if (refusal) {
+    ctx.io.err(`pinwatch: ${terminalSafe(refusal)}\n`);
+    return 2;
+  }
+  return exitCodeFor(result.findings, failOn);
 }

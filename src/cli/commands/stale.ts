@@ -4,7 +4,8 @@ import { pickFormat } from '../flags/global.js';
 import { emit, findingsReport } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
-import { staleReport, staleExitCode, STALE_RULES, staleFindings } from '../../stale/index.js';
+import { shallowRefusal, staleReport, staleExitCode, STALE_RULES, staleFindings } from '../../stale/index.js';
+import { terminalSafe } from '../../report/sanitize.js';
 import { stalePolicy, type StalePolicyFlags } from '../flags/stale.js';
 import { formatStaleJson } from '../../report/stale-json.js';
 import { formatStaleText } from '../../report/stale-text.js';
@@ -27,5 +28,8 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
   else emit(ctx, findingsReport(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
   // The global --fail-on never also silences stale (check runs lint and stale under one switch).
-  return ctx.global.failOn === 'never' ? 0 : staleExitCode(report, policy);
+  if (ctx.global.failOn === 'never') return 0;
+  const refusal = shallowRefusal(report);
+  if (refusal) ctx.io.err(`pinwatch: ${terminalSafe(refusal)}\n`);
+  return staleExitCode(report, policy);
 }
