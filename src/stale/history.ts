@@ -1,5 +1,5 @@
 /**
- * The stale engine: plain inputs (images with pins and build inputs) in, a
+ * Stale history: plain inputs (images with pins and build inputs) in, a
  * StaleReport out. Reads history in a constant number of git processes: shallow
  * state, tags (+ one cat-file --batch of the pin files at the git tags pins name),
  * one digest-history pass (+ bounded move rounds), one cat-file,
