@@ -210,7 +210,7 @@ describe('pinwatch affected (CLI)', () => {
     tmp.push(dir);
     const { code, err } = await cli(dir, 'affected', '--base', 'HEAD');
     expect(code).toBe(2);
-    expect(err).toBe(`pinwatch: ${dir} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)\n`);
+    expect(err).toBe(`pinwatch: [not-a-git-repo] ${dir} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)\n`);
   });
 
   it('refuses an unknown base outside a shallow clone', async () => {
