@@ -219,4 +219,15 @@ describe('pinwatch affected (CLI)', () => {
     expect(code).toBe(2);
     expect(err).toContain('"no-such-branch" does not name a commit');
   });
+
+  it.each([
+    [[], /^error: required option '--base <rev>' not specified\n/], // commander's own usage error, printed by commander
+    [['--base', 'HEAD', '--unknown', 'maybe'], /^pinwatch: \[invalid-unknown-mode\] --unknown must be include or exclude, like --unknown exclude; saw "maybe"\n$/],
+  ])('affected %j: a flag error, exit 2', async (args, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-affected-flags-'));
+    tmp.push(dir);
+    const { code, err } = await cli(dir, 'affected', ...args);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
 });
