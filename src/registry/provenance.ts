@@ -61,7 +61,7 @@ export async function registryProvenance(ref: string, opts: RegistryProvenanceOp
   const repo: RepositoryAddress = { domain: parsed.domain, path: parsed.path };
   const top = await client.getManifest(repo, parsed.digest ?? parsed.tag ?? 'latest');
   if (parsed.digest && top.digest !== parsed.digest) {
-    throw new RegistryError('digest-mismatch', `${ref} resolved to ${top.digest}`);
+    throw new RegistryError('digest-mismatch', `"${ref}" names digest ${parsed.digest}, but the registry answered with ${top.digest}; refusing it`);
   }
   const labels: Record<string, string> = {};
   const platforms: string[] = [];
