@@ -4,7 +4,7 @@
  *
  *   import { loadConfig, scanRepo, lintRepo, staleReport, checkRepo } from 'pinwatch';
  */
-export { PinwatchError, isPinwatchError } from './errors.js';
+export { PinwatchError, isPinwatchError, PINWATCH_ERROR_CODES, type PinwatchErrorCode } from './errors.js';
 export * from './reference/index.js';
 export * from './model/index.js';
 

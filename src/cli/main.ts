@@ -1,7 +1,8 @@
 /**
  * The CLI entry: build the program (./program.ts), run it, and be the one exit
  * point. A command's body returns its exit code; a PinwatchError becomes one
- * clear line on stderr and exit 2; anything else is an internal error (exit 2).
+ * clear line on stderr (`pinwatch: [code] file:line: message`, the codes in
+ * docs/errors.md) and exit 2; anything else is an internal error (exit 2).
  */
 import { CommanderError } from 'commander';
 import { isPinwatchError, PinwatchError } from '../errors.js';
@@ -27,7 +28,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 2; // commander already printed the message
     }
     if (isPinwatchError(e)) {
-      io.err(`pinwatch: ${terminalSafe(e.describe())}\n`);
+      io.err(`pinwatch: ${terminalSafe(`[${e.code}] ${e.describe()}`)}\n`);
       return 2;
     }
     const err = e instanceof Error ? e : new Error(String(e));

@@ -39,7 +39,7 @@ export function runGitBytes(cwd: string, args: string[], options: GitOptions = {
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) =>
-      reject(new PinwatchError('git-unavailable', `could not run git: ${e.message}`, {}, { cause: e })),
+      reject(new PinwatchError('git-unavailable', `could not run git: ${e.message}; expected a git executable on PATH`, {}, { cause: e })),
     );
     child.on('close', (code) => {
       resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 });

@@ -59,7 +59,7 @@ function insideOrThrow(root: string, rel: string, file: string): string {
   try {
     return resolveInsideRepo(root, rel);
   } catch (e) {
-    if (e instanceof PinwatchError) throw new PinwatchError(e.code, `baseline ${e.message}`, { file });
+    if (e instanceof PinwatchError) throw new PinwatchError(e.code, `baseline ${e.message}`, { file }, { cause: e });
     throw e;
   }
 }

@@ -44,11 +44,11 @@ function checkAt(root: string, at: string): void {
     resolveInsideRepo(root, at);
   } catch (e) {
     if (!(e instanceof PinwatchError)) throw e;
-    throw new PinwatchError('usage', `--at ${e.message.replace(/; expected .*$/, '')}; expected a subdirectory of the checkout, like --at packages`);
+    throw new PinwatchError(e.code, `--at ${e.message.replace(/; expected .*$/, '')}; expected a subdirectory of the checkout, like --at packages`, {}, { cause: e });
   }
 }
 
-/** Throws PinwatchError `usage` when `at` leaves the checkout. */
+/** Throws PinwatchError `path-outside-repo` when `at` leaves the checkout. */
 export function runOverlay(options: OverlayOptions): OverlayReport {
   const at = normaliseDir(options.at ?? '');
   checkAt(options.root, at);

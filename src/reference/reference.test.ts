@@ -11,11 +11,12 @@ import {
   isValidDomain,
   isValidTag,
   parseReference,
-  ReferenceError,
+  InvalidReferenceError,
   tryParseReference,
   validateDigest,
-  type ReferenceErrorCode,
+  type InvalidReferenceReason,
 } from './reference.js';
+import { PinwatchError } from '../errors.js';
 
 const h64 = 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff';
 const h128 = h64 + h64;
@@ -96,46 +97,46 @@ const valid: Ok[] = [
 
 interface Bad {
   input: string;
-  code: ReferenceErrorCode;
+  reason: InvalidReferenceReason;
 }
 
 const invalid: Bad[] = [
-  { input: '', code: 'ref-empty' },
-  { input: ':justtag', code: 'ref-invalid-format' },
-  { input: `@${d64}`, code: 'ref-invalid-format' },
-  { input: `validname@invaliddigest:${h64}`, code: 'ref-unsupported-digest' },
-  { input: 'Uppercase:tag', code: 'ref-uppercase' },
-  { input: 'test:5000/Uppercase/lowercase:tag', code: 'ref-uppercase' },
-  { input: 'docker/Docker', code: 'ref-uppercase' },
-  { input: 'ghcr.io/Acme/app:v1', code: 'ref-uppercase' },
-  { input: `${'a/'.repeat(128)}a:tag`, code: 'ref-name-too-long' },
+  { input: '', reason: 'ref-empty' },
+  { input: ':justtag', reason: 'ref-invalid-format' },
+  { input: `@${d64}`, reason: 'ref-invalid-format' },
+  { input: `validname@invaliddigest:${h64}`, reason: 'ref-unsupported-digest' },
+  { input: 'Uppercase:tag', reason: 'ref-uppercase' },
+  { input: 'test:5000/Uppercase/lowercase:tag', reason: 'ref-uppercase' },
+  { input: 'docker/Docker', reason: 'ref-uppercase' },
+  { input: 'ghcr.io/Acme/app:v1', reason: 'ref-uppercase' },
+  { input: `${'a/'.repeat(128)}a:tag`, reason: 'ref-name-too-long' },
   // reference_test.go: the 255 limit is on the path, the domain not counted ("Exclude domain from name length check")
-  { input: `example.com/${'a'.repeat(256)}`, code: 'ref-name-too-long' },
-  { input: `domain/${'a'.repeat(256)}:tag`, code: 'ref-name-too-long' },
+  { input: `example.com/${'a'.repeat(256)}`, reason: 'ref-name-too-long' },
+  { input: `domain/${'a'.repeat(256)}:tag`, reason: 'ref-name-too-long' },
   // normalised first (ParseNormalizedNamed): a familiar name's `library/` counts
-  { input: 'a'.repeat(248), code: 'ref-name-too-long' },
-  { input: 'aa/asdf$$^/aa', code: 'ref-invalid-format' },
-  { input: '[2001:db8::1]', code: 'ref-invalid-format' },
-  { input: '[2001:db8::1]:tag', code: 'ref-invalid-format' },
-  { input: '[fe80::1%eth0]:5000/repo', code: 'ref-invalid-format' },
-  { input: '[2001:db8:3:4::192.0.2.33]:5000/debian', code: 'ref-invalid-format' },
-  { input: 'fc00::1:5000/debian', code: 'ref-invalid-format' },
-  { input: 'https://github.com/docker/docker', code: 'ref-invalid-format' },
-  { input: '-docker', code: 'ref-invalid-format' },
-  { input: '-docker.io/docker/docker', code: 'ref-invalid-format' },
-  { input: 'docker///docker', code: 'ref-invalid-format' },
-  { input: 'ghcr.io/o/a_-b', code: 'ref-invalid-format' },
-  { input: 'ghcr.io/o/a..b', code: 'ref-invalid-format' },
-  { input: 'ghcr.io/o/-a', code: 'ref-invalid-format' },
-  { input: '1a3f5e7d9c1b3a5f7e9d1c3b5a7f9e1d3c5b7a9f1e3d5d7c9b1a3f5e7d9c1b3a', code: 'ref-invalid-format' },
-  { input: `r.io/x:${'t'.repeat(129)}`, code: 'ref-invalid-tag' },
-  { input: 'r.io/x:.v1', code: 'ref-invalid-tag' },
-  { input: `r.io/x@sha256:${h64}f`, code: 'ref-invalid-digest' },
-  { input: `r.io/x@sha256:${h64.slice(1)}`, code: 'ref-invalid-digest' },
-  { input: `r.io/x:v1@sha256:${h64.slice(1)}`, code: 'ref-invalid-digest' },
-  { input: `r.io/x@sha512:${h64}`, code: 'ref-invalid-digest' },
-  { input: `r.io/x@sha256:${h64.toUpperCase()}`, code: 'ref-invalid-digest' },
-  { input: `r.io/x@md5:${h64}`, code: 'ref-unsupported-digest' },
+  { input: 'a'.repeat(248), reason: 'ref-name-too-long' },
+  { input: 'aa/asdf$$^/aa', reason: 'ref-invalid-format' },
+  { input: '[2001:db8::1]', reason: 'ref-invalid-format' },
+  { input: '[2001:db8::1]:tag', reason: 'ref-invalid-format' },
+  { input: '[fe80::1%eth0]:5000/repo', reason: 'ref-invalid-format' },
+  { input: '[2001:db8:3:4::192.0.2.33]:5000/debian', reason: 'ref-invalid-format' },
+  { input: 'fc00::1:5000/debian', reason: 'ref-invalid-format' },
+  { input: 'https://github.com/docker/docker', reason: 'ref-invalid-format' },
+  { input: '-docker', reason: 'ref-invalid-format' },
+  { input: '-docker.io/docker/docker', reason: 'ref-invalid-format' },
+  { input: 'docker///docker', reason: 'ref-invalid-format' },
+  { input: 'ghcr.io/o/a_-b', reason: 'ref-invalid-format' },
+  { input: 'ghcr.io/o/a..b', reason: 'ref-invalid-format' },
+  { input: 'ghcr.io/o/-a', reason: 'ref-invalid-format' },
+  { input: '1a3f5e7d9c1b3a5f7e9d1c3b5a7f9e1d3c5b7a9f1e3d5d7c9b1a3f5e7d9c1b3a', reason: 'ref-invalid-format' },
+  { input: `r.io/x:${'t'.repeat(129)}`, reason: 'ref-invalid-tag' },
+  { input: 'r.io/x:.v1', reason: 'ref-invalid-tag' },
+  { input: `r.io/x@sha256:${h64}f`, reason: 'ref-invalid-digest' },
+  { input: `r.io/x@sha256:${h64.slice(1)}`, reason: 'ref-invalid-digest' },
+  { input: `r.io/x:v1@sha256:${h64.slice(1)}`, reason: 'ref-invalid-digest' },
+  { input: `r.io/x@sha512:${h64}`, reason: 'ref-invalid-digest' },
+  { input: `r.io/x@sha256:${h64.toUpperCase()}`, reason: 'ref-invalid-digest' },
+  { input: `r.io/x@md5:${h64}`, reason: 'ref-unsupported-digest' },
 ];
 
 describe('parseReference accepts', () => {
@@ -146,16 +147,18 @@ describe('parseReference accepts', () => {
 });
 
 describe('parseReference rejects', () => {
-  it.each(invalid)('$input → $code', ({ input, code }) => {
+  it.each(invalid)('$input → $reason', ({ input, reason }) => {
     let caught: unknown;
     try {
       parseReference(input);
     } catch (e) {
       caught = e;
     }
-    expect(caught).toBeInstanceOf(ReferenceError);
-    const err = caught as ReferenceError;
-    expect(err.code).toBe(code);
+    expect(caught).toBeInstanceOf(InvalidReferenceError);
+    expect(caught).toBeInstanceOf(PinwatchError);
+    const err = caught as InvalidReferenceError;
+    expect(err.code).toBe('invalid-ref');
+    expect(err.reason).toBe(reason);
     expect(err.input).toBe(input);
     expect(err.message).toContain(JSON.stringify(input));
     expect(tryParseReference(input)).toBeUndefined();
@@ -172,8 +175,8 @@ describe('digest messages', () => {
     expect(() => validateDigest(d64)).not.toThrow();
     expect(() => validateDigest(`sha384:${'a'.repeat(96)}`)).not.toThrow();
     expect(() => validateDigest(`sha512:${h128}`)).not.toThrow();
-    expect(() => validateDigest(`sha512:${h64}`)).toThrow(ReferenceError);
-    expect(() => validateDigest('sha256:abc')).toThrow(ReferenceError);
+    expect(() => validateDigest(`sha512:${h64}`)).toThrow(InvalidReferenceError);
+    expect(() => validateDigest('sha256:abc')).toThrow(InvalidReferenceError);
   });
 });
 

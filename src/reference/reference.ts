@@ -1,8 +1,10 @@
 /**
  * The image reference grammar, ported from distribution/reference (regexp.go,
  * normalize.go, reference.go): parse, normalise (docker.io + library/) and format.
- * Imports nothing of ours. Errors quote the input and show the expected form.
+ * Imports only the leaf errors.ts. Errors (InvalidReferenceError, code
+ * `invalid-ref`) quote the input and show the expected form.
  */
+import { PinwatchError } from '../errors.js';
 
 const alphanumeric = '[a-z0-9]+';
 const separator = '(?:[._]|__|[-]+)';
@@ -50,7 +52,8 @@ export interface ImageRef {
   digest?: string;
 }
 
-export type ReferenceErrorCode =
+/** Which rule of the grammar an invalid reference breaks (its code is always `invalid-ref`). */
+export type InvalidReferenceReason =
   | 'ref-empty'
   | 'ref-invalid-format'
   | 'ref-uppercase'
@@ -59,31 +62,32 @@ export type ReferenceErrorCode =
   | 'ref-invalid-digest'
   | 'ref-unsupported-digest';
 
-export class ReferenceError extends Error {
-  readonly code: ReferenceErrorCode;
+/** A string that is not an image reference: a PinwatchError `invalid-ref` quoting the input. */
+export class InvalidReferenceError extends PinwatchError {
+  readonly reason: InvalidReferenceReason;
   readonly input: string;
-  constructor(code: ReferenceErrorCode, input: string, detail: string) {
-    super(`${detail}; saw ${JSON.stringify(input)}`);
-    this.name = 'ReferenceError';
-    this.code = code;
+  constructor(reason: InvalidReferenceReason, input: string, detail: string) {
+    super('invalid-ref', `${detail}; saw ${JSON.stringify(input)}`);
+    this.name = 'InvalidReferenceError';
+    this.reason = reason;
     this.input = input;
   }
 }
 
 const EXPECTED = 'an image reference must look like [registry[:port]/]path[:tag][@sha256:<64 hex>]';
 
-/** Validate a digest string (`sha256:<64 hex>`, `sha512:<128 hex>`). Throws ReferenceError. */
+/** Validate a digest string (`sha256:<64 hex>`, `sha512:<128 hex>`). Throws InvalidReferenceError. */
 export function validateDigest(digest: string, input = digest): void {
   if (!anchoredDigest.test(digest)) {
-    throw new ReferenceError('ref-invalid-digest', input, 'a digest must look like sha256:<64 hex>');
+    throw new InvalidReferenceError('ref-invalid-digest', input, 'a digest must look like sha256:<64 hex>');
   }
   const [algo, hex] = digest.split(':') as [string, string];
   const want = DIGEST_HEX_LENGTH[algo];
   if (want === undefined) {
-    throw new ReferenceError('ref-unsupported-digest', input, `digest algorithm "${algo}" is not one of sha256, sha384, sha512`);
+    throw new InvalidReferenceError('ref-unsupported-digest', input, `digest algorithm "${algo}" is not one of sha256, sha384, sha512`);
   }
   if (hex.length !== want || /[A-F]/.test(hex)) {
-    throw new ReferenceError('ref-invalid-digest', input, `a ${algo} digest must be ${want} lowercase hex characters, like ${algo}:${'0'.repeat(want).slice(0, 8)}…; found ${hex.length}`);
+    throw new InvalidReferenceError('ref-invalid-digest', input, `a ${algo} digest must be ${want} lowercase hex characters, like ${algo}:${'0'.repeat(want).slice(0, 8)}…; found ${hex.length}`);
   }
 }
 
@@ -117,21 +121,21 @@ function splitDomain(name: string): { domain: string; path: string; explicitDoma
 
 /**
  * Parse a reference as `docker pull` reads it: familiar names are normalised
- * (`nginx` → `docker.io/library/nginx`). Throws ReferenceError with the input quoted.
+ * (`nginx` → `docker.io/library/nginx`). Throws InvalidReferenceError with the input quoted.
  */
 export function parseReference(input: string): ImageRef {
-  if (input.length === 0) throw new ReferenceError('ref-empty', input, EXPECTED);
+  if (input.length === 0) throw new InvalidReferenceError('ref-empty', input, EXPECTED);
   if (input.length > REFERENCE_LENGTH_MAX) {
-    throw new ReferenceError('ref-name-too-long', `${input.slice(0, 64)}…`, `an image reference must not be longer than ${REFERENCE_LENGTH_MAX} characters; this one has ${input.length}`);
+    throw new InvalidReferenceError('ref-name-too-long', `${input.slice(0, 64)}…`, `an image reference must not be longer than ${REFERENCE_LENGTH_MAX} characters; this one has ${input.length}`);
   }
   if (anchoredIdentifier.test(input)) {
-    throw new ReferenceError('ref-invalid-format', input, 'a 64-character hex string is an image ID, not a repository name');
+    throw new InvalidReferenceError('ref-invalid-format', input, 'a 64-character hex string is an image ID, not a repository name');
   }
   const m = referenceRegexp.exec(input);
   if (!m) {
     const lower = input.toLowerCase();
     if (lower !== input && referenceRegexp.test(lowerNameOnly(input))) {
-      throw new ReferenceError('ref-uppercase', input, 'repository name must be lowercase');
+      throw new InvalidReferenceError('ref-uppercase', input, 'repository name must be lowercase');
     }
     const at = input.lastIndexOf('@');
     if (at > 0) {
@@ -143,20 +147,20 @@ export function parseReference(input: string): ImageRef {
     if (colon > slash && at === -1 && anchoredName.test(input.slice(0, colon))) {
       const tag = input.slice(colon + 1);
       if (!isValidTag(tag)) {
-        throw new ReferenceError('ref-invalid-tag', input, 'a tag must be 1-128 characters of [A-Za-z0-9_.-], not starting with . or -');
+        throw new InvalidReferenceError('ref-invalid-tag', input, 'a tag must be 1-128 characters of [A-Za-z0-9_.-], not starting with . or -');
       }
     }
-    throw new ReferenceError('ref-invalid-format', input, EXPECTED);
+    throw new InvalidReferenceError('ref-invalid-format', input, EXPECTED);
   }
   const [, rawName = '', tag, digest] = m;
   const { domain, path } = splitDomain(rawName);
   // reference.go applies RepositoryNameTotalLengthMax to the path below the domain (not the domain),
   // and ParseNormalizedNamed measures it once normalised: `library/` counts for a familiar name.
   if (path.length > NAME_TOTAL_LENGTH_MAX) {
-    throw new ReferenceError('ref-name-too-long', input, `repository path must not be longer than ${NAME_TOTAL_LENGTH_MAX} characters (the registry host is not counted; found ${path.length} in ${JSON.stringify(path.slice(0, 40))}…)`);
+    throw new InvalidReferenceError('ref-name-too-long', input, `repository path must not be longer than ${NAME_TOTAL_LENGTH_MAX} characters (the registry host is not counted; found ${path.length} in ${JSON.stringify(path.slice(0, 40))}…)`);
   }
   if (digest !== undefined) validateDigest(digest, input);
-  if (path.toLowerCase() !== path) throw new ReferenceError('ref-uppercase', input, 'repository name must be lowercase');
+  if (path.toLowerCase() !== path) throw new InvalidReferenceError('ref-uppercase', input, 'repository name must be lowercase');
   const ref: ImageRef = { domain, path, name: `${domain}/${path}` };
   if (tag !== undefined) ref.tag = tag;
   if (digest !== undefined) ref.digest = digest;

@@ -3,28 +3,11 @@
  * RegistryError with a stable `code`, the HTTP status, the registry's own error
  * codes from the JSON body, and the URL with credentials and tokens redacted.
  */
-import { PinwatchError } from '../errors.js';
+import { PinwatchError, type REGISTRY_ERROR_CODES } from '../errors.js';
 import { redactText, redactUrl } from './redact.js';
 
-export type RegistryErrorCode =
-  | 'registry-unreachable'
-  | 'registry-timeout'
-  | 'registry-http-error'
-  | 'registry-retries-exhausted'
-  | 'unauthorized'
-  | 'insufficient-scope'
-  | 'token-error'
-  | 'manifest-unknown'
-  | 'blob-unknown'
-  | 'name-unknown'
-  | 'digest-mismatch'
-  | 'bad-manifest'
-  | 'manifest-too-large'
-  | 'blob-too-large'
-  | 'response-too-large'
-  | 'redirect-refused'
-  | 'insecure-registry'
-  | 'bad-credentials-file';
+/** The registry's codes: their own closed subset of PinwatchErrorCode (the list lives in src/errors.ts). */
+export type RegistryErrorCode = (typeof REGISTRY_ERROR_CODES)[number];
 
 export interface RegistryErrorDetail {
   status?: number;

@@ -6,11 +6,9 @@
  * This is the strongest provenance method; `stale` calls it for `--registry`.
  */
 import { parseReference } from '../reference/index.js';
-import type { ImageRef } from '../reference/index.js';
 import { commitFromStatement } from './attestation.js';
 import type { ManifestResult, RegistryClientOptions, RepositoryAddress } from './client.js';
 import { RegistryClient } from './client.js';
-import { PinwatchError } from '../errors.js';
 import { RegistryError } from './errors.js';
 import { IN_TOTO, isIndexType } from './media-types.js';
 
@@ -58,12 +56,12 @@ interface Descriptor {
  * returns `reason` (and no `commit`) when the image exists but names no commit.
  */
 export async function registryProvenance(ref: string, opts: RegistryProvenanceOptions = {}): Promise<RegistryProvenance> {
-  const parsed = parseRef(ref);
+  const parsed = parseReference(ref); // an InvalidReferenceError (`invalid-ref`) quotes ref itself
   const client = opts.client ?? new RegistryClient(opts);
   const repo: RepositoryAddress = { domain: parsed.domain, path: parsed.path };
   const top = await client.getManifest(repo, parsed.digest ?? parsed.tag ?? 'latest');
   if (parsed.digest && top.digest !== parsed.digest) {
-    throw new RegistryError('digest-mismatch', `${ref} resolved to ${top.digest}`);
+    throw new RegistryError('digest-mismatch', `"${ref}" names digest ${parsed.digest}, but the registry answered with ${top.digest}; refusing it`);
   }
   const labels: Record<string, string> = {};
   const platforms: string[] = [];
@@ -151,12 +149,4 @@ async function readAttestation(client: RegistryClient, repo: RepositoryAddress, 
     if (found) return found;
   }
   return undefined;
-}
-
-function parseRef(ref: string): ImageRef {
-  try {
-    return parseReference(ref);
-  } catch (e) {
-    throw new PinwatchError('invalid-ref', `cannot read provenance of "${ref}": ${(e as Error).message}`);
-  }
 }

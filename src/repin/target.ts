@@ -5,7 +5,7 @@
  * `images:` key, or the last path component of a pinned repository.
  */
 import type { Config } from '../config/types.js';
-import { PinwatchError } from '../errors.js';
+import { isPinwatchError, PinwatchError } from '../errors.js';
 import { pinnedImages } from '../images/images.js';
 import { resolveImage } from '../images/resolve.js';
 import { parseReference } from '../reference/index.js';
@@ -32,8 +32,10 @@ export interface TargetRequest {
 }
 
 export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
-  if ((req.to === undefined) === (req.toTag === undefined)) {
-    throw new PinwatchError('usage', 'repin needs exactly one of --to REF (e.g. ghcr.io/acme/app:v1.2.0@sha256:…) or --to-tag TAG');
+  const example = `--to ${req.repository}:v1.2.0@sha256:<64 hex> or --to-tag v1.2.0`;
+  if (req.to === undefined && req.toTag === undefined) throw new PinwatchError('missing-option', `repin needs --to REF or --to-tag TAG, like ${example}`);
+  if (req.to !== undefined && req.toTag !== undefined) {
+    throw new PinwatchError('conflicting-options', `repin takes one of --to and --to-tag, not both; saw --to "${req.to}" and --to-tag "${req.toTag}"`);
   }
   let tag: string | undefined;
   let digest: string | undefined;
@@ -42,10 +44,14 @@ export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
     try {
       ref = parseReference(req.to);
     } catch (e) {
-      throw new PinwatchError('usage', `--to must be an image reference like ${req.repository}:v1.2.0@sha256:<64 hex>; ${(e as Error).message}`);
+      if (!isPinwatchError(e)) throw e;
+      throw new PinwatchError(e.code, `--to: ${e.message}; expected an image reference like ${req.repository}:v1.2.0@sha256:<64 hex>`, {}, { cause: e });
     }
     if (ref.name !== req.repository) {
-      throw new PinwatchError('usage', `--to names ${ref.name}, but the pins being moved are of ${req.repository}; repin changes tag and digest only`);
+      throw new PinwatchError(
+        'repin-repository-mismatch',
+        `--to "${req.to}" names ${ref.name}, but the pins being moved are of ${req.repository}; repin changes tag and digest only (like --to ${req.repository}:v1.2.0)`,
+      );
     }
     tag = ref.tag;
     digest = ref.digest;
@@ -53,7 +59,10 @@ export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
     tag = req.toTag;
   }
   if (digest !== undefined) return withTag({ repository: req.repository, digest, resolvedBy: 'given' }, tag);
-  if (!req.client) throw new PinwatchError('usage', `--to ${req.to ?? req.toTag} has no digest and no registry is available to resolve it`);
+  if (!req.client) {
+    const given = req.to !== undefined ? `--to "${req.to}"` : `--to-tag "${req.toTag}"`;
+    throw new PinwatchError('repin-digest-unresolved', `${given} has no digest and no registry is available to resolve it; give the digest, like --to ${req.repository}:v1.2.0@sha256:<64 hex>`);
+  }
   const [domain, ...rest] = req.repository.split('/');
   const manifest = await req.client().getManifest({ domain: domain!, path: rest.join('/') }, tag ?? 'latest');
   return withTag({ repository: req.repository, digest: manifest.digest, resolvedBy: 'registry' }, tag);

@@ -34,8 +34,8 @@ const runWith = (command: string, image: string, extra: string[]) => runCli(['--
 
 describe('IMAGE means the same to stale, explain and repin', () => {
   it.each([
-    ['controller', 'pinwatch: image "controller" matches 2 images: ghcr.io/acme/a/controller, ghcr.io/acme/b/controller; give the full repository (like ghcr.io/acme/a/controller)\n'],
-    ['biling', 'pinwatch: no image "biling" is pinned in this tree; did you mean "billing"? (expected one of: billing, controller)\n'],
+    ['controller', 'pinwatch: [image-ambiguous] image "controller" matches 2 images: ghcr.io/acme/a/controller, ghcr.io/acme/b/controller; give the full repository (like ghcr.io/acme/a/controller)\n'],
+    ['biling', 'pinwatch: [image-unknown] no image "biling" is pinned in this tree; did you mean "billing"? (expected one of: billing, controller)\n'],
   ])('%s: one error, exit 2, nothing on stdout', async (image, message) => {
     for (const [command, extra] of COMMANDS) {
       const r = await runWith(command, image, extra);

@@ -61,7 +61,7 @@ describe('GITHUB_STEP_SUMMARY: one policy for every command', () => {
     const from = tree({ 'packages/a/values.yaml': `image: iad.ocir.io/ci/app:main@${D2}\n` });
     const r = await runCli(['--repo', root, '--format', 'github', 'overlay', '--from', from, '--dry-run'], { env: { GITHUB_STEP_SUMMARY: unwritable(root) }, cwd: root });
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: cannot append to GITHUB_STEP_SUMMARY ".*summary\.md": /);
+    expect(r.err).toMatch(/^pinwatch: \[step-summary-unwritable\] cannot append to GITHUB_STEP_SUMMARY ".*summary\.md": /);
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 

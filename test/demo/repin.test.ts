@@ -40,6 +40,6 @@ describe('pinwatch repin on the demo', () => {
   it('refuses a name that no pin carries, with exit 2', async () => {
     const r = await runCli(['--repo', dir, 'repin', 'no-such-image', '--to', `ghcr.io/acme/platform/no-such-image:v1@${NEW}`, '--dry-run']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: no image "no-such-image" is pinned in this tree/);
+    expect(r.err).toMatch(/^pinwatch: \[image-unknown\] no image "no-such-image" is pinned in this tree/);
   });
 });

@@ -221,7 +221,7 @@ describe('body size caps (defect 13)', () => {
   it('the CLI prints a typed one-line error', async () => {
     const cli = await runCli(['inspect', `${endless.host}/team/app:v1`, '--timeout', '60000']);
     expect(cli.code).toBe(2);
-    expect(cli.err).toMatch(/^pinwatch: the manifest at http:\/\/127\.0\.0\.1:\d+\/v2\/team\/app\/manifests\/v1 is more than 4194304 bytes/);
+    expect(cli.err).toMatch(/^pinwatch: \[manifest-too-large\] the manifest at http:\/\/127\.0\.0\.1:\d+\/v2\/team\/app\/manifests\/v1 is more than 4194304 bytes/);
     expect(cli.err).not.toContain('internal error');
   }, 10_000);
 
@@ -234,7 +234,7 @@ describe('body size caps (defect 13)', () => {
       expect(Date.now() - started).toBeLessThan(3000);
       const cli = await runCli(['inspect', `${stalls.host}/team/app:v1`, '--timeout', '400']);
       expect(cli.code).toBe(2);
-      expect(cli.err).toBe(`pinwatch: GET ${stalls.url}/v2/team/app/manifests/v1 timed out after 400 ms (the body did not arrive in time)\n`);
+      expect(cli.err).toBe(`pinwatch: [registry-timeout] GET ${stalls.url}/v2/team/app/manifests/v1 timed out after 400 ms (the body did not arrive in time)\n`);
     }, 10_000);
   });
 });
@@ -275,6 +275,6 @@ describe('garbage Bearer realms (defect 14)', () => {
     expect(e.code).toBe('token-error');
     const cli = await runCli(['inspect', `${challenger.host}/team/app:v1`]);
     expect(cli.code).toBe(2);
-    expect(cli.err).toBe(`pinwatch: ${challenger.url}/v2/team/app/manifests/v1 sent a token challenge whose realm is not an http(s) URL: ${JSON.stringify(garbage)}\n`);
+    expect(cli.err).toBe(`pinwatch: [token-error] ${challenger.url}/v2/team/app/manifests/v1 sent a token challenge whose realm is not an http(s) URL: ${JSON.stringify(garbage)}\n`);
   });
 });

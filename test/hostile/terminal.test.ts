@@ -104,6 +104,6 @@ describe('a registry error text', () => {
     const r = await runCli(['inspect', `${host}/team/app:v1`]);
     expect(r.code).toBe(2);
     expect(r.err).not.toMatch(RAW);
-    expect(r.err).toBe(`pinwatch: GET http://${host}/v2/team/app/manifests/v1 answered HTTP 404 (MANIFEST_UNKNOWN: gone\\x1b]52;c;cGF3bmVk\\x07\\x1b[2J\\r)\n`);
+    expect(r.err).toBe(`pinwatch: [manifest-unknown] GET http://${host}/v2/team/app/manifests/v1 answered HTTP 404 (MANIFEST_UNKNOWN: gone\\x1b]52;c;cGF3bmVk\\x07\\x1b[2J\\r)\n`);
   });
 });

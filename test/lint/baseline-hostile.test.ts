@@ -27,7 +27,7 @@ describe('lint with a hostile baseline', () => {
     const dir = tmp({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nbaseline: /etc/passwd\n', 'values.yaml': 'image: nginx:1.25\n' });
     const r = await runCli(['lint', '--repo', dir]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('pinwatch: pinwatch.yaml:2: baseline: "/etc/passwd" is absolute; expected a path inside the repository, relative to its root\n');
+    expect(r.err).toBe('pinwatch: [config-invalid] pinwatch.yaml:2: baseline: "/etc/passwd" is absolute; expected a path inside the repository, relative to its root\n');
   });
 
   it('the default baseline as a symlink out of the repository is refused', async () => {
@@ -36,7 +36,7 @@ describe('lint with a hostile baseline', () => {
     symlinkSync(join(outside, 'passwd'), join(dir, '.pinwatch-baseline.json'));
     const r = await runCli(['lint', '--repo', dir]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: .pinwatch-baseline.json: baseline ".pinwatch-baseline.json" leads out of the repository through a symlink/);
+    expect(r.err).toMatch(/^pinwatch: \[path-outside-repo\] .pinwatch-baseline.json: baseline ".pinwatch-baseline.json" leads out of the repository through a symlink/);
     expect(r.err).not.toContain('root:');
   });
 
@@ -44,7 +44,7 @@ describe('lint with a hostile baseline', () => {
     const dir = tmp({ '.pinwatch-baseline.json': PASSWD_LIKE, 'values.yaml': 'image: nginx:1.25\n' });
     const r = await runCli(['lint', '--repo', dir]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: .pinwatch-baseline.json: baseline is not JSON \(a syntax error/);
+    expect(r.err).toMatch(/^pinwatch: \[baseline-invalid\] .pinwatch-baseline.json: baseline is not JSON \(a syntax error/);
     expect(r.err).not.toContain('root');
   });
 });

@@ -22,10 +22,10 @@ function tree(files: Record<string, string>): string {
 
 describe('pinwatch overlay --at', () => {
   it.each([
-    ['../..', /--at "..\/.." goes up with \.\./],
-    ['/etc', /--at "\/etc" is absolute/],
-    ['~', /--at "~" starts with ~/],
-  ])('--at %s is a usage error, exit 2', async (at, message) => {
+    ['../..', /^pinwatch: \[path-outside-repo\] --at "..\/.." goes up with \.\./],
+    ['/etc', /^pinwatch: \[path-outside-repo\] --at "\/etc" is absolute/],
+    ['~', /^pinwatch: \[path-outside-repo\] --at "~" starts with ~/],
+  ])('--at %s is a path-outside-repo error, exit 2', async (at, message) => {
     const root = tree({ 'packages/a/values.yaml': 'image: nginx:1.25\n' });
     const from = tree({ 'a/values.yaml': 'image: nginx:1.26\n' });
     const r = await runCli(['--repo', root, 'overlay', '--from', from, '--at', at, '--dry-run'], { cwd: '/' });
@@ -35,14 +35,14 @@ describe('pinwatch overlay --at', () => {
     expect(r.err).toMatch(/expected a subdirectory of the checkout, like --at packages/);
   });
 
-  it('--at naming a symlink that leads out of the checkout is a usage error', async () => {
+  it('--at naming a symlink that leads out of the checkout is a path-outside-repo error', async () => {
     const root = tree({ 'packages/a/values.yaml': 'image: nginx:1.25\n' });
     const outside = tree({ 'a/values.yaml': 'image: nginx:1.25\n' });
     symlinkSync(outside, join(root, 'elsewhere'));
     const from = tree({ 'a/values.yaml': 'image: nginx:1.26\n' });
     const r = await runCli(['--repo', root, 'overlay', '--from', from, '--at', 'elsewhere', '--dry-run'], { cwd: '/' });
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/--at "elsewhere" leads out of the repository through a symlink/);
+    expect(r.err).toMatch(/^pinwatch: \[path-outside-repo\] --at "elsewhere" leads out of the repository through a symlink/);
   });
 
   it('--at inside the checkout still overlays', async () => {

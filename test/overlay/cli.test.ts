@@ -110,10 +110,10 @@ describe('pinwatch overlay', () => {
 
   it('usage errors exit 2 with a clear message', async () => {
     const { root, from } = fixture();
-    expect((await cli(['--repo', root, 'overlay'])).err).toContain('overlay needs --from DIR');
+    expect((await cli(['--repo', root, 'overlay'])).err).toMatch(/^pinwatch: \[missing-option\] overlay needs --from DIR/);
     const bad = await cli(['--repo', root, 'overlay', '--from', from, '--built', '["a"']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--built looks like a JSON array but does not parse');
+    expect(bad.err).toMatch(/^pinwatch: \[invalid-dir-list\] --built looks like a JSON array but does not parse/);
     expect((await cli(['--repo', root, '--format', 'sarif', 'overlay', '--from', from])).code).toBe(2);
   });
 });

@@ -83,7 +83,7 @@ describe(`repin on a full disk${cannotMount ? ` (SKIPPED: mount -t tmpfs is not 
     writeFileSync(join(deploy, 'values.yaml'), values);
     const r = await runCli(['--repo', repo.dir, 'repin', APP, '--to', `${APP}:v1.1.0@${NEW}`]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: .*cannot write ".*deploy\/values\.yaml": ENOSPC/);
+    expect(r.err).toMatch(/^pinwatch: \[write-failed\] .*cannot write ".*deploy\/values\.yaml": ENOSPC/);
     expect(readFileSync(join(deploy, 'values.yaml'), 'utf8')).toBe(values);
     expect(readdirSync(deploy)).toEqual(['values.yaml']);
     const scan = await runCli(['--repo', repo.dir, 'scan', '--format', 'json']);

@@ -206,7 +206,7 @@ describe('a journal of a run that is still alive', () => {
     expect((JSON.parse(scan.out) as ScanJson).problems.map((p) => p.code)).toEqual(['interrupted-write-in-progress']);
     const run = await runCli(['--repo', r.dir, 'repin', APP, '--to', `${APP}:v1.1.0@${NEW}`]);
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/^pinwatch: another pinwatch run is writing files of this repository/);
+    expect(run.err).toMatch(/^pinwatch: \[write-in-progress\] another pinwatch run is writing files of this repository/);
     expect([read(A), read(B)]).toEqual([oldOf(A), oldOf(B)]);
     expect(existsSync(join(jd, 'journal.json'))).toBe(true);
   });

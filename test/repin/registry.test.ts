@@ -111,7 +111,7 @@ describe('pinwatch inspect', () => {
   it('an unknown tag is a clear one-line error, exit 2', async () => {
     const r = await run(['inspect', `${APP}:missing`, '--no-cache']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: GET http:\/\/127\.0\.0\.1:\d+\/v2\/acme\/app\/manifests\/missing answered HTTP 404 \(MANIFEST_UNKNOWN/);
+    expect(r.err).toMatch(/^pinwatch: \[manifest-unknown\] GET http:\/\/127\.0\.0\.1:\d+\/v2\/acme\/app\/manifests\/missing answered HTTP 404 \(MANIFEST_UNKNOWN/);
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -257,7 +257,7 @@ describe('pinwatch repin (CLI)', () => {
     expect(repo!.git('status', '--porcelain')).toBe('');
   });
 
-  it('json output lists the changes; a bad --to is a usage error (exit 2)', async () => {
+  it('json output lists the changes; a bad --to is an error with its own code (exit 2)', async () => {
     setup();
     const ok = await run(['--format', 'json', 'repin', APP, '--to', `${APP}:v1.1.0@${NEW}`]);
     expect(ok.code).toBe(0);
@@ -266,6 +266,16 @@ describe('pinwatch repin (CLI)', () => {
     expect(new Set(body.changes.map((c) => c.file))).toEqual(new Set(['deploy/app/values.yaml', 'deploy/backup/values.yaml', 'images/app.tag']));
     const bad = await run(['repin', APP, '--to', 'ghcr.io/acme/else:v1']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--to names ghcr.io\/acme\/else, but the pins being moved are of ghcr.io\/acme\/app/);
+    expect(bad.err).toMatch(/^pinwatch: \[repin-repository-mismatch\] --to "ghcr.io\/acme\/else:v1" names ghcr.io\/acme\/else, but the pins being moved are of ghcr.io\/acme\/app/);
+    const cases: [string[], RegExp][] = [
+      [[], /^pinwatch: \[missing-option\] repin needs --to REF or --to-tag TAG, like --to ghcr.io\/acme\/app:v1.2.0@sha256:<64 hex> or --to-tag v1.2.0\n$/],
+      [['--to', `${APP}:v1.1.0@${NEW}`, '--to-tag', 'v1.1.0'], /^pinwatch: \[conflicting-options\] repin takes one of --to and --to-tag, not both; saw --to ".*" and --to-tag "v1.1.0"\n$/],
+      [['--to', 'ghcr.io/acme/App:v1'], /^pinwatch: \[invalid-ref\] --to: repository name must be lowercase; saw "ghcr.io\/acme\/App:v1"; expected an image reference like ghcr.io\/acme\/app:v1.2.0@sha256:<64 hex>\n$/],
+    ];
+    for (const [args, err] of cases) {
+      const r = await run(['repin', APP, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(err);
+    }
   });
 });

@@ -7,9 +7,9 @@ import { runCli } from '../support/io.js';
 
 describe('pinwatch report usage', () => {
   const cases: [string, string[], RegExp][] = [
-    ['no --html', ['report'], /report needs --html FILE/],
-    ['--format', ['--format', 'json', 'report', '--html', 'x.html'], /report takes no --format or --output/],
-    ['--output', ['--output', 'x.txt', 'report', '--html', 'x.html'], /report takes no --format or --output/],
+    ['no --html', ['report'], /^pinwatch: \[missing-option\] report needs --html FILE/],
+    ['--format', ['--format', 'json', 'report', '--html', 'x.html'], /^pinwatch: \[unsupported-option\] report takes no --format or --output \(saw --format "json"\)/],
+    ['--output', ['--output', 'x.txt', 'report', '--html', 'x.html'], /^pinwatch: \[unsupported-option\] report takes no --format or --output \(saw --output "x.txt"\)/],
   ];
   it.each(cases)('%s → exit 2 with a message', async (_name, argv, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-report-usage-'));

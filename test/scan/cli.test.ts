@@ -25,14 +25,14 @@ describe('pinwatch scan: config and usage errors exit 2 with file:line', () => {
     const r = await runCli(['scan', '--repo', t.dir], t.dir);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err).toBe('pinwatch: pinwatch.yaml:2: unknown key "firstparty"; did you mean "firstParty"?\n');
+    expect(r.err).toBe('pinwatch: [config-invalid] pinwatch.yaml:2: unknown key "firstparty"; did you mean "firstParty"?\n');
   });
 
   it('config YAML that does not parse', async () => {
     const t = tree({ 'ci/pw.yaml': 'firstParty:\n  - ghcr.io/acme/\n include: [\n' });
     const r = await runCli(['scan', '--repo', t.dir, '--config', 'ci/pw.yaml'], t.dir);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: ci\/pw.yaml:3: not valid YAML/);
+    expect(r.err).toMatch(/^pinwatch: \[config-invalid\] ci\/pw.yaml:3: not valid YAML/);
   });
 
   it('a --config file that does not exist', async () => {

@@ -153,7 +153,7 @@ describe('special files at the paths the config names', () => {
     const r = await pinwatch(['scan', '--repo', dir]);
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^pinwatch: pinwatch.yaml: cannot read the config: a FIFO \(named pipe\), not a regular file/);
+    expect(r.err).toMatch(/^pinwatch: \[config-unreadable\] pinwatch.yaml: cannot read the config: a FIFO \(named pipe\), not a regular file/);
   });
 
   it('baseline: naming a FIFO: lint exits 2 with the reason, no hang', async () => {
@@ -187,7 +187,7 @@ describe('a config that would leak the environment', () => {
     const r = await pinwatch(['scan', '--repo', dir], { CI_TOKEN: SECRET });
     expect(r.code).toBe(2);
     expect(r.out + r.err).not.toContain(SECRET);
-    expect(r.err).toMatch(/^pinwatch: pinwatch.yaml: the config leads out of the repository/);
+    expect(r.err).toMatch(/^pinwatch: \[path-outside-repo\] pinwatch.yaml: the config leads out of the repository/);
   });
 
   it('a config that is one long scalar is quoted only by a short escaped excerpt', async () => {

@@ -210,7 +210,7 @@ describe('pinwatch affected (CLI)', () => {
     tmp.push(dir);
     const { code, err } = await cli(dir, 'affected', '--base', 'HEAD');
     expect(code).toBe(2);
-    expect(err).toBe(`pinwatch: ${dir} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)\n`);
+    expect(err).toBe(`pinwatch: [not-a-git-repo] ${dir} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)\n`);
   });
 
   it('refuses an unknown base outside a shallow clone', async () => {
@@ -218,5 +218,16 @@ describe('pinwatch affected (CLI)', () => {
     const { code, err } = await cli(r.dir, 'affected', '--base', 'no-such-branch');
     expect(code).toBe(2);
     expect(err).toContain('"no-such-branch" does not name a commit');
+  });
+
+  it.each([
+    [[], /^error: required option '--base <rev>' not specified\n/], // commander's own usage error, printed by commander
+    [['--base', 'HEAD', '--unknown', 'maybe'], /^pinwatch: \[invalid-unknown-mode\] --unknown must be include or exclude, like --unknown exclude; saw "maybe"\n$/],
+  ])('affected %j: a flag error, exit 2', async (args, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-affected-flags-'));
+    tmp.push(dir);
+    const { code, err } = await cli(dir, 'affected', ...args);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
   });
 });

@@ -17,9 +17,9 @@ export interface AffectedFlags {
 
 export async function runAffected(ctx: CommandContext, flags: AffectedFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'json');
-  if (!flags.base) throw new PinwatchError('usage', '--base REV is required (the revision to compare with, e.g. origin/main)');
+  if (!flags.base) throw new PinwatchError('missing-option', '--base REV is required (the revision to compare with, e.g. origin/main)');
   const unknown = flags.unknown ?? 'include';
-  if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('usage', `--unknown must be include or exclude; saw "${unknown}"`);
+  if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('invalid-unknown-mode', `--unknown must be include or exclude, like --unknown exclude; saw "${unknown}"`);
   const { repo } = ctx.global;
   const config = loadCommandConfig(ctx);
   const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });

@@ -14,9 +14,10 @@ export interface ReportFlags extends CheckFlags {
 
 function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
   if (ctx.global.format !== undefined || ctx.global.output !== undefined) {
-    throw new PinwatchError('usage', 'report takes no --format or --output; name the file with --html FILE, e.g. `pinwatch report --html pinwatch.html`');
+    const saw = ctx.global.format !== undefined ? `--format "${ctx.global.format}"` : `--output "${ctx.global.output}"`;
+    throw new PinwatchError('unsupported-option', `report takes no --format or --output (saw ${saw}); name the file with --html FILE, e.g. \`pinwatch report --html pinwatch.html\``);
   }
-  if (!flags.html) throw new PinwatchError('usage', 'report needs --html FILE, e.g. `pinwatch report --html pinwatch.html`');
+  if (!flags.html) throw new PinwatchError('missing-option', 'report needs --html FILE, e.g. `pinwatch report --html pinwatch.html`');
   return resolve(ctx.io.cwd, flags.html);
 }
 

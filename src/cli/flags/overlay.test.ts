@@ -23,6 +23,6 @@ describe('parseDirList', () => {
   });
 
   it('a JSON array of non-strings is a usage error', () => {
-    expect(() => parseDirList('[1,2]', '--owned')).toThrow(/--owned must be a JSON array of strings/);
+    expect(() => parseDirList('[1,2]', '--owned')).toThrow(/--owned must be a JSON array of strings; saw "\[1,2\]"; expected \["dir\/a","dir\/b"\] or dir\/a,dir\/b$/);
   });
 });

@@ -25,7 +25,7 @@ export function parseDirList(value: string | undefined, flag: string): string[] 
       throw new PinwatchError('invalid-dir-list', `${flag} looks like a JSON array but does not parse (${(e as Error).message}); saw ${JSON.stringify(value)}; expected ["dir/a","dir/b"] or dir/a,dir/b`);
     }
     if (!Array.isArray(items) || items.some((i) => typeof i !== 'string')) {
-      throw new PinwatchError('invalid-dir-list', `${flag} must be a JSON array of strings; saw ${JSON.stringify(value)}`);
+      throw new PinwatchError('invalid-dir-list', `${flag} must be a JSON array of strings; saw ${JSON.stringify(value)}; expected ["dir/a","dir/b"] or dir/a,dir/b`);
     }
   } else {
     items = text.split(/[\s,]+/);
