@@ -36,13 +36,13 @@ export class GlobSyntaxError extends Error {
 
 /** Throws GlobSyntaxError when `glob` is not in the supported syntax. */
 export function checkGlob(glob: string): void {
-  compileOne(glob);
+  compileOne(glob, { raw: glob, strict: true });
 }
 
 /** One matcher for one glob or any of several. */
 export function compileGlob(globs: string | readonly string[]): GlobMatcher {
   const list = typeof globs === 'string' ? [globs] : globs;
-  const matchers = list.map(compileOne);
+  const matchers = list.map((g) => compileOne(g, { raw: g, strict: false }));
   if (matchers.length === 1) return matchers[0]!;
   return (path) => matchers.some((m) => m(path));
 }
@@ -71,12 +71,27 @@ function stripDotSlash(g: string): string {
   return s;
 }
 
-function compileOne(raw: string): GlobMatcher {
-  if (raw.length > MAX_GLOB_LENGTH) throw new GlobSyntaxError(raw, `longer than ${MAX_GLOB_LENGTH} characters`);
+/**
+ * `strict` (config validation, checkGlob) refuses what is not in the syntax;
+ * otherwise (matching: patterns from .dockerignore and other repository files,
+ * and config globs already checked) nothing throws: an unclosed `[` is a literal
+ * `[`, extglob characters are literal, a `{…}` past the cap stays literal, and an
+ * over-long glob matches only its own text.
+ */
+interface GlobContext {
+  raw: string;
+  strict: boolean;
+}
+
+function compileOne(raw: string, ctx: GlobContext): GlobMatcher {
+  if (raw.length > MAX_GLOB_LENGTH) {
+    if (ctx.strict) throw new GlobSyntaxError(raw, `longer than ${MAX_GLOB_LENGTH} characters`);
+    return (path) => path === raw;
+  }
   const negate = raw.startsWith('!') && !raw.startsWith('!(');
   const body = stripDotSlash(negate ? raw.slice(1) : raw);
-  if (/[@!+*?]\(/.test(body.replace(/\\./g, ''))) throw new GlobSyntaxError(raw, 'extglobs such as @(a|b) are not supported; use {a,b}');
-  const compiled = expandBraces(body, raw).map((alt) => alt.split('/').map((seg) => parseSegment(seg, raw)));
+  if (ctx.strict && /[@!+*?]\(/.test(body.replace(/\\./g, ''))) throw new GlobSyntaxError(raw, 'extglobs such as @(a|b) are not supported; use {a,b}');
+  const compiled = expandBraces(body, ctx).map((alt) => alt.split('/').map((seg) => parseSegment(seg, ctx)));
   const test = (path: string): boolean => {
     const names = stripDotSlash(path).split('/');
     return compiled.some((segs) => matchSegments(segs, names));
@@ -85,7 +100,7 @@ function compileOne(raw: string): GlobMatcher {
 }
 
 /** `a{b,c{d,e}}` → [ab, acd, ace]; `{1..3}` → [1, 2, 3]. Unbalanced braces are literal, as in picomatch. */
-function expandBraces(glob: string, raw: string): string[] {
+function expandBraces(glob: string, ctx: GlobContext): string[] {
   let out = [''];
   let i = 0;
   while (i < glob.length) {
@@ -98,14 +113,17 @@ function expandBraces(glob: string, raw: string): string[] {
     if (ch === '{') {
       const end = closingBrace(glob, i);
       if (end !== -1) {
-        const alts = braceAlternatives(glob.slice(i + 1, end)).flatMap((a) => expandBraces(a, raw));
+        const alts = braceAlternatives(glob.slice(i + 1, end)).flatMap((a) => expandBraces(a, ctx));
         if (alts.length > 1 || glob.slice(i + 1, end).includes('..')) {
           const next: string[] = [];
           for (const o of out) for (const a of alts) next.push(o + a);
-          if (next.length > MAX_ALTERNATIVES) throw new GlobSyntaxError(raw, `{…} expands to more than ${MAX_ALTERNATIVES} alternatives`);
-          out = next;
-          i = end + 1;
-          continue;
+          if (next.length <= MAX_ALTERNATIVES) {
+            out = next;
+            i = end + 1;
+            continue;
+          }
+          if (ctx.strict) throw new GlobSyntaxError(ctx.raw, `{…} expands to more than ${MAX_ALTERNATIVES} alternatives`);
+          // lenient: this group stays literal text
         }
       }
     }
@@ -152,7 +170,7 @@ function braceAlternatives(inner: string): string[] {
   return out;
 }
 
-function parseSegment(seg: string, raw: string): Segment {
+function parseSegment(seg: string, ctx: GlobContext): Segment {
   if (seg === '**') return { kind: 'globstar' };
   const tokens: Token[] = [];
   for (let i = 0; i < seg.length; i++) {
@@ -161,14 +179,14 @@ function parseSegment(seg: string, raw: string): Segment {
     else if (c === '*') {
       if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' }); // `**` inside a segment is `*`
     } else if (c === '?') tokens.push({ kind: 'any' });
-    else if (c === '[') i = parseClass(seg, i, tokens, raw);
+    else if (c === '[') i = parseClass(seg, i, tokens, ctx);
     else tokens.push({ kind: 'char', ch: c });
   }
   return { kind: 'tokens', tokens };
 }
 
-/** Parse `[…]` at `open`; returns the index of its `]`. An unclosed `[` is an error (strict brackets). */
-function parseClass(seg: string, open: number, tokens: Token[], raw: string): number {
+/** Parse `[…]` at `open`; returns the index of its `]`. An unclosed `[` is an error when strict, else a literal `[`. */
+function parseClass(seg: string, open: number, tokens: Token[], ctx: GlobContext): number {
   let i = open + 1;
   const negate = seg[i] === '!' || seg[i] === '^';
   if (negate) i++;
@@ -189,7 +207,9 @@ function parseClass(seg: string, open: number, tokens: Token[], raw: string): nu
       items.push([c, hi]);
     } else items.push(c);
   }
-  throw new GlobSyntaxError(raw, `missing closing "]" for the "[" at ${open + 1} in segment ${JSON.stringify(seg)}`);
+  if (ctx.strict) throw new GlobSyntaxError(ctx.raw, `missing closing "]" for the "[" at ${open + 1} in segment ${JSON.stringify(seg)}`);
+  tokens.push({ kind: 'char', ch: '[' }); // lenient: an unclosed `[` is itself
+  return open;
 }
 
 function tokenMatches(t: Token, ch: string): boolean {
