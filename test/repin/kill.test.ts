@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
+import { LOCKSTEP_MAKEFILES } from '../support/lockstep.js';
 
 const APP = 'ghcr.io/acme/app';
 const OLD = `sha256:${'a'.repeat(64)}`;
@@ -39,17 +40,7 @@ function lockstepRepo(): TestRepo {
   const repo = makeRepo('pinwatch-kill-');
   repo.commit(
     {
-      'Makefile': 'build:\n\tmake -C packages/app image\n',
-      'packages/app/Makefile': [
-        'REGISTRY ?= ghcr.io/acme',
-        'TAG ?= v1.0.0',
-        'image:',
-        '\tdocker buildx build . --tag $(REGISTRY)/app:$(TAG) --metadata-file app.json',
-        '\tIMAGE="$(REGISTRY)/app:$(TAG)@$$(yq e \'."containerimage.digest"\' app.json -r)" \\',
-        "\t\tyq -i '.app.image = strenv(IMAGE) | .backup.clientImage = strenv(IMAGE)' values.yaml",
-        '\tyq .app.image values.yaml > images/app.tag',
-        '',
-      ].join('\n'),
+      ...LOCKSTEP_MAKEFILES,
       ...OLD_FILES,
     },
     'initial',

@@ -14,6 +14,7 @@ import { scanRepo } from '../../src/scan/index.js';
 import { main } from '../../src/cli/main.js';
 import type { TestRepo } from '../support/repo.js';
 import { makeRepo } from '../support/repo.js';
+import { LOCKSTEP_MAKEFILES } from '../support/lockstep.js';
 
 const APP = 'ghcr.io/acme/app';
 const OLD = `sha256:${'a'.repeat(64)}`;
@@ -163,17 +164,7 @@ describe('lockstep from a real Makefile (producers module, through the CLI)', ()
     repo = makeRepo('pinwatch-repin-make-');
     repo.commit(
       {
-        'Makefile': 'build:\n\tmake -C packages/app image\n',
-        'packages/app/Makefile': [
-          'REGISTRY ?= ghcr.io/acme',
-          'TAG ?= v1.0.0',
-          'image:',
-          '\tdocker buildx build . --tag $(REGISTRY)/app:$(TAG) --metadata-file app.json',
-          '\tIMAGE="$(REGISTRY)/app:$(TAG)@$$(yq e \'."containerimage.digest"\' app.json -r)" \\',
-          "\t\tyq -i '.app.image = strenv(IMAGE) | .backup.clientImage = strenv(IMAGE)' values.yaml",
-          '\tyq .app.image values.yaml > images/app.tag',
-          '',
-        ].join('\n'),
+        ...LOCKSTEP_MAKEFILES,
         'packages/app/values.yaml': `app:\n  image: ${APP}:v1.0.0@${OLD}\nbackup:\n  # froze: no producer stamped it before\n  clientImage: ghcr.io/acme/app-legacy:v0.9@${OLDER}\n`,
         'packages/app/images/app.tag': `${APP}:v1.0.0@${OLD}\n`,
       },
