@@ -1,6 +1,7 @@
 /**
- * The ref to repin to: `--to REF` (same repository; a missing digest is resolved
- * through the registry) or `--to-tag TAG` (resolved through the registry).
+ * The ref to repin to: a reference (same repository; a missing digest is resolved
+ * through the registry) or a tag (resolved through the registry); the CLI's
+ * `--to REF` and `--to-tag TAG`.
  * IMAGE may be a repository, a full ref (its tag/digest are ignored), an
  * `images:` key, or the last path component of a pinned repository.
  */
@@ -33,7 +34,7 @@ export interface TargetRequest {
 
 export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
   if ((req.to === undefined) === (req.toTag === undefined)) {
-    throw new PinwatchError('usage', 'repin needs exactly one of --to REF (e.g. ghcr.io/acme/app:v1.2.0@sha256:…) or --to-tag TAG');
+    throw new PinwatchError('repin-target-missing', 'repin needs exactly one target, a reference (e.g. ghcr.io/acme/app:v1.2.0@sha256:…) or a tag');
   }
   let tag: string | undefined;
   let digest: string | undefined;
@@ -42,10 +43,10 @@ export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
     try {
       ref = parseReference(req.to);
     } catch (e) {
-      throw new PinwatchError('usage', `--to must be an image reference like ${req.repository}:v1.2.0@sha256:<64 hex>; ${(e as Error).message}`);
+      throw new PinwatchError('repin-target-invalid', `the target must be an image reference like ${req.repository}:v1.2.0@sha256:<64 hex>; ${(e as Error).message}`);
     }
     if (ref.name !== req.repository) {
-      throw new PinwatchError('usage', `--to names ${ref.name}, but the pins being moved are of ${req.repository}; repin changes tag and digest only`);
+      throw new PinwatchError('repin-target-repository', `the target names ${ref.name}, but the pins being moved are of ${req.repository}; repin changes tag and digest only`);
     }
     tag = ref.tag;
     digest = ref.digest;
@@ -53,7 +54,7 @@ export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
     tag = req.toTag;
   }
   if (digest !== undefined) return withTag({ repository: req.repository, digest, resolvedBy: 'given' }, tag);
-  if (!req.client) throw new PinwatchError('usage', `--to ${req.to ?? req.toTag} has no digest and no registry is available to resolve it`);
+  if (!req.client) throw new PinwatchError('repin-target-unresolvable', `the target ${req.to ?? req.toTag} has no digest and no registry is available to resolve it`);
   const [domain, ...rest] = req.repository.split('/');
   const manifest = await req.client().getManifest({ domain: domain!, path: rest.join('/') }, tag ?? 'latest');
   return withTag({ repository: req.repository, digest: manifest.digest, resolvedBy: 'registry' }, tag);

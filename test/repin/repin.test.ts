@@ -266,6 +266,29 @@ describe('pinwatch repin (CLI)', () => {
     expect(new Set(body.changes.map((c) => c.file))).toEqual(new Set(['deploy/app/values.yaml', 'deploy/backup/values.yaml', 'images/app.tag']));
     const bad = await run(['repin', APP, '--to', 'ghcr.io/acme/else:v1']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--to names ghcr.io\/acme\/else, but the pins being moved are of ghcr.io\/acme\/app/);
+    expect(bad.err).toMatch(/^pinwatch: --to: the target names ghcr.io\/acme\/else, but the pins being moved are of ghcr.io\/acme\/app/);
+    const junk = await run(['repin', APP, '--to', 'Not A Ref']);
+    expect(junk.code).toBe(2);
+    expect(junk.err).toMatch(/^pinwatch: --to: the target must be an image reference like ghcr.io\/acme\/app:v1.2.0@sha256:<64 hex>/);
+    const none = await run(['repin', APP]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/repin needs exactly one target, a reference \(e.g. [^)]*\) or a tag: pass --to REF or --to-tag TAG\n$/);
+  });
+
+  it('the library words target errors without CLI flags, under their own codes', async () => {
+    setup();
+    const cases: [string | undefined, string][] = [
+      [undefined, 'repin-target-missing'],
+      ['Not A Ref', 'repin-target-invalid'],
+      ['ghcr.io/acme/else:v1', 'repin-target-repository'],
+    ];
+    for (const [to, code] of cases) {
+      const e = await repin({ root: repo!.dir, config: config(), image: APP, to, dryRun: true, buildModel: model }).then(
+        () => undefined,
+        (err: unknown) => err as { code: string; message: string },
+      );
+      expect(e?.code, String(to)).toBe(code);
+      expect(e?.message, String(to)).not.toMatch(/--/);
+    }
   });
 });
