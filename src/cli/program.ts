@@ -55,7 +55,7 @@ const repeatable = (v: string, prev: string[] = []) => [...prev, v];
 function registryFlags(cmd: Command): Command {
   return cmd
     .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; loopback is always allowed)', repeatable)
-    .option('--timeout <ms>', 'per-request registry timeout in milliseconds', '30000')
+    .option('--timeout <ms>', 'registry timeout in milliseconds, per attempt, covering headers, redirects and the whole body', '30000')
     .option('--no-cache', 'do not read or write the on-disk digest cache');
 }
 
