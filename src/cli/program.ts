@@ -21,6 +21,7 @@ import type { RepinFlags } from './commands/repin.js';
 import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import { VERSION } from './version.js';
+import { terminalSafe } from '../report/sanitize.js';
 
 /** `pinwatch ARGV` run again in-process (the demo runs `check` on the repo it builds). */
 export type Rerun = (argv: string[], io: Io) => Promise<number>;
@@ -84,7 +85,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
 
   /** A command body as a commander action: the context from the global options, the exit code into `result`. */
   const run =
@@ -194,6 +195,6 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--dir <dir>', 'build the demo repo here instead of a new temp folder (must be empty)')
     .action(run(async (ctx, flags: DemoFlags) => (await import('./commands/demo.js')).runDemo(ctx, flags, rerun)));
 
-  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
   return program;
 }

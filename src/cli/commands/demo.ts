@@ -2,6 +2,7 @@
 import type { CommandContext } from '../context.js';
 import { buildDemoRepo } from '../../demo/index.js';
 import type { Rerun } from '../program.js';
+import { say } from '../stderr.js';
 
 export interface DemoFlags {
   dir?: string;
@@ -10,12 +11,13 @@ export interface DemoFlags {
 /** `rerun` is pinwatch itself (main), passed in so this body does not import the program that declares it. */
 export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Rerun): Promise<number> {
   const dir = buildDemoRepo(flags.dir);
-  ctx.io.err(`pinwatch demo: built a demo platform monorepo with real git history in ${dir}\n\n`);
+  say(ctx, `pinwatch demo: built a demo platform monorepo with real git history in ${dir}\n\n`);
   const forwarded = ['--repo', dir];
   if (ctx.global.format) forwarded.push('--format', ctx.global.format);
   if (ctx.global.output) forwarded.push('--output', ctx.global.output);
   const code = await rerun([...forwarded, '--fail-on', 'never', 'check'], ctx.io);
-  ctx.io.err(
+  say(
+    ctx,
     [
       '',
       'Try it yourself on the demo repo:',
