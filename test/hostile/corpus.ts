@@ -214,6 +214,36 @@ export const CASES: HostileCase[] = [
     },
   },
   {
+    name: 'outside git: a planted write journal naming files outside the tree',
+    build: (jail) => {
+      const repo = join(jail, 'repo');
+      write(repo, { 'pinwatch.yaml': BASE_CONFIG, 'charts/app/values.yaml': `image: ghcr.io/acme/app:v1.0.0@${DIGEST('a')}\n` });
+      const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+      const outside = join(jail, 'outside');
+      const entry = (target: string, backup: string) => ({ file: 'charts/app/values.yaml', target, temp: `${backup}.tmp`, backup, oldHash: DIGEST('1'), newHash: DIGEST('2') });
+      write(repo, {
+        '.pinwatch/journal.json': JSON.stringify({
+          version: 1,
+          pid: dead,
+          state: 'committing',
+          entries: [entry(join(outside, 'secret.yaml'), join(outside, 'secret.yaml')), entry(join(repo, 'charts/app/values.yaml'), join(outside, `.secret.yaml.pinwatch-${dead}-0.bak`))],
+        }),
+      });
+      writeFileSync(join(outside, `.secret.yaml.pinwatch-${dead}-0.bak`), 'a backup outside the tree\n');
+      return { repo, accounted: ['charts/app/values.yaml'], reports: [{ args: ['scan', '--format', 'json'], says: [/interrupted-write-journal-unreadable/, /not one pinwatch wrote/] }] };
+    },
+  },
+  {
+    name: 'outside git: the write journal is a FIFO',
+    build: (jail) => {
+      const repo = join(jail, 'repo');
+      write(repo, { 'pinwatch.yaml': BASE_CONFIG, 'charts/app/values.yaml': `image: ghcr.io/acme/app:v1.0.0@${DIGEST('a')}\n` });
+      mkdirSync(join(repo, '.pinwatch'));
+      execFileSync('mkfifo', [join(repo, '.pinwatch/journal.json')]);
+      return { repo, accounted: ['charts/app/values.yaml'], reports: [{ args: ['scan', '--format', 'json'], says: [/interrupted-write-journal-unreadable/, /FIFO/] }] };
+    },
+  },
+  {
     name: 'hostile pinwatch.yaml: symlink to the environment',
     build: (jail) => {
       const repo = baseRepo(jail, { 'pinwatch.yaml': BASE_CONFIG });
