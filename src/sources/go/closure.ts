@@ -63,6 +63,14 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Repo-relative directory holding an import path, or why it is not in the module. */
 async function resolveImport(ctx: ModuleContext, importPath: string): Promise<{ dir: string } | { nested: string } | undefined> {
   for (const root of ctx.roots) {
@@ -122,10 +130,14 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
   if (only) names = only.map((f) => posix.basename(f));
   else {
     try {
-      names = (await readdir(posix.join(ctx.repoRoot, dir), { withFileTypes: true }))
-        .filter((e) => e.isFile() && e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !/^[._]/.test(e.name))
-        .map((e) => e.name)
-        .sort();
+      // not only regular files: go build follows a symlinked .go file, and a FIFO or
+      // device named *.go is reported by readGoFile rather than silently left out
+      const entries = (await readdir(posix.join(ctx.repoRoot, dir), { withFileTypes: true })).filter(
+        (e) => !e.isDirectory() && e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !/^[._]/.test(e.name),
+      );
+      names = [];
+      for (const e of entries) if (!(e.isSymbolicLink() && (await isDirectory(posix.join(ctx.repoRoot, dir, e.name))))) names.push(e.name);
+      names.sort();
     } catch {
       out.problems.push(`package directory ${dir} does not exist`);
       return result;
