@@ -1,8 +1,8 @@
 /** What `pinwatch demo` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
+import { say } from '../stderr.js';
 import { buildDemoRepo } from '../../demo/index.js';
 import type { Rerun } from '../program.js';
-import { say } from '../stderr.js';
 
 export interface DemoFlags {
   dir?: string;
