@@ -10,7 +10,7 @@ import { defaultConfig } from '../../src/config/defaults.js';
 import { PinwatchError } from '../../src/errors.js';
 import { readShallowState } from '../../src/git/shallow.js';
 import { scanRepo } from '../../src/scan/index.js';
-import { computeStale } from '../../src/stale/engine.js';
+import { computeStale } from '../../src/stale/index.js';
 import { describeWithFlagHint, flagHint } from '../../src/cli/flag-hint.js';
 
 const tmp: string[] = [];
