@@ -52,7 +52,7 @@ describe('the CLI adds the flag hint', () => {
     ['token-error', 'token endpoint answered 500', 'token endpoint answered 500'],
     ['config-invalid', 'bad', 'bad'],
   ])('%s: %s', (code, message, shown) => {
-    expect(describeWithFlagHint(new PinwatchError(code, message))).toBe(shown);
+    expect(describeWithFlagHint(new PinwatchError(code as ConstructorParameters<typeof PinwatchError>[0], message))).toBe(shown);
   });
 
   it('keeps the location first', () => {
