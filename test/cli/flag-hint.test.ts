@@ -56,7 +56,7 @@ describe('the CLI adds the flag hint', () => {
   });
 
   it('keeps the location first', () => {
-    expect(describeWithFlagHint(new PinwatchError('repin-target-invalid', 'the target must be …', { file: 'f', line: 2 }))).toBe('--to: f:2: the target must be …');
+    expect(describeWithFlagHint(new PinwatchError('repin-target-invalid' as ConstructorParameters<typeof PinwatchError>[0], 'the target must be …', { file: 'f', line: 2 }))).toBe('--to: f:2: the target must be …');
     expect(flagHint('toString')).toBeUndefined();
   });
 });
