@@ -10,6 +10,7 @@ import type { Io } from './context.js';
 import { processIo } from './context.js';
 import { buildProgram } from './program.js';
 import { terminalSafe } from '../report/sanitize.js';
+import { describeWithFlagHint } from './flag-hint.js';
 
 /** Run pinwatch with argv (without node and script). Returns the exit code; never throws. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -28,7 +29,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 2; // commander already printed the message
     }
     if (isPinwatchError(e)) {
-      io.err(`pinwatch: ${terminalSafe(`[${e.code}] ${e.describe()}`)}\n`);
+      io.err(`pinwatch: ${terminalSafe(`[${e.code}] ${describeWithFlagHint(e)}`)}
+`);
       return 2;
     }
     const err = e instanceof Error ? e : new Error(String(e));

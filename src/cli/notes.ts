@@ -1,13 +1,21 @@
 /**
- * What a lint run tells the reader besides its findings: misspelt rule ids in the
- * config and how the baseline matched (with the command that refreshes it). lint
- * and check print the same notes and the same `baseline` block in JSON.
+ * What a lint run tells the reader besides its findings: what the scan's journal
+ * recovery did (an interrupted write finished or undone: a note, never a
+ * finding), misspelt rule ids in the config and how the baseline matched (with
+ * the command that refreshes it). lint and check print the same notes and the
+ * same `baseline` block in JSON.
  */
 import type { Config } from '../config/types.js';
+import { RECOVERY_CODES } from '../journal/journal.js';
 import { misspeltRuleNotes, type LintRepoResult } from '../lint/index.js';
 
+/** One line per recovery note, worded as stale's report words them (`file: code: reason`). */
+export function recoveryNotes(problems: LintRepoResult['scan']['problems']): string[] {
+  return problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
+}
+
 export function lintReportNotes(result: LintRepoResult, config: Config): string[] {
-  const out: string[] = [...misspeltRuleNotes(config)];
+  const out: string[] = [...recoveryNotes(result.scan.problems), ...misspeltRuleNotes(config)];
   const b = result.baseline;
   if (b && result.baselineFile) {
     out.push(`baseline ${result.baselineFile}: ${b.matched} of ${b.entries} entries matched`);

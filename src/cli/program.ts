@@ -22,6 +22,7 @@ import type { RepinFlags } from './commands/repin.js';
 import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import { VERSION } from './version.js';
+import { terminalSafe } from '../report/sanitize.js';
 
 
 /**
@@ -54,7 +55,7 @@ const repeatable = (v: string, prev: string[] = []) => [...prev, v];
 function registryFlags(cmd: Command): Command {
   return cmd
     .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; loopback is always allowed)', repeatable)
-    .option('--timeout <ms>', 'per-request registry timeout in milliseconds', '30000')
+    .option('--timeout <ms>', 'registry timeout in milliseconds, per attempt, covering headers, redirects and the whole body', '30000')
     .option('--no-cache', 'do not read or write the on-disk digest cache');
 }
 
@@ -83,7 +84,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
 
   /** A command body as a commander action: the context from the global options, the exit code into `result`. */
   const run =
@@ -193,6 +194,6 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--dir <dir>', 'build the demo repo here instead of a new temp folder (must be empty)')
     .action(run(async (ctx, flags: DemoFlags) => (await import('./commands/demo.js')).runDemo(ctx, flags, rerun)));
 
-  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
   return program;
 }

@@ -17,7 +17,7 @@ export async function readShallowState(repo: string): Promise<ShallowState> {
   const r = await runGit(repo, ['rev-parse', '--is-shallow-repository', '--git-path', 'shallow']);
   if (r.code !== 0) {
     if (/not a git repository/i.test(r.stderr)) {
-      throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; this command reads history, so run it in a clone (or pass --repo DIR)`);
+      throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; this command reads history, so run it in a clone`);
     }
     throw new PinwatchError('git-failed', `git rev-parse --is-shallow-repository failed (exit ${r.code}): ${r.stderr.trim().split('\n')[0] ?? ''}`);
   }

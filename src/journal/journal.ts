@@ -17,9 +17,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
+import { containedPath } from '../util/repo-path.js';
+import { readRegularFile, readRegularText } from '../util/safe-read.js';
 import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from '../util/atomic-write.js';
 
 export interface PlannedWrite {
@@ -70,12 +72,29 @@ const PAUSE_ENV = 'PINWATCH_TEST_RENAME_PAUSE_MS';
 
 const sha256 = (b: Uint8Array) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
+/** Hash of a regular file (read through the safe reader: a FIFO or device a journal names is never read); undefined otherwise. */
 function hashOf(path: string): string | undefined {
+  const read = readRegularFile(path, { followSymlinks: true, maxBytes: Number.MAX_SAFE_INTEGER });
+  return 'bytes' in read ? sha256(read.bytes) : undefined;
+}
+
+/**
+ * Why a journal entry cannot be one pinwatch wrote, or undefined: its target
+ * must lie inside the repository and its temp and backup be pinwatch temp files
+ * beside it. Outside git the journal lives in the tree (`.pinwatch/`), where a
+ * hostile checkout could plant one naming any path to rename or remove.
+ */
+function entryProblem(root: string, e: JournalEntry): string | undefined {
+  if (![e.file, e.target, e.temp, e.backup].every((s) => typeof s === 'string')) return 'an entry lacks file, target, temp or backup';
   try {
-    return sha256(readFileSync(path));
-  } catch {
-    return undefined;
+    containedPath(root, e.target, 'the target');
+  } catch (err) {
+    return `${JSON.stringify(e.target)} is not inside the repository (${(err as Error).message})`;
   }
+  for (const p of [e.temp, e.backup]) {
+    if (dirname(p) !== dirname(e.target) || !PINWATCH_TEMP_NAME.test(basename(p))) return `${JSON.stringify(p)} is not a pinwatch temp file beside ${JSON.stringify(e.target)}`;
+  }
+  return undefined;
 }
 
 function removeQuietly(path: string): void {
@@ -285,7 +304,9 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
   if (existsSync(path)) {
     let journal: Journal | undefined;
     try {
-      journal = JSON.parse(readFileSync(path, 'utf8')) as Journal;
+      const read = readRegularText(path);
+      if ('refused' in read) throw new Error(read.refused.reason);
+      journal = JSON.parse(read.text) as Journal;
       if (journal.version !== 1 || !Array.isArray(journal.entries)) throw new Error(`unknown journal version ${String(journal.version)}`);
     } catch (e) {
       notes.push({ file: display(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} cannot be read (${(e as Error).message}); it was left in place, remove it after checking the files by hand` });
@@ -293,6 +314,9 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
     }
     if (journal && alive(journal.pid)) {
       notes.push({ file: display(root, path), code: 'interrupted-write-in-progress', reason: `pinwatch pid ${journal.pid} is writing ${journal.entries.map((e) => e.file).join(', ')}; its files may change while this runs` });
+    } else if (journal && journal.entries.some((e) => entryProblem(root, e) !== undefined)) {
+      const bad = journal.entries.map((e) => entryProblem(root, e)).find((p) => p !== undefined);
+      notes.push({ file: display(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} is not one pinwatch wrote (${bad}); nothing was renamed or removed, it was left in place: remove it after checking the files by hand` });
     } else if (journal) {
       try {
         notes.push(...recoverJournal(root, journal));

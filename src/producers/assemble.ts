@@ -4,10 +4,11 @@
  * move in lockstep) and a BuildRecipe per image build, with the writes that
  * stamp that build's image.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';
+import { fileTypeName, readRegularText } from '../util/safe-read.js';
 import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
@@ -52,7 +53,7 @@ export function producerFor(root: string, t: TargetFacts, problems: Problem[]): 
       refId = key.startsWith('copy-of:') ? key : `${id}#${byKey.size + 1}`;
       byKey.set(key, refId);
     }
-    const lines = w.lineFilter ? editedLines(w.abs, w.lineFilter) : undefined;
+    const lines = w.lineFilter ? editedLines(w.abs, file, w.lineFilter, w, problems) : undefined;
     const pin: PinWrite = { file, ...(w.keyPath !== undefined ? { keyPath: w.keyPath } : {}), via: w.via, refId, source: w.source, ...(lines ? { lines } : {}) };
     resolved.set(w, pin);
     done.push({ w, pin });
@@ -98,14 +99,18 @@ function expandUnknownPath(root: string, w: FoundWrite, problems: Problem[]): Fo
  * Lines (1-based) of the file that match every filter; undefined (the whole file)
  * when it cannot be read or no line matches: a pattern that finds nothing today
  * says nothing about which pin the recipe stamps, so no pin loses its producer.
+ * A regular file that cannot be read (too large, unreadable) is reported; a
+ * missing or non-regular one is already reported by writtenFile.
  */
-function editedLines(abs: string, filters: RegExp[]): number[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(abs, 'utf8');
-  } catch {
+function editedLines(abs: string, rel: string, filters: RegExp[], w: FoundWrite, problems: Problem[]): number[] | undefined {
+  const read = readRegularText(abs, { followSymlinks: true });
+  if (!('text' in read)) {
+    if (isFile(abs)) {
+      problems.push({ file: w.source.file, line: w.source.line, code: 'producer-target-unreadable', reason: `${w.via} edits lines of "${rel}", which was not read (${read.refused.reason.replace(/; not read$/, '')}); taken as writing the whole file` });
+    }
     return undefined;
   }
+  const text = read.text;
   const out: number[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (filters.every((f) => f.test(line))) out.push(i + 1);
@@ -141,17 +146,33 @@ function writtenFile(root: string, w: FoundWrite, problems: Problem[]): string |
   }
   if (!isFile(w.abs)) {
     const key = w.keyPath ? ` (key ${w.keyPath})` : '';
-    problems.push({ ...where, code: 'producer-target-missing', reason: `${w.via} writes "${rel}"${key}, which does not exist in the tree` });
+    const other = nonRegularKind(w.abs);
+    problems.push({ ...where, code: 'producer-target-missing', reason: other ? `${w.via} writes "${rel}"${key}, which is ${other}, not a regular file` : `${w.via} writes "${rel}"${key}, which does not exist in the tree` });
   }
   return rel;
 }
 
 function isFile(abs: string): boolean {
   try {
-    return existsSync(abs) && statSync(abs).isFile();
+    return statSync(abs).isFile();
   } catch {
     return false;
   }
+}
+
+/** What stands at `abs` when it exists but is no regular file (a FIFO, a device, a dangling symlink…), else undefined. */
+function nonRegularKind(abs: string): string | undefined {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    try {
+      return lstatSync(abs).isSymbolicLink() ? 'a symlink to nothing' : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return st.isFile() ? undefined : fileTypeName(st);
 }
 
 /**

@@ -3,6 +3,8 @@ import { makeRepo, type TestRepo } from '../../test/support/repo.js';
 import { defaultConfig } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { deriveBuildInputs } from '../sources/index.js';
 import { loadBuildModel, producersFor, recipesFor } from './index.js';
 import type { BuildModel } from './types.js';
@@ -295,6 +297,24 @@ describe('problems instead of crashes', () => {
         ['Makefile', 3],
       ]);
       expect(m.producers[0]!.built).toBe(true);
+    } finally {
+      r.cleanup();
+    }
+  });
+  it('a line-editing write to a FIFO or to /dev/zero is reported and never read (no hang, no endless read)', async () => {
+    const r = makeRepo('pinwatch-producers-fifo-');
+    try {
+      r.write({ Makefile: "build:\n\tsed -i '/app/s|image: .*|image: $$I|' fifo/values.yaml\n\tsed -i '/app/s|image: .*|image: $$I|' zero/values.yaml\n" });
+      mkdirSync(join(r.dir, 'fifo'));
+      execFileSync('mkfifo', [join(r.dir, 'fifo/values.yaml')]);
+      mkdirSync(join(r.dir, 'zero'));
+      symlinkSync('/dev/zero', join(r.dir, 'zero/values.yaml'));
+      const m = await loadBuildModel(r.dir, config());
+      expect(m.producers[0]!.writes.map((w) => [w.file, w.lines])).toEqual([['fifo/values.yaml', undefined], ['zero/values.yaml', undefined]]);
+      expect(m.problems.filter((p) => p.code === 'producer-target-missing').map((p) => [p.line, p.reason])).toEqual([
+        [2, 'sed writes "fifo/values.yaml", which is a FIFO (named pipe), not a regular file'],
+        [3, 'sed writes "zero/values.yaml", which is a character device, not a regular file'],
+      ]);
     } finally {
       r.cleanup();
     }

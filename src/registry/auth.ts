@@ -23,7 +23,7 @@ export interface TokenRequestOptions {
   fetch: FetchLike;
   timeoutMs: number;
   now: () => number;
-  /** Whether plain HTTP to this host is allowed (loopback or --insecure-registry); credentials never go to other http realms. */
+  /** Whether plain HTTP to this host is allowed (loopback or listed in insecureRegistries); credentials never go to other http realms. */
   plainHttpAllowed: (host: string) => boolean;
   /** The registry URL whose 401 named the realm, for messages. */
   challengedBy?: string;
@@ -89,7 +89,7 @@ export class HostAuth {
     if (this.credentials && url.protocol === 'http:' && !opts.plainHttpAllowed(url.host)) {
       throw new RegistryError(
         'token-error',
-        `refusing to send credentials to the plain-http token realm ${redactUrl(url.toString())}; list its host with --insecure-registry if that is intended`,
+        `refusing to send credentials to the plain-http token realm ${redactUrl(url.toString())}; list its host in insecureRegistries if that is intended`,
         { url: url.toString() },
       );
     }
@@ -155,7 +155,7 @@ export function classifyCause(e: unknown): { text: string; retry: boolean } {
   if (code === 'ENOTFOUND') return { text: 'host not found', retry: false };
   if (message === 'bad port') return { text: "Node's fetch refuses this port (a WHATWG \"bad port\"); use another port", retry: false };
   if (/certificate|self[- ]signed|CERT_|ERR_TLS/i.test(`${code ?? ''} ${message}`)) {
-    return { text: `TLS failed: ${message} (for a registry without TLS use --insecure-registry HOST)`, retry: false };
+    return { text: `TLS failed: ${message} (for a registry without TLS, list its host in insecureRegistries)`, retry: false };
   }
   return { text: message, retry: true };
 }

@@ -33,7 +33,7 @@ export function checkHop(url: URL, policy: HopPolicy, from?: string): void {
   if (url.protocol === 'http:' && !policy.plainHttpAllowed(url)) {
     throw new RegistryError(
       'redirect-refused',
-      `refusing plain-http ${redactUrl(url.toString())}${via}: plain HTTP is allowed only to loopback registries and hosts listed with --insecure-registry`,
+      `refusing plain-http ${redactUrl(url.toString())}${via}: plain HTTP is allowed only to loopback registries and hosts listed in insecureRegistries`,
       { url: url.toString() },
     );
   }

@@ -17,12 +17,23 @@ function declaredExtra(input: RuleInput): (file: string) => boolean {
 const FILE_PROBLEM = /parse|collector|unreadable|binary|utf8|symlink|too-large/;
 
 /**
+ * Notes of the scan's journal recovery (RECOVERY_CODES in journal/journal.ts:
+ * `interrupted-write-*`, `stale-temp-removed`): what pinwatch did to finish or undo
+ * an interrupted write of its own, not a defect of the repository, so no rule
+ * flags them; lint and check print them as notes (cli/notes.ts). Spelt as a
+ * pattern here because rules/ must not load journal/ (it does I/O).
+ */
+export function isRecoveryNote(problem: Pick<Problem, 'code'>): boolean {
+  return /^interrupted-write-|^stale-temp-removed$/.test(problem.code);
+}
+
+/**
  * A scan problem is about one ref (`invalid-ref`, `incomplete-ref`, `templated-ref`,
  * `unresolved-ref`, `conflicting-digest`, `empty-tag-file`, …) unless its code says
  * the file itself could not be read.
  */
 export function isRefProblem(problem: Problem): boolean {
-  return !FILE_PROBLEM.test(problem.code);
+  return !FILE_PROBLEM.test(problem.code) && !isRecoveryNote(problem);
 }
 
 function skippedFindings(input: RuleInput, declared: (f: string) => boolean): RawFinding[] {
@@ -62,7 +73,7 @@ function scrapedPinFindings(input: RuleInput, declared: (f: string) => boolean, 
 
 function otherProblemFindings(input: RuleInput, known: Set<string>): RawFinding[] {
   return input.problems
-    .filter((p) => !isRefProblem(p) && !known.has(`${p.file}|${p.code}`))
+    .filter((p) => !isRefProblem(p) && !isRecoveryNote(p) && !known.has(`${p.file}|${p.code}`))
     .map((p) => ({
       rule: 'unparsed-file',
       message: `part of ${p.file} could not be read (${p.code}): ${p.reason}`,

@@ -30,7 +30,7 @@ function checkRoot(root: string): void {
   } catch {
     isDir = false;
   }
-  if (!isDir) throw new PinwatchError('repo-not-found', `repository root ${JSON.stringify(root)} is not a directory; expected --repo DIR`);
+  if (!isDir) throw new PinwatchError('repo-not-found', `repository root ${JSON.stringify(root)} is not a directory`);
 }
 
 /** A structured parse that fell back to the text scrape becomes a `skipped` entry with scraped: true. */

@@ -3,7 +3,6 @@
  * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing.
  * Never throws for bad input: what cannot be derived becomes `unknownReason`.
  */
-import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ImageConfig } from '../config/types.js';
 import type { BuildRecipe } from '../producers/index.js';
@@ -12,6 +11,7 @@ import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
 import { neededStages } from '../dockerfile/stages.js';
 import { narrowGo } from './go/narrowing.js';
+import { readSourceText } from './read.js';
 import { isGlob, normalizeDir } from './matcher.js';
 import { dirPattern, pathKind, repoJoin } from './paths.js';
 import type { BuildInputs, InputPattern } from './types.js';
@@ -59,12 +59,14 @@ function empty(image: string, steps: string[], unknownReason?: string): BuildInp
 
 async function readIgnoreFile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<void> {
   for (const file of [`${spec.dockerfile}.dockerignore`, repoJoin(spec.context, '.dockerignore')]) {
-    let text: string;
-    try {
-      text = await readFile(posix.join(repoRoot, file), 'utf8');
-    } catch {
-      continue;
+    const read = readSourceText(repoRoot, file);
+    if ('missing' in read) continue;
+    if ('refused' in read) {
+      out.inputs.push({ path: file, kind: 'file', why: '.dockerignore of the build context' });
+      out.steps.push(`${file}: ${read.refused}; nothing is excluded, the whole context counts`);
+      return;
     }
+    const text = read.text;
     const { entries, problems } = dockerignoreEntries(text, spec.context);
     out.inputs.push({ path: file, kind: 'file', why: '.dockerignore of the build context' });
     out.ignore.push(...entries, `!${spec.dockerfile}`, `!${file}`);
@@ -81,13 +83,12 @@ async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInput
     out.unknownReason = `${outside} is outside the repository (from ${spec.origin})`;
     return;
   }
-  let text: string;
-  try {
-    text = await readFile(posix.join(repoRoot, spec.dockerfile), 'utf8');
-  } catch {
-    out.unknownReason = `Dockerfile ${spec.dockerfile} does not exist (from ${spec.origin})`;
+  const read = readSourceText(repoRoot, spec.dockerfile);
+  if (!('text' in read)) {
+    out.unknownReason = 'missing' in read ? `Dockerfile ${spec.dockerfile} does not exist (from ${spec.origin})` : `Dockerfile ${spec.dockerfile}: ${read.refused} (from ${spec.origin})`;
     return;
   }
+  const text = read.text;
   if ((await pathKind(repoRoot, spec.context)) !== 'dir') {
     out.unknownReason = `build context ${spec.context} is not a directory (from ${spec.origin})`;
     return;

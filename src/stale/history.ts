@@ -49,7 +49,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const { commit: head, prefix } = await resolveCommitAndPrefix(repo, headRev);
   if (!head) {
     const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
-    if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone (or pass --repo DIR)`);
+    if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone`);
     throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);
   }
   const shallow = await readShallowState(repo);
@@ -85,7 +85,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
 /** The root is a subdirectory of the work tree: history is read through it only. */
 export function subdirectoryWarning(repo: string, prefix: string): string {
   const top = prefix.replace(/\/$/, '').split('/').map(() => '..').join('/');
-  return `${repo} is the subdirectory ${prefix} of its git work tree: only changes inside it count, so build inputs outside it (a build context of ${top} or above) are unknown and digests moved in from outside are dated by the move; pass --repo at the top level of the work tree to judge the whole tree`;
+  return `${repo} is the subdirectory ${prefix} of its git work tree: only changes inside it count, so build inputs outside it (a build context of ${top} or above) are unknown and digests moved in from outside are dated by the move; take the top level of the work tree as the repository root to judge the whole tree`;
 }
 
 interface Judgement {

@@ -10,6 +10,13 @@ describe('pinwatch CLI entry', () => {
     }
   });
 
+  it('--timeout help says what docs/registry.md says: per attempt, the whole body', async () => {
+    const r = await runCli(['stale', '--help']);
+    const help = r.out.replace(/\s+/g, ' ');
+    expect(help).toContain('--timeout <ms> registry timeout in milliseconds, per attempt, covering headers, redirects and the whole body');
+    expect(help).not.toContain('per-request');
+  });
+
   it('rejects an unknown command with exit 2 and no stack trace', async () => {
     const r = await runCli(['frobnicate']);
     expect(r.code).toBe(2);

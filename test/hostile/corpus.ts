@@ -25,6 +25,8 @@ export interface Built {
   minPins?: number;
   /** Servers to close after the runs (unix sockets). */
   servers?: Server[];
+  /** Commands run besides the standard ones, each with what its stdout + stderr must say (the hostile file reported with its reason). */
+  reports?: { args: string[]; says: RegExp[] }[];
 }
 
 export interface HostileCase {
@@ -69,6 +71,20 @@ function baseRepo(jail: string, extra: Record<string, string | Buffer> = {}, mes
   git(repo, ['add', '-A']);
   git(repo, ['commit', '-q', '-m', message]);
   return repo;
+}
+
+/** pinwatch.yaml declaring the base image's build, so stale, explain and affected read its Dockerfile and Go module. */
+const IMAGE_CONFIG = `${BASE_CONFIG}images:\n  app:\n    repository: ghcr.io/acme/app\n    context: src/app\n`;
+const GO_DOCKERFILE = 'FROM golang:1.22 AS build\nWORKDIR /src\nCOPY . .\nRUN go build -o /app .\nFROM gcr.io/distroless/static\nCOPY --from=build /app /app\n';
+
+/** The commands that read build inputs, each required to name `file` and say why it was not read. */
+function buildInputReports(file: string, why: RegExp, affectedSays = true): { args: string[]; says: RegExp[] }[] {
+  const named = new RegExp(file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return [
+    { args: ['explain', 'app'], says: [named, why] },
+    { args: ['affected', '--base', 'HEAD~1'], says: affectedSays ? [named, why] : [/"image":"app"/] },
+    { args: ['stale', '--format', 'json'], says: [] },
+  ];
 }
 
 function commitAll(repo: string, message: string): void {
@@ -164,6 +180,67 @@ export const CASES: HostileCase[] = [
         servers: [server],
         accounted: ['charts/fifo/values.yaml', 'charts/zero/values.yaml', 'charts/out/values.yaml', 'charts/loop/values.yaml', 'charts/sock/values.yaml'],
       };
+    },
+  },
+  {
+    name: 'build inputs: a FIFO Dockerfile',
+    build: (jail) => {
+      const repo = baseRepo(jail, { 'pinwatch.yaml': IMAGE_CONFIG });
+      write(repo, { 'src/app/main.go': 'package main\n// changed\n' });
+      commitAll(repo, 'fix(app): change');
+      // git cannot commit a FIFO: the working tree holds one where the committed Dockerfile was.
+      execFileSync('rm', [join(repo, 'src/app/Dockerfile')]);
+      execFileSync('mkfifo', [join(repo, 'src/app/Dockerfile')]);
+      return { repo, accounted: ['charts/app/values.yaml'], reports: buildInputReports('src/app/Dockerfile', /FIFO/) };
+    },
+  },
+  {
+    name: 'build inputs: go.mod a symlink to /dev/zero, .dockerignore a FIFO',
+    build: (jail) => {
+      const repo = baseRepo(jail, { 'pinwatch.yaml': IMAGE_CONFIG, 'src/app/Dockerfile': GO_DOCKERFILE });
+      symlinkSync('/dev/zero', join(repo, 'src/app/go.mod'));
+      write(repo, { 'src/app/main.go': 'package main\n// changed\n' });
+      commitAll(repo, 'fix(app): change');
+      execFileSync('mkfifo', [join(repo, 'src/app/.dockerignore')]);
+      return {
+        repo,
+        accounted: ['charts/app/values.yaml'],
+        // affected lists the image (the copied tree stays whole when Go narrowing cannot read go.mod); explain says why.
+        reports: [
+          ...buildInputReports('src/app/go.mod', /character device/, false),
+          { args: ['explain', 'app'], says: [/src\/app\/\.dockerignore: a FIFO/] },
+        ],
+      };
+    },
+  },
+  {
+    name: 'outside git: a planted write journal naming files outside the tree',
+    build: (jail) => {
+      const repo = join(jail, 'repo');
+      write(repo, { 'pinwatch.yaml': BASE_CONFIG, 'charts/app/values.yaml': `image: ghcr.io/acme/app:v1.0.0@${DIGEST('a')}\n` });
+      const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+      const outside = join(jail, 'outside');
+      const entry = (target: string, backup: string) => ({ file: 'charts/app/values.yaml', target, temp: `${backup}.tmp`, backup, oldHash: DIGEST('1'), newHash: DIGEST('2') });
+      write(repo, {
+        '.pinwatch/journal.json': JSON.stringify({
+          version: 1,
+          pid: dead,
+          state: 'committing',
+          entries: [entry(join(outside, 'secret.yaml'), join(outside, 'secret.yaml')), entry(join(repo, 'charts/app/values.yaml'), join(outside, `.secret.yaml.pinwatch-${dead}-0.bak`))],
+        }),
+      });
+      writeFileSync(join(outside, `.secret.yaml.pinwatch-${dead}-0.bak`), 'a backup outside the tree\n');
+      return { repo, accounted: ['charts/app/values.yaml'], reports: [{ args: ['scan', '--format', 'json'], says: [/interrupted-write-journal-unreadable/, /not one pinwatch wrote/] }] };
+    },
+  },
+  {
+    name: 'outside git: the write journal is a FIFO',
+    build: (jail) => {
+      const repo = join(jail, 'repo');
+      write(repo, { 'pinwatch.yaml': BASE_CONFIG, 'charts/app/values.yaml': `image: ghcr.io/acme/app:v1.0.0@${DIGEST('a')}\n` });
+      mkdirSync(join(repo, '.pinwatch'));
+      execFileSync('mkfifo', [join(repo, '.pinwatch/journal.json')]);
+      return { repo, accounted: ['charts/app/values.yaml'], reports: [{ args: ['scan', '--format', 'json'], says: [/interrupted-write-journal-unreadable/, /FIFO/] }] };
     },
   },
   {

@@ -85,7 +85,8 @@ describe('hostile corpus through the CLI', () => {
         built = await c.build(jail);
         tally.inputs++;
         const before = snapshot(jail, built.repo);
-        for (const args of COMMANDS) {
+        const reports = new Map((built.reports ?? []).map((r) => [r, r.args] as const));
+        for (const args of [...COMMANDS, ...reports.values()]) {
           const r = await runCli(args, built.repo);
           tally.runs++;
           const exit = r.signal ? `killed (${r.signal}, over ${CAP_MS / 1000} s)` : String(r.code);
@@ -97,6 +98,9 @@ describe('hostile corpus through the CLI', () => {
           expect(r.stderr, `${what}: internal error`).not.toMatch(/internal error/i);
           expect(r.stdout + r.stderr, `${what}: leaked the environment`).not.toContain(SECRET);
           expect(r.stdout + r.stderr, `${what}: read outside the repository`).not.toContain(SENTINEL);
+          for (const [report] of [...reports].filter(([, a]) => a === args)) {
+            for (const says of report.says) expect(r.stdout + r.stderr, `${what}: does not report the unreadable file`).toMatch(says);
+          }
           if (args[0] === 'scan' && built.accounted && r.code !== 2) {
             const seen = accountedFiles(r.stdout);
             const missing = built.accounted.filter((f) => !seen.has(f));

@@ -11,7 +11,8 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { PinwatchError } from '../../src/errors.js';
-import { journalDir, writeFilesTogether } from '../../src/journal/journal.js';
+import { journalDir, RECOVERY_CODES, writeFilesTogether } from '../../src/journal/journal.js';
+import { isRecoveryNote, isRefProblem } from '../../src/rules/file-rules.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
 
@@ -209,5 +210,38 @@ describe('a journal of a run that is still alive', () => {
     expect(run.err).toMatch(/^pinwatch: \[write-in-progress\] another pinwatch run is writing files of this repository/);
     expect([read(A), read(B)]).toEqual([oldOf(A), oldOf(B)]);
     expect(existsSync(join(jd, 'journal.json'))).toBe(true);
+  });
+});
+
+describe('recovery notes in lint and check: notes, not findings', () => {
+  it('every RECOVERY_CODES code is a recovery note for the rules (not an invalid-ref, not an unparsed-file)', () => {
+    for (const code of RECOVERY_CODES) {
+      expect(isRecoveryNote({ code }), code).toBe(true);
+      expect(isRefProblem({ code, file: 'f', reason: 'r' }), code).toBe(false);
+    }
+    expect(isRecoveryNote({ code: 'invalid-ref' })).toBe(false);
+  });
+
+  it.each([
+    ['lint', ['lint']],
+    ['lint json', ['lint', '--format', 'json']],
+    ['check', ['check']],
+    ['check json', ['check', '--format', 'json']],
+  ])('%s --fail-on warning after a recovery: exit 0, the recovery said once as a note', async (_, args) => {
+    const r = twoFiles();
+    r.commit({ 'pinwatch.yaml': 'firstParty: []\n', Makefile: 'build:\n\t@true\n' }, 'config');
+    await crashed(r.dir, 'committing', [A]);
+    const run = await runCli(['--repo', r.dir, '--fail-on', 'warning', ...args]);
+    expect(run.code, run.out + run.err).toBe(0);
+    expect([read(A), read(B)]).toEqual([newOf(A), newOf(B)]);
+    expect(run.out).not.toMatch(/invalid-ref/);
+    const said = run.out.match(new RegExp(`${A.replace(/\./g, '\\.')}: interrupted-write-rolled-forward: an interrupted write of 2 files`, 'g')) ?? [];
+    // the JSON of check carries stale's own notes too (its stale block)
+    if (!args.includes('json')) expect(said).toHaveLength(1);
+    if (args.includes('json')) {
+      const body = JSON.parse(run.out) as { findings: { rule: string }[]; notes: string[] };
+      expect(body.findings.map((f) => f.rule)).not.toContain('invalid-ref');
+      expect(body.notes.filter((n) => n.includes('interrupted-write-rolled-forward'))).toHaveLength(2);
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -243,5 +244,52 @@ describe('deriveBuildInputs with config and unknowns', () => {
   it('a repo root that does not exist is a reason, not a throw', async () => {
     const r = await deriveBuildInputs(join(root, 'missing'), { image: 'x', recipe: recipe() });
     expect(r.unknownReason).toMatch(/does not exist/);
+  });
+});
+
+describe('deriveBuildInputs on hostile files: never blocks, never reads a device, always says why', () => {
+  let hostile: string;
+  beforeAll(() => {
+    hostile = mkdtempSync(join(tmpdir(), 'pinwatch-sources-hostile-'));
+    const files: Record<string, string> = {
+      'app/Dockerfile': 'FROM golang AS build\nWORKDIR /src\nCOPY . .\nRUN go build -o /app ./cmd/app\nFROM scratch\nCOPY --from=build /app /app\n',
+      'app/go.mod': 'module example.com/app\n',
+      'app/cmd/app/main.go': 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.X() }\n',
+      'app/lib/real.go.txt': 'package lib\n\nfunc X() {}\n',
+      'zero/Dockerfile': 'FROM golang AS build\nWORKDIR /src\nCOPY . .\nRUN go build -o /app .\nFROM scratch\nCOPY --from=build /app /app\n',
+      'zero/main.go': 'package main\n',
+    };
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(hostile, path)), { recursive: true });
+      writeFileSync(join(hostile, path), content);
+    }
+    symlinkSync('real.go.txt', join(hostile, 'app/lib/lib.go'));
+    execFileSync('mkfifo', [join(hostile, 'app/lib/pipe.go')]);
+    execFileSync('mkfifo', [join(hostile, 'app/.dockerignore')]);
+    mkdirSync(join(hostile, 'fifo'));
+    execFileSync('mkfifo', [join(hostile, 'fifo/Dockerfile')]);
+    symlinkSync('/dev/zero', join(hostile, 'zero/go.mod'));
+  });
+  afterAll(() => rmSync(hostile, { recursive: true, force: true }));
+
+  it('a FIFO Dockerfile is the unknown reason', async () => {
+    const r = await deriveBuildInputs(hostile, { image: 'f', config: { context: 'fifo' } });
+    expect(r.unknownReason).toBe('Dockerfile fifo/Dockerfile: a FIFO (named pipe), not a regular file; not read (from pinwatch.yaml images.f)');
+  });
+
+  it('a FIFO .dockerignore and a FIFO .go file are steps; a symlinked .go file is read', async () => {
+    const r = await deriveBuildInputs(hostile, { image: 'a', config: { context: 'app' } });
+    expect(r.unknownReason).toBeUndefined();
+    expect(r.steps).toContain('app/.dockerignore: a FIFO (named pipe), not a regular file; not read; nothing is excluded, the whole context counts');
+    expect(r.steps.some((s) => s.endsWith('app/lib/pipe.go: a FIFO (named pipe), not a regular file; not read'))).toBe(true);
+    expect(r.steps.some((s) => s.includes('→ 2 packages in module example.com/app'))).toBe(true);
+    expect(matched(r, ['app/lib/lib.go', 'app/cmd/app/main.go', 'app/go.mod'])).toEqual(['app/lib/lib.go', 'app/cmd/app/main.go', 'app/go.mod']);
+  });
+
+  it('a go.mod that is a symlink to /dev/zero: no narrowing, and why', async () => {
+    const r = await deriveBuildInputs(hostile, { image: 'z', config: { context: 'zero' } });
+    expect(r.unknownReason).toBeUndefined();
+    expect(r.steps.some((s) => s.includes('zero/go.mod: a character device, not a regular file; not read'))).toBe(true);
+    expect(matched(r, ['zero/main.go'])).toEqual(['zero/main.go']);
   });
 });

@@ -7,6 +7,7 @@ import { PinwatchError } from '../../errors.js';
 import { affectedReport } from '../../affected/index.js';
 import { formatAffectedJson } from '../../report/affected-json.js';
 import { formatAffectedText } from '../../report/affected-text.js';
+import { say } from '../stderr.js';
 
 const FORMATS = ['json', 'text'] as const;
 
@@ -25,7 +26,7 @@ export async function runAffected(ctx: CommandContext, flags: AffectedFlags): Pr
   const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });
   if (format === 'json') {
     emit(ctx, formatAffectedJson(result));
-    for (const u of result.unknown) ctx.io.err(`pinwatch: ${u.image}: build inputs unknown (${unknown === 'include' ? 'listed to be safe' : 'left out'}): ${u.reason}\n`);
+    for (const u of result.unknown) say(ctx, `pinwatch: ${u.image}: build inputs unknown (${unknown === 'include' ? 'listed to be safe' : 'left out'}): ${u.reason}\n`);
   } else emit(ctx, formatAffectedText(result));
   return 0;
 }

@@ -27,7 +27,8 @@ export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
     ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
   });
-  const notes = [...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes];
+  // one scan feeds lint and stale: its recovery notes come from both, printed once
+  const notes = [...new Set([...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes])];
   return { result, notes };
 }
 

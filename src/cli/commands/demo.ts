@@ -1,5 +1,6 @@
 /** What `pinwatch demo` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
+import { say } from '../stderr.js';
 import { buildDemoRepo } from '../../demo/index.js';
 import type { Rerun } from '../context.js';
 
@@ -10,12 +11,13 @@ export interface DemoFlags {
 /** `rerun` is pinwatch itself (main), passed in so this body does not import the program that declares it. */
 export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Rerun): Promise<number> {
   const dir = buildDemoRepo(flags.dir);
-  ctx.io.err(`pinwatch demo: built a demo platform monorepo with real git history in ${dir}\n\n`);
+  say(ctx, `pinwatch demo: built a demo platform monorepo with real git history in ${dir}\n\n`);
   const forwarded = ['--repo', dir];
   if (ctx.global.format) forwarded.push('--format', ctx.global.format);
   if (ctx.global.output) forwarded.push('--output', ctx.global.output);
   const code = await rerun([...forwarded, '--fail-on', 'never', 'check'], ctx.io);
-  ctx.io.err(
+  say(
+    ctx,
     [
       '',
       'Try it yourself on the demo repo:',

@@ -6,6 +6,7 @@ import { DEFAULT_BASELINE_FILE, exitCodeFor, lintRepo, writeBaselineFile } from 
 import { baselineJson, lintReportNotes } from '../notes.js';
 import { emitFindingsReport } from '../output.js';
 import { FINDINGS_FORMATS } from '../../report/findings-format.js';
+import { say } from '../stderr.js';
 
 export interface LintFlags {
   writeBaseline?: string | boolean;
@@ -20,7 +21,7 @@ export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<nu
     const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
     const result = await lintRepo(root, config, { baseline: false });
     const n = writeBaselineFile(root, file, result.findings);
-    ctx.io.err(`pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
+    say(ctx, `pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
     return 0;
   }
   const result = await lintRepo(root, config, { baseline: flags.baseline });

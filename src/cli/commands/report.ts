@@ -7,6 +7,7 @@ import { PinwatchError } from '../../errors.js';
 import { exitCodeFor } from '../../lint/index.js';
 import { formatHtmlReport } from '../../report/html.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { say } from '../stderr.js';
 
 export interface ReportFlags extends CheckFlags {
   html?: string;
@@ -34,6 +35,6 @@ export async function runReport(ctx: CommandContext, flags: ReportFlags): Promis
   });
   writeFileAtomic(target, html);
   const active = result.findings.filter((f) => !f.suppressed).length;
-  ctx.io.err(`wrote ${flags.html} (${result.stale.images.length} images, ${active} findings)\n`);
+  say(ctx, `wrote ${flags.html} (${result.stale.images.length} images, ${active} findings)\n`);
   return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
 }

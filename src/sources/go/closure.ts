@@ -4,12 +4,13 @@
  * skipping `_test.go` files, files whose build constraint can never hold, and
  * nested modules (a directory with its own go.mod is another module).
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { parseGoMod } from './gomod.js';
 import type { GoMod } from './gomod.js';
 import { readGoSource } from './gosource.js';
 import type { GoSourceInfo } from './gosource.js';
+import { readSourceAbs, readSourceText } from '../read.js';
 
 export interface GoRoot {
   /** Repo-relative package directory. */
@@ -62,6 +63,14 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Repo-relative directory holding an import path, or why it is not in the module. */
 async function resolveImport(ctx: ModuleContext, importPath: string): Promise<{ dir: string } | { nested: string } | undefined> {
   for (const root of ctx.roots) {
@@ -91,18 +100,22 @@ function importPathOf(ctx: ModuleContext, dir: string): string {
 const goFileCache = new Map<string, { mtimeMs: number; size: number; info: GoSourceInfo }>();
 const GO_FILE_CACHE_LIMIT = 200_000;
 
-async function readGoFile(abs: string): Promise<GoSourceInfo | undefined> {
+/** The parsed file, or why it cannot be read. */
+async function readGoFile(abs: string): Promise<GoSourceInfo | string> {
+  let st;
   try {
-    const st = await stat(abs);
-    const hit = goFileCache.get(abs);
-    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
-    const info = readGoSource(await readFile(abs, 'utf8'));
-    if (goFileCache.size >= GO_FILE_CACHE_LIMIT) goFileCache.clear();
-    goFileCache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, info });
-    return info;
+    st = await stat(abs);
   } catch {
-    return undefined;
+    return 'does not exist';
   }
+  const hit = goFileCache.get(abs);
+  if (hit && st.isFile() && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
+  const read = readSourceAbs(abs);
+  if (!('text' in read)) return 'missing' in read ? 'does not exist' : read.refused;
+  const info = readGoSource(read.text);
+  if (goFileCache.size >= GO_FILE_CACHE_LIMIT) goFileCache.clear();
+  goFileCache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, info });
+  return info;
 }
 
 interface LoadedPackage {
@@ -117,10 +130,14 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
   if (only) names = only.map((f) => posix.basename(f));
   else {
     try {
-      names = (await readdir(posix.join(ctx.repoRoot, dir), { withFileTypes: true }))
-        .filter((e) => e.isFile() && e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !/^[._]/.test(e.name))
-        .map((e) => e.name)
-        .sort();
+      // not only regular files: go build follows a symlinked .go file, and a FIFO or
+      // device named *.go is reported by readGoFile rather than silently left out
+      const entries = (await readdir(posix.join(ctx.repoRoot, dir), { withFileTypes: true })).filter(
+        (e) => !e.isDirectory() && e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !/^[._]/.test(e.name),
+      );
+      names = [];
+      for (const e of entries) if (!(e.isSymbolicLink() && (await isDirectory(posix.join(ctx.repoRoot, dir, e.name))))) names.push(e.name);
+      names.sort();
     } catch {
       out.problems.push(`package directory ${dir} does not exist`);
       return result;
@@ -129,8 +146,8 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
   for (const name of names) {
     const path = join(dir, name);
     const info = await readGoFile(posix.join(ctx.repoRoot, path));
-    if (!info) {
-      out.problems.push(`cannot read ${path}`);
+    if (typeof info === 'string') {
+      out.problems.push(`${path}: ${info}`);
       continue;
     }
     if (!info.buildable) {
@@ -145,13 +162,10 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
 }
 
 async function moduleContext(repoRoot: string, moduleDir: string): Promise<ModuleContext | string> {
-  let text: string;
-  try {
-    text = await readFile(posix.join(repoRoot, moduleDir, 'go.mod'), 'utf8');
-  } catch {
-    return `${join(moduleDir, 'go.mod')} does not exist`;
-  }
-  const mod = parseGoMod(text);
+  const read = readSourceText(repoRoot, join(moduleDir, 'go.mod'));
+  if ('missing' in read) return `${join(moduleDir, 'go.mod')} does not exist`;
+  if ('refused' in read) return `${join(moduleDir, 'go.mod')}: ${read.refused}`;
+  const mod = parseGoMod(read.text);
   if (!mod.module) return `${join(moduleDir, 'go.mod')} has no module line`;
   const roots = [{ prefix: mod.module, dir: moduleDir }];
   for (const r of mod.replaces) if (r.local) roots.push({ prefix: r.from, dir: join(moduleDir, r.to) });

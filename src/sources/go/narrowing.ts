@@ -17,7 +17,7 @@ import { parseGoMod } from './gomod.js';
 import { isGlob } from '../matcher.js';
 import { dirPattern, isWithin, pathKind, repoJoin } from '../paths.js';
 import type { InputPattern } from '../types.js';
-import { readFile } from 'node:fs/promises';
+import { readSourceText } from '../read.js';
 
 export interface GoNarrowing {
   inputs: InputPattern[];
@@ -41,12 +41,12 @@ async function moduleDirOf(repoRoot: string, dir: string): Promise<string | unde
   }
 }
 
-async function modulePath(repoRoot: string, moduleDir: string): Promise<string | undefined> {
-  try {
-    return parseGoMod(await readFile(posix.join(repoRoot, moduleDir, 'go.mod'), 'utf8')).module;
-  } catch {
-    return undefined;
-  }
+/** The module path in `moduleDir`/go.mod, or why it cannot be read (pushed to `notes`). */
+function modulePath(repoRoot: string, moduleDir: string, notes: string[]): string | undefined {
+  const file = repoJoin(moduleDir, 'go.mod');
+  const read = readSourceText(repoRoot, file);
+  if ('refused' in read) notes.push(`${file}: ${read.refused}`);
+  return 'text' in read ? parseGoMod(read.text).module : undefined;
 }
 
 interface RootsResult {
@@ -78,7 +78,7 @@ async function resolveRoots(repoRoot: string, inv: GoInvocation, map: ContainerM
       else dirs.push({ dir: r.path, recursive });
       continue;
     }
-    const mod = cwdModule === undefined ? undefined : await modulePath(repoRoot, cwdModule);
+    const mod = cwdModule === undefined ? undefined : modulePath(repoRoot, cwdModule, out.notes);
     if (mod !== undefined && (base === mod || base.startsWith(`${mod}/`))) {
       dirs.push({ dir: repoJoin(cwdModule!, base.slice(mod.length + 1)), recursive });
     } else out.notes.push(`${arg} is not a package of the module copied into the image`);
