@@ -195,6 +195,24 @@ export const CASES: HostileCase[] = [
     },
   },
   {
+    name: 'build inputs: a .dockerignore with globs a config would refuse',
+    build: (jail) => {
+      // An unclosed [, an extglob and a brace bomb: config validation refuses them, but a
+      // .dockerignore is matched as written (once an internal error from the glob compiler).
+      const repo = baseRepo(jail, { 'pinwatch.yaml': IMAGE_CONFIG, 'src/app/Dockerfile': GO_DOCKERFILE, 'src/app/.dockerignore': `foo[abc\n@(x|y)\n${'{a,b}'.repeat(9)}\n` });
+      write(repo, { 'src/app/main.go': 'package main\n// changed\n' });
+      commitAll(repo, 'fix(app): change');
+      return {
+        repo,
+        accounted: ['charts/app/values.yaml'],
+        reports: [
+          { args: ['affected', '--base', 'HEAD~1'], says: [/"image":"app"/] },
+          { args: ['explain', 'app'], says: [/\.dockerignore/] },
+        ],
+      };
+    },
+  },
+  {
     name: 'build inputs: go.mod a symlink to /dev/zero, .dockerignore a FIFO',
     build: (jail) => {
       const repo = baseRepo(jail, { 'pinwatch.yaml': IMAGE_CONFIG, 'src/app/Dockerfile': GO_DOCKERFILE });
