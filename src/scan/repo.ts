@@ -13,7 +13,7 @@ import type { Pin, Problem } from '../model/index.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
-import { recoverInterruptedWrites } from '../journal/index.js';
+import { startRecovery } from '../journal/index.js';
 import { walkTree } from './walk.js';
 
 export interface ScanOptions {
@@ -74,11 +74,12 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   const root = resolve(repoRoot);
   checkRoot(root);
   // first finish or undo an interrupted multi-file write (a killed repin), and say so
-  const recovered = await recoverInterruptedWrites(root);
+  // (the search for stale temp files runs in git beside the walk and the collectors)
+  const recovery = await startRecovery(root);
   const walk = walkTree(root, config);
   const outcomes = await collectAll(walk.files, config.firstParty, options);
   const pins: Pin[] = [];
-  const problems: Problem[] = [...recovered];
+  const problems: Problem[] = [...recovery.journal, ...(await recovery.staleTemps())];
   const skipped = [...walk.skipped];
   let filesScanned = 0;
   outcomes.forEach((outcome, i) => {
