@@ -82,7 +82,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
-    .showHelpAfterError()
+    .showHelpAfterError('(pinwatch --help lists the commands; pinwatch <command> --help, a command\'s options)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
 

@@ -91,3 +91,16 @@ describe('the version', () => {
     expect(driver.version).toBe(PACKAGE_VERSION);
   });
 });
+
+describe('a mistyped flag or command', () => {
+  it('gets three lines (the error, the suggestion, where help is), not the whole help', async () => {
+    for (const argv of [['lint', '--fial-on', 'error'], ['lnt']]) {
+      const r = await runCli(argv);
+      expect(r.code).toBe(2);
+      const lines = r.err.trim().split('\n');
+      expect(lines).toHaveLength(3);
+      expect(lines[1]).toMatch(/Did you mean (--fail-on|lint)\?/);
+      expect(lines[2]).toMatch(/pinwatch <command> --help/);
+    }
+  });
+});
