@@ -7,6 +7,7 @@
 import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE_NAMES } from '../config/defaults.js';
 import { DEFAULT_BASELINE_FILE } from '../lint/baseline.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../model/finding.js';
 import type { CommandContext, GlobalOptions, Io } from './context.js';
@@ -31,7 +32,7 @@ import { terminalSafe } from '../report/sanitize.js';
  */
 export function findRepoRoot(cwd: string): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'pinwatch.yaml')) || existsSync(join(dir, '.git'))) return dir;
+    if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name))) || existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return resolve(cwd);
   }
 }
@@ -77,7 +78,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .description('Every image pin in a GitOps monorepo: where it is, what is wrong with it, and which merged fixes it does not ship.')
     .version(VERSION)
     .option('--repo <dir>', 'repository root (default: the nearest folder at or above the working directory with pinwatch.yaml or .git)')
-    .option('--config <file>', 'config file (default: pinwatch.yaml at the repo root)')
+    .option('--config <file>', 'config file (default: pinwatch.yaml, or pinwatch.yml, .pinwatch.yaml, .pinwatch.yml, at the repo root)')
     .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))

@@ -10,7 +10,7 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
-import { CONFIG_FILE_NAME, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
+import { CONFIG_FILE_NAME, CONFIG_FILE_NAMES, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
 import { checkFirstPartyPrefixes } from './first-party.js';
 import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
@@ -19,7 +19,7 @@ import { readRegularFile } from '../util/safe-read.js';
 import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
 import { displayPath } from '../util/display-path.js';
 
-export { CONFIG_FILE_NAME };
+export { CONFIG_FILE_NAME, CONFIG_FILE_NAMES };
 
 export interface LoadConfigOptions {
   /** Config file; relative paths are resolved against repoRoot. Must exist when given. */
@@ -98,9 +98,31 @@ function locateConfig(repoRoot: string, configPath: string | undefined, file: st
   return { abs, follow: false };
 }
 
+/**
+ * The repository's config file name at its root (pinwatch.yaml, pinwatch.yml,
+ * .pinwatch.yaml or .pinwatch.yml), or undefined when there is none. Two at once
+ * is an error: pinwatch would otherwise silently ignore one of them.
+ */
+export function repoConfigName(repoRoot: string): string | undefined {
+  const present = CONFIG_FILE_NAMES.filter((name) => {
+    try {
+      lstatSync(resolve(repoRoot, name));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (present.length > 1) {
+    throw new PinwatchError('config-invalid', `${present.join(' and ')} are both at the repository root; keep one (pinwatch reads ${CONFIG_FILE_NAME}, ${CONFIG_FILE_NAMES.slice(1).join(', ')})`, { file: present[1]! });
+  }
+  return present[0];
+}
+
 function readConfigFile(repoRoot: string, configPath: string | undefined): { file: string; raw: RawConfig } | undefined {
-  const file = displayPath(repoRoot, resolve(repoRoot, configPath ?? CONFIG_FILE_NAME));
-  const where = locateConfig(repoRoot, configPath, file);
+  const name = configPath ?? repoConfigName(repoRoot);
+  if (name === undefined) return undefined;
+  const file = displayPath(repoRoot, resolve(repoRoot, name));
+  const where = locateConfig(repoRoot, name, file);
   if (!where) return undefined;
   const read = readRegularFile(where.abs, { followSymlinks: where.follow });
   if ('refused' in read) throw new PinwatchError('config-unreadable', `cannot read the config: ${read.refused.reason}`, { file });
@@ -117,7 +139,7 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   const raw = read?.raw ?? {};
   const config = defaultConfig();
   const assumed: string[] = [];
-  if (!read) assumed.push(`no ${CONFIG_FILE_NAME} at the repository root: using the defaults`);
+  if (!read) assumed.push(`no ${CONFIG_FILE_NAME} (or ${CONFIG_FILE_NAMES.slice(1).join(', ')}) at the repository root: using the defaults`);
 
   config.firstParty = [...new Set([...(raw.firstParty ?? []), ...cliPrefixes])];
   if (raw.include) config.include = raw.include;

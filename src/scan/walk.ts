@@ -10,7 +10,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { join, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/index.js';
-import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAME, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
+import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAMES, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
 import { fileKind, isYamlName } from './kind.js';
@@ -222,7 +222,7 @@ function handleFile(plan: Plan, entry: Entry, rel: string, excludedBy: string | 
     return;
   }
   if (!plan.include(rel)) {
-    if (!excludedBy && isYamlName(rel) && rel !== CONFIG_FILE_NAME) out.excluded.add(EXCLUDED_REASONS.notIncluded, rel);
+    if (!excludedBy && isYamlName(rel) && !CONFIG_FILE_NAMES.includes(rel)) out.excluded.add(EXCLUDED_REASONS.notIncluded, rel);
     return;
   }
   if (excludedBy) {

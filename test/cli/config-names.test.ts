@@ -1,0 +1,39 @@
+/** The config's other usual names are read, not silently ignored; two at once is an error. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/io.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pinwatch-config-names-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, '.git'));
+  mkdirSync(join(dir, 'sub'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe('config file names', () => {
+  it.each(['pinwatch.yaml', 'pinwatch.yml', '.pinwatch.yaml', '.pinwatch.yml'])('%s is read (and found from a subfolder)', async (name) => {
+    const dir = tree({ [name]: 'firstParty: [ghcr.io/acme/]\n', 'values.yaml': 'image: ghcr.io/acme/a:v1\n' });
+    const r = await runCli(['scan', '--format', 'json'], { cwd: join(dir, 'sub') });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).summary.firstParty).toBe(1);
+  });
+  it('two at once: exit 2 naming both, not one silently ignored', async () => {
+    const dir = tree({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n', '.pinwatch.yml': 'firstParty: [ghcr.io/other/]\n' });
+    const r = await runCli(['--repo', dir, 'scan']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/\[config-invalid\] \.pinwatch\.yml: pinwatch\.yaml and \.pinwatch\.yml are both at the repository root; keep one/);
+  });
+  it('none: the defaults, and the note names every name looked for', async () => {
+    const dir = tree({ 'values.yaml': 'image: ghcr.io/acme/a:v1\n' });
+    const r = await runCli(['--repo', dir, 'scan']);
+    expect(r.code).toBe(0);
+    expect(r.out + r.err).toMatch(/no pinwatch\.yaml \(or pinwatch\.yml, \.pinwatch\.yaml, \.pinwatch\.yml\) at the repository root/);
+  });
+});
