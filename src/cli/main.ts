@@ -4,7 +4,7 @@
  * clear line on stderr (`pinwatch: [code] file:line: message`, the codes in
  * docs/errors.md) and exit 2; anything else is an internal error (exit 2).
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { isPinwatchError, PinwatchError } from '../errors.js';
 import type { Io } from './context.js';
 import { processIo } from './context.js';
@@ -12,14 +12,33 @@ import { buildProgram } from './program.js';
 import { terminalSafe } from '../report/sanitize.js';
 import { describeWithFlagHint } from './flag-hint.js';
 
+/**
+ * The first bare word before any option the program does not know (a command
+ * name, or a mistyped one), skipping the values of the program's own options
+ * (`--repo DIR`); undefined when there is none.
+ */
+function leadingWord(program: Command, argv: readonly string[]): string | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
+  const known = new Set(program.options.flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('-')) return a;
+    const flag = a.split('=')[0]!;
+    if (!known.has(flag)) return undefined; // a command's own option: no command was named
+    if (takesValue.has(flag) && !a.includes('=')) i++;
+  }
+  return undefined;
+}
+
 /** Run pinwatch with argv (without node and script). Returns the exit code; never throws. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const result = { code: 0 };
   const program = buildProgram(io, result, main);
-  // `pinwatch` with no command, or only global options, runs `check`.
-  const hasCommand = argv.some((a) => !a.startsWith('-') && program.commands.some((c) => c.name() === a || c.aliases().includes(a)));
+  // `pinwatch` with no command, or only global options, runs `check`: put in front, so
+  // check's own flags (--fail-on-stale, --baseline, …) parse as check's. A bare word that
+  // is not a command is left for commander to call an unknown command (with "did you mean").
   const wantsHelp = argv.some((a) => a === '-h' || a === '--help' || a === '-V' || a === '--version');
-  const args = hasCommand || wantsHelp || argv.includes('help') ? argv : [...argv, 'check'];
+  const args = wantsHelp || leadingWord(program, argv) !== undefined ? argv : ['check', ...argv];
   try {
     await program.parseAsync(args, { from: 'user' });
     return result.code;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { runCli } from '../support/io.js';
 
 const D1 = `sha256:${'1'.repeat(64)}`;
@@ -102,5 +103,16 @@ describe('a mistyped flag or command', () => {
       expect(lines[1]).toMatch(/Did you mean (--fail-on|lint)\?/);
       expect(lines[2]).toMatch(/pinwatch <command> --help/);
     }
+  });
+});
+
+describe('the default command', () => {
+  it("takes check's own flags with no command named (pinwatch --fail-on-stale any was 'unknown option')", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-default-'));
+    execFileSync('git', ['init', '-q', dir]);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '--allow-empty', '-m', 'initial'], { cwd: dir });
+    const r = await runCli(['--fail-on-stale', 'never', '--format', 'json', '--no-baseline'], { cwd: dir });
+    expect(r.err).not.toMatch(/unknown option/);
+    expect(JSON.parse(r.out).title).toBe('pinwatch check');
   });
 });
