@@ -6,8 +6,10 @@
  */
 import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
+import { PinwatchError } from '../errors.js';
 import { DEFAULT_BASELINE_FILE } from '../lint/baseline.js';
 import { FAIL_ON_LEVELS, type FailOn } from '../model/finding.js';
 import type { CommandContext, GlobalOptions, Io } from './context.js';
@@ -30,11 +32,18 @@ import { terminalSafe } from '../report/sanitize.js';
  * Without --repo, the repository is found the way git finds it: the nearest
  * folder at or above the working directory that holds pinwatch.yaml or .git.
  */
-export function findRepoRoot(cwd: string): string {
+export function findRepoRoot(cwd: string, home = homedir()): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name))) || existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return resolve(cwd);
+    if (dirname(dir) === dir) break;
   }
+  // A plain folder of manifests is a fine tree to scan; the filesystem root or the
+  // home directory is not one (it would walk everything for minutes).
+  const here = resolve(cwd);
+  if (here === dirname(here) || here === resolve(home)) {
+    throw new PinwatchError('repo-not-found', `no pinwatch.yaml or .git at or above ${JSON.stringify(here)}, and pinwatch does not walk the whole ${here === dirname(here) ? 'filesystem' : 'home directory'}: run it inside a repository`);
+  }
+  return here;
 }
 
 function globalOptions(cmd: Command, io: Io): GlobalOptions {

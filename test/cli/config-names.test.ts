@@ -1,5 +1,5 @@
 /** The config's other usual names are read, not silently ignored; two at once is an error. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,5 +35,26 @@ describe('config file names', () => {
     const r = await runCli(['--repo', dir, 'scan']);
     expect(r.code).toBe(0);
     expect(r.out + r.err).toMatch(/no pinwatch\.yaml \(or pinwatch\.yml, \.pinwatch\.yaml, \.pinwatch\.yml\) at the repository root/);
+  });
+});
+
+describe('no repository found', () => {
+  it('from the filesystem root or the home directory: exit 2 at once, not a walk of everything', async () => {
+    for (const [cwd, where] of [['/', 'filesystem'], [process.env.HOME ?? '/root', 'home directory']] as const) {
+      if (existsSync(join(cwd, '.git')) || existsSync(join(cwd, 'pinwatch.yaml'))) continue;
+      const t0 = Date.now();
+      const r = await runCli(['scan'], { cwd });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`\\[repo-not-found\\] no pinwatch.yaml or .git at or above .*does not walk the whole ${where}.*--repo DIR`));
+      expect(Date.now() - t0).toBeLessThan(5000);
+    }
+  });
+  it('a plain folder of manifests (no .git) is still scanned', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-plain-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'values.yaml'), 'image: ghcr.io/acme/a:v1\n');
+    const r = await runCli(['scan', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).summary.pins).toBe(1);
   });
 });
