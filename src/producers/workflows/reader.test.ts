@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../config/defaults.js';
 import type { Problem } from '../../model/index.js';
+import { loadBuildModel } from '../repo.js';
 import { evaluate } from './expressions.js';
 import { expandMatrix } from './matrix.js';
 import { readWorkflow } from './reader.js';
@@ -211,5 +213,33 @@ jobs:
     expect(computed.recipes[0]!.repositories).toEqual([]);
     expect(computed.problems).toEqual([expect.objectContaining({ line: 6, code: 'recipe-tag-unreadable', reason: expect.stringContaining('the matrix is computed at run time') })]);
     expect(read('jobs:\n  a: [\n').problems).toEqual([expect.objectContaining({ file: FILE, line: expect.any(Number), code: 'workflow-yaml-error' })]);
+  });
+});
+
+describe('loadBuildModel with workflows', () => {
+  const repoWith = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-workflows-model-'));
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), text);
+    }
+    return dir;
+  };
+  const WF = 'jobs:\n  a:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          tags: ghcr.io/acme/x:1\n';
+
+  it('workflow recipes join the model; no Makefile is no build-entry-missing, unless buildEntry names one', async () => {
+    const dir = repoWith({ '.github/workflows/a.yml': WF, 'Dockerfile': 'FROM alpine\n', '.github/workflows/sub/ignored.yml': WF, '.github/workflows/notes.txt': 'x' });
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.kind, r.makefile, r.repositories])).toEqual([['github-actions', '.github/workflows/a.yml', ['ghcr.io/acme/x']]]);
+      expect(m.problems).toEqual([]);
+      const explicit = await loadBuildModel(dir, { ...defaultConfig(), buildEntry: 'build.mk:all' });
+      expect(explicit.problems.map((p) => p.code)).toEqual(['build-entry-missing']);
+      const excluded = await loadBuildModel(dir, { ...defaultConfig(), exclude: ['.github/'] });
+      expect(excluded.recipes).toEqual([]);
+      expect(excluded.problems.map((p) => p.code)).toEqual(['build-entry-missing']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
