@@ -1,6 +1,7 @@
 /**
  * The part of the GitHub Actions expression language (`${{ … }}`) a recipe needs:
- * literals, `env.*` and `matrix.*` property paths (dots and `['x']`), and `a || b`.
+ * literals, `env.*` and `matrix.*` property paths (dots and `['x']`), `a || b`, and
+ * the `tags` output of a docker/metadata-action step (its images, tag unknown).
  * Everything else — `steps.*`, `secrets.*`, `github.*`, `needs.*`, `inputs.*`,
  * function calls, comparisons — is known only when the workflow runs: it
  * evaluates to an unknown with the reason, and interpolation leaves a marker
@@ -18,6 +19,8 @@ export interface Scope {
   env: ReadonlyMap<string, Evaluated>;
   /** This matrix combination; `unknown` when the matrix itself is computed at run time; absent without a matrix. */
   matrix?: { known: true; values: Readonly<Record<string, Value>> } | { known: false; reason: string };
+  /** `steps.<id>.outputs.<name>` that can be told before the run (docker/metadata-action tags: its images, tag unknown). */
+  outputs?: ReadonlyMap<string, string>;
 }
 
 export interface Unknown {
@@ -62,6 +65,8 @@ export function evaluate(expr: string, scope: Scope): Evaluated {
   const [context, ...rest] = path;
   if (context === 'env') return lookupEnv(rest, scope);
   if (context === 'matrix') return lookupMatrix(rest, scope);
+  const output = context === 'steps' && rest.length === 3 && rest[1] === 'outputs' ? scope.outputs?.get(`${rest[0]}.${rest[2]}`) : undefined;
+  if (output !== undefined) return { known: true, value: output };
   return { known: false, reason: RUN_TIME[context!] ?? `"${context}" is not a context pinwatch knows` };
 }
 

@@ -200,6 +200,30 @@ jobs:
     ]);
   });
 
+  it('tags from a docker/metadata-action step are its images (lines, commas, name= entries), tag unknown', () => {
+    const { recipes, problems } = read(`env:
+  IMAGE: ghcr.io/acme/api
+jobs:
+  a:
+    steps:
+      - id: meta
+        uses: docker/metadata-action@v5
+        with:
+          images: |
+            \${{ env.IMAGE }}
+            docker.io/acme/api,quay.io/acme/api
+            name=registry.example/acme/api,enable=true
+            name=registry.example/acme/off,enable=false
+          tags: type=semver,pattern={{version}}
+      - uses: docker/build-push-action@v6
+        with:
+          context: api
+          tags: \${{ steps.meta.outputs.tags }}
+`);
+    expect(problems).toEqual([]);
+    expect(recipes.map((r) => r.repositories)).toEqual([['ghcr.io/acme/api', 'docker.io/acme/api', 'quay.io/acme/api', 'registry.example/acme/api']]);
+  });
+
   it('a computed matrix leaves matrix references unknown; invalid YAML is one problem', () => {
     const computed = read(`jobs:
   a:

@@ -79,16 +79,22 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
   const seen = new Set<string>();
   for (const s of scopes) {
     const jobEnv = readEnv(ctx, job.get('env', true), workflowEnv, s.matrix);
+    const outputs = new Map<string, string>();
     steps.items.forEach((step, index) => {
       if (!isMap(step)) return;
       const stepEnv = readEnv(ctx, step.get('env', true), jobEnv, s.matrix);
-      const scope: Scope = { env: stepEnv, ...(s.matrix ? { matrix: s.matrix } : {}) };
+      const scope: Scope = { env: stepEnv, ...(s.matrix ? { matrix: s.matrix } : {}), outputs };
       const nameNode = step.get('name', true);
       const stepName = isScalar(nameNode) ? ` "${readableMarkers(interpolate(String(nameNode.value), scope).text)}"` : '';
       const name = `jobs.${jobId} step ${index + 1}${stepName}${s.label}`;
       const uses = step.get('uses', true);
       const run = step.get('run', true);
       let found: BuildRecipe[] = [];
+      const id = step.get('id');
+      if (isScalar(uses) && /^docker\/metadata-action@/.test(String(uses.value)) && typeof id === 'string') {
+        const images = metadataImages(step, scope);
+        if (images.length) outputs.set(`${id}.tags`, images.map((i) => `${i}:${marker('expr', `steps.${id}.outputs.tags`)}`).join('\n'));
+      }
       if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name);
       else if (isScalar(run)) found = readRun(ctx, step, run, scope, name, dir);
       for (const r of found) {
@@ -122,7 +128,7 @@ function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name
     });
   };
   const list = (key: string, commas: boolean) =>
-    (input(key) ?? []).flatMap((l) => (commas ? l.value.split(',') : [l.value]).map((v) => ({ value: v.trim(), line: l.line }))).filter((v) => v.value !== '');
+    (input(key) ?? []).flatMap((l) => l.value.split(commas ? /[\n,]/ : '\n').map((v) => ({ value: v.trim(), line: l.line }))).filter((v) => v.value !== '');
   const one = (key: string) => {
     const v = input(key);
     return v === undefined ? undefined : { value: v.map((l) => l.value).join('\n').trim(), line: v[0]?.line ?? line };
@@ -176,6 +182,24 @@ function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name
     order: 0,
   };
   return [recipeOfBuild(ctx.root, origin(ctx, name, why), build, [], ctx.problems)];
+}
+
+/**
+ * The images of a docker/metadata-action step (`images:` lines, comma lists, or
+ * `name=…,enable=…` entries): its `tags` output is each with a tag known only at run time.
+ */
+function metadataImages(step: YAMLMap, scope: Scope): string[] {
+  const withNode = step.get('with', true);
+  const images = isMap(withNode) ? withNode.get('images', true) : undefined;
+  if (!isScalar(images)) return [];
+  const out: string[] = [];
+  for (const line of interpolate(String(images.value ?? ''), scope).text.split('\n')) {
+    if (/(^|,)\s*name=/.test(line)) {
+      const attrs = Object.fromEntries(line.split(',').map((a) => a.trim().split('=') as [string, string?]).map(([k, ...v]) => [k, v.join('=')]));
+      if (attrs.name && attrs.enable !== 'false') out.push(attrs.name);
+    } else out.push(...line.split(',').map((x) => x.trim()).filter(Boolean));
+  }
+  return out;
 }
 
 /** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
