@@ -224,6 +224,31 @@ jobs:
     expect(recipes.map((r) => r.repositories)).toEqual([['ghcr.io/acme/api', 'docker.io/acme/api', 'quay.io/acme/api', 'registry.example/acme/api']]);
   });
 
+  it('a metadata-action image that cannot be evaluated is a problem naming why', () => {
+    const { recipes, problems } = read(`jobs:
+  a:
+    steps:
+      - id: meta
+        uses: docker/metadata-action@v5
+        with:
+          images: ghcr.io/\${{ github.repository }}
+      - uses: docker/build-push-action@v6
+        with:
+          context: api
+          tags: \${{ steps.meta.outputs.tags }}
+`);
+    expect(recipes[0]!.repositories).toEqual([]);
+    expect(problems).toEqual([
+      {
+        file: FILE,
+        line: 8,
+        code: 'recipe-tag-unreadable',
+        reason:
+          'cannot read tag "ghcr.io/⟨expr github.repository⟩:⟨expr steps.meta.outputs.tags⟩" as an image reference: github.repository: the github context is known only when the workflow runs; steps.meta.outputs.tags: the tags docker/metadata-action computes are known only when the workflow runs',
+      },
+    ]);
+  });
+
   it('a computed matrix leaves matrix references unknown; invalid YAML is one problem', () => {
     const computed = read(`jobs:
   a:

@@ -80,6 +80,7 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
   for (const s of scopes) {
     const jobEnv = readEnv(ctx, job.get('env', true), workflowEnv, s.matrix);
     const outputs = new Map<string, string>();
+    const outputUnknowns: Unknown[] = [];
     steps.items.forEach((step, index) => {
       if (!isMap(step)) return;
       const stepEnv = readEnv(ctx, step.get('env', true), jobEnv, s.matrix);
@@ -92,11 +93,15 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
       let found: BuildRecipe[] = [];
       const id = step.get('id');
       if (isScalar(uses) && /^docker\/metadata-action@/.test(String(uses.value)) && typeof id === 'string') {
-        const images = metadataImages(step, scope);
-        if (images.length) outputs.set(`${id}.tags`, images.map((i) => `${i}:${marker('expr', `steps.${id}.outputs.tags`)}`).join('\n'));
+        const images = metadataImages(step, scope, outputUnknowns);
+        const tag = marker('expr', `steps.${id}.outputs.tags`);
+        if (images.length) {
+          outputUnknowns.push({ expr: `steps.${id}.outputs.tags`, reason: 'the tags docker/metadata-action computes are known only when the workflow runs', marker: tag });
+          outputs.set(`${id}.tags`, images.map((i) => `${i}:${tag}`).join('\n'));
+        }
       }
-      if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name);
-      else if (isScalar(run)) found = readRun(ctx, step, run, scope, name, dir);
+      if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name, outputUnknowns);
+      else if (isScalar(run)) found = readRun(ctx, step, run, scope, name, dir, outputUnknowns);
       for (const r of found) {
         const key = JSON.stringify([r.line, r.dockerfile, r.context, r.stage, r.repositories, r.command]);
         if (seen.has(key)) continue;
@@ -109,11 +114,11 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
 }
 
 /** `docker/build-push-action`: its inputs as the `docker buildx build` it runs. */
-function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: string): BuildRecipe[] {
+function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: string, inherited: Unknown[]): BuildRecipe[] {
   const line = lineOf(ctx, uses);
   const withNode = step.get('with', true);
   const inputs = isMap(withNode) ? withNode : undefined;
-  const unknowns: Unknown[] = [];
+  const unknowns: Unknown[] = [...inherited];
   const input = (key: string): { value: string; line: number }[] | undefined => {
     const node = inputs?.get(key, true);
     if (node === undefined || node === null) return undefined;
@@ -188,12 +193,14 @@ function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name
  * The images of a docker/metadata-action step (`images:` lines, comma lists, or
  * `name=…,enable=…` entries): its `tags` output is each with a tag known only at run time.
  */
-function metadataImages(step: YAMLMap, scope: Scope): string[] {
+function metadataImages(step: YAMLMap, scope: Scope, unknowns: Unknown[]): string[] {
   const withNode = step.get('with', true);
   const images = isMap(withNode) ? withNode.get('images', true) : undefined;
   if (!isScalar(images)) return [];
   const out: string[] = [];
-  for (const line of interpolate(String(images.value ?? ''), scope).text.split('\n')) {
+  const r = interpolate(String(images.value ?? ''), scope);
+  unknowns.push(...r.unknowns);
+  for (const line of r.text.split('\n')) {
     if (/(^|,)\s*name=/.test(line)) {
       const attrs = Object.fromEntries(line.split(',').map((a) => a.trim().split('=') as [string, string?]).map(([k, ...v]) => [k, v.join('=')]));
       if (attrs.name && attrs.enable !== 'false') out.push(attrs.name);
@@ -203,8 +210,8 @@ function metadataImages(step: YAMLMap, scope: Scope): string[] {
 }
 
 /** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
-function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined): BuildRecipe[] {
-  const unknowns: Unknown[] = [];
+function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[]): BuildRecipe[] {
+  const unknowns: Unknown[] = [...inherited];
   const env = new Map<string, string>();
   for (const v of RUNNER_ENV) {
     const m = marker('env', v);
