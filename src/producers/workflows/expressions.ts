@@ -95,7 +95,7 @@ function lookupEnv(rest: string[], scope: Scope): Evaluated {
   if (name === undefined || rest.length > 1) return { known: false, reason: `"env.${rest.join('.')}" is not one env variable` };
   const v = scope.env.get(name);
   if (!v) return { known: false, reason: `env.${name} is not set in the workflow, job or step env (a value written to $GITHUB_ENV is known only at run time)` };
-  return v.known ? v : { known: false, reason: `env.${name}: ${v.reason}` };
+  return v.known ? v : { known: false, reason: `set from ${v.reason}` };
 }
 
 function lookupMatrix(rest: string[], scope: Scope): Evaluated {

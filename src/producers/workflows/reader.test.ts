@@ -170,6 +170,7 @@ jobs:
       [16, 'jobs.b step 1 "build" [flavour=api]', '.', 'docker/Dockerfile.api', ['ghcr.io/acme/api']],
       [19, 'jobs.b step 2 [flavour=api]', '.', 'docker/Dockerfile.web', ['ghcr.io/acme/web']],
     ]);
+    expect(recipes[0]!.command).toBe('docker buildx build -f Dockerfile.api -t "$TAG:$GITHUB_SHA" ..');
   });
 
   it('what cannot be evaluated is a problem with file:line and the reason, and an unresolved tag names no repository', () => {

@@ -236,16 +236,16 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   for (const l of scalarLines(ctx, run)) {
     const r = interpolate(l.text, scope);
     unknowns.push(...r.unknowns);
-    const text = pending ? `${pending.text}\n${r.text}` : r.text;
+    const text = pending ? `${pending.text.trimEnd()} ${r.text.trimStart()}` : r.text;
     const start = pending?.line ?? l.line;
     if (/(^|[^\\])(\\\\)*\\$/.test(r.text)) {
       pending = { text: text.slice(0, -1), line: start };
       continue;
     }
     pending = undefined;
-    commands.push({ text: text.replace(/\n/g, ' ').trim(), file: ctx.file, line: start });
+    commands.push({ text: text.trim(), file: ctx.file, line: start });
   }
-  if (pending) commands.push({ text: pending.text.replace(/\n/g, ' ').trim(), file: ctx.file, line: pending.line });
+  if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
   const facts = readCommands(commands.filter((c) => c.text !== ''), cwd, { env, oneShell: true });
   const why = whyOf(unknowns);
   return facts.builds.map((b) => {
