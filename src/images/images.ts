@@ -6,7 +6,7 @@
  */
 import type { Config, ImageConfig } from '../config/types.js';
 import type { Pin } from '../model/index.js';
-import { loadBuildModel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
+import { loadBuildModel, recipeLabel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
 import type { ImageInput } from './types.js';
@@ -87,7 +87,7 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
       knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
     } else {
       knowledge.inputs = await deriveSafely(repoRoot, image, recipes, declared?.entry);
-      if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipes[0]!.makefile}:${recipes[0]!.target}`);
+      if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
     }
     images.push(knowledge);
   }

@@ -12,7 +12,7 @@ import { fileTypeName, readRegularText } from '../util/safe-read.js';
 import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
-import type { BuildRecipe, PinWrite, Producer } from './types.js';
+import type { BuildRecipe, PinWrite, Producer, RecipeKind } from './types.js';
 
 export interface TargetFacts {
   makefile: string;
@@ -200,27 +200,47 @@ function readsOutput(w: FoundWrite, b: FoundBuild): boolean {
 }
 
 function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe {
+  return recipeOfBuild(root, { kind: 'make', file: t.makefile, name: t.target, label: `${t.makefile}:${t.target}` }, b, stamps, problems);
+}
+
+/** Where a recipe is read from, for any recipe kind: `label` names it in problems (`Makefile:image`). */
+export interface RecipeOrigin {
+  kind: RecipeKind;
+  file: string;
+  name: string;
+  label: string;
+  /** Why a marker in this text is unknown (workflow expressions), appended to the problem it causes. */
+  why?: (text: string) => string | undefined;
+}
+
+/** One image build, read by any recipe kind, as a BuildRecipe: context, Dockerfile and tagged repositories checked against the tree. */
+export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe {
   const where = { file: b.source.file, line: b.source.line };
+  const because = (text: string) => {
+    const w = origin.why?.(text);
+    return w ? `: ${w}` : '';
+  };
   const context = b.context ? rootRelative(root, b.context) : (b.contextArg ?? '');
-  if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${b.contextArg ?? ''}" is not a directory in the tree` });
+  if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${readableMarkers(b.contextArg ?? '')}" is not a directory in the tree${because(b.contextArg ?? '')}` });
   const dockerfileAbs = b.dockerfile ?? defaultDockerfile(b.context);
   const dockerfile = rootRelative(root, dockerfileAbs);
   if (b.context && !isFile(dockerfileAbs)) {
-    problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${dockerfile}" of this build does not exist` });
+    problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${readableMarkers(dockerfile)}" of this build does not exist${because(dockerfile)}` });
   }
   const repositories: string[] = [];
   for (const tag of b.tags) {
     const ref = tryParseReference(hasMarker(tag) ? nameOf(tag) : tag);
     if (!ref) {
-      problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `cannot read tag "${readableMarkers(tag)}" as an image reference` });
+      problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `cannot read tag "${readableMarkers(tag)}" as an image reference${because(tag)}` });
       continue;
     }
     if (!repositories.includes(ref.name)) repositories.push(ref.name);
   }
-  if (b.tags.length === 0) problems.push({ ...where, code: 'recipe-untagged', reason: `build in ${t.makefile}:${t.target} has no --tag, so its repository is unknown` });
+  if (b.tags.length === 0) problems.push({ ...where, code: 'recipe-untagged', reason: `build in ${origin.label} has no --tag, so its repository is unknown` });
   return {
-    makefile: t.makefile,
-    target: t.target,
+    kind: origin.kind,
+    makefile: origin.file,
+    target: origin.name,
     line: b.source.line,
     dockerfile,
     context,

@@ -47,13 +47,27 @@ export interface CommandFacts {
 const INPLACE_SED = /^(?:-i.*|--in-place(?:=.*)?|-[EnrsuzE]*i.*)$/;
 const IMAGE_HINT = /image|sha256|@/i;
 
-export function readCommands(commands: ExpandedCommand[], cwd: string): CommandFacts {
+/**
+ * `env`: variables set before the commands run (a workflow step's env).
+ * `oneShell`: the commands are lines of one script (a workflow `run:`), so
+ * variables and `cd` carry from line to line; Make runs each line in a shell of its own.
+ */
+export interface ReadCommandsOptions {
+  env?: ReadonlyMap<string, string>;
+  oneShell?: boolean;
+}
+
+export function readCommands(commands: ExpandedCommand[], cwd: string, options: ReadCommandsOptions = {}): CommandFacts {
   const facts: CommandFacts = { writes: [], builds: [], makes: [] };
   let order = 0;
+  let vars = new Map<string, string>(options.env ?? []);
+  let dir = cwd;
   for (const c of commands) {
     if (c.text.startsWith('#')) continue;
-    const vars = new Map<string, string>();
-    let dir = cwd;
+    if (!options.oneShell) {
+      vars = new Map<string, string>(options.env ?? []);
+      dir = cwd;
+    }
     for (const sc of parseShell(c.text)) {
       order++;
       const source = { file: c.file, line: c.line };

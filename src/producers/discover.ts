@@ -33,7 +33,8 @@ export function findMakefiles(root: string, exclude: readonly string[]): string[
   return out.sort();
 }
 
-function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
+/** A repo-relative path matcher for the config's `exclude` globs (`dir/` prefixes and globs). */
+export function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
   const tests = patterns.map((p) => {
     if (p.endsWith('/')) return (rel: string) => rel === p.slice(0, -1) || rel.startsWith(p);
     const m = compileGlob(p);

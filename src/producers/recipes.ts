@@ -6,3 +6,8 @@ import type { BuildModel, BuildRecipe } from './types.js';
 export function recipesFor(model: BuildModel, repository: string, pins: readonly PinPlace[]): BuildRecipe[] {
   return model.recipes.filter((r) => r.repositories.includes(repository) || r.stamps.some((s) => pins.some((p) => writeCoversPin(s, p))));
 }
+
+/** How a recipe is named for people: `Makefile:image`, or `.github/workflows/x.yml:12 jobs.build step 2 "Build"`. */
+export function recipeLabel(r: BuildRecipe): string {
+  return (r.kind ?? 'make') === 'make' ? `${r.makefile}:${r.target}` : `${r.makefile}:${r.line} ${r.target}`;
+}

@@ -1,10 +1,13 @@
 /**
  * Producers and build recipes of a repository: reads every Makefile in the
  * tree, expands each target's recipe, finds the pin writes and image builds in
- * it, and marks what the build entry point (`Makefile:build`) reaches. Declared
+ * it, and marks what the build entry point (`Makefile:build`) reaches; adds the
+ * recipes of the other kinds (GitHub Actions workflows, kinds.ts). Declared
  * producers from pinwatch.yaml are added as they are.
  */
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { expandRecipe, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
@@ -12,6 +15,7 @@ import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
 import { findMakefiles, MakefileCache } from './discover.js';
 import { walkBuildGraph } from './graph.js';
+import { readOtherRecipes } from './kinds.js';
 import type { Problem } from '../model/index.js';
 import type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
 
@@ -20,7 +24,11 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
-  const graph = walkBuildGraph(root, entry, cache, problems);
+  const other = readOtherRecipes(root, config.exclude, problems);
+  // A repository that builds from workflows (or another kind) need not have the default Makefile entry.
+  const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
+  const noEntryNeeded = entry === DEFAULT_BUILD_ENTRY && other.files.length > 0 && !existsSync(path.resolve(root, entryFile));
+  const graph = noEntryNeeded ? { reached: new Map<string, string[]>() } : walkBuildGraph(root, entry, cache, problems);
   const makefiles = new Set(findMakefiles(root, config.exclude));
   const reachedTargets = new Map<string, Set<string>>();
   for (const id of graph.reached.keys()) {
@@ -48,6 +56,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
     p.built = via !== undefined;
     if (via) p.builtVia = via;
   }
+  recipes.push(...other.recipes);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers));
   return { entry, producers, recipes, problems: dedupe(problems) };

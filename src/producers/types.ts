@@ -1,5 +1,5 @@
 /**
- * Producers and build recipes discovered from build files (Makefiles) or declared
+ * Producers and build recipes discovered from build files (Makefiles, GitHub Actions workflows) or declared
  * in config. A producer stamps pins; a build recipe builds an image. Often one
  * Makefile target is both.
  */
@@ -39,9 +39,17 @@ export interface Producer {
   builtVia?: string[];
 }
 
+/** The kinds of build recipe pinwatch reads (docs/recipes.md); each has a reader behind this one model. */
+export type RecipeKind = 'make' | 'github-actions';
+
 export interface BuildRecipe {
+  /** Which reader found it: `make` (a Makefile target) or `github-actions` (a workflow step). Absent means `make`. */
+  kind?: RecipeKind;
+  /** The file the recipe is read from: the Makefile, or the workflow for `github-actions` (the name is historical). */
   makefile: string;
+  /** The Makefile target, or the workflow step: `jobs.<id> step "<name>"` and its matrix combination. */
   target: string;
+  /** Line of the build: its recipe line, or the workflow step's `uses:`/`run:` line. */
   line: number;
   /** Repo-relative Dockerfile (default `<context>/Dockerfile`). */
   dockerfile: string;

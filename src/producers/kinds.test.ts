@@ -1,0 +1,60 @@
+/**
+ * Conformance over every recipe kind: each reader, on a small repository of its
+ * kind, finds its files, and yields recipes of its kind with repo-relative
+ * paths, a line in the file, and the repository it tags; a new kind adds its
+ * fixture here.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../model/index.js';
+import { RECIPE_READERS } from './kinds.js';
+import type { RecipeKind } from './types.js';
+
+const FIXTURES: Record<Exclude<RecipeKind, 'make'>, { files: Record<string, string>; builds: string[] }> = {
+  'github-actions': {
+    files: {
+      '.github/workflows/release.yaml': 'jobs:\n  a:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: app\n          tags: ghcr.io/acme/app:1\n      - run: docker build -t ghcr.io/acme/tool:1 tool\n',
+      'app/Dockerfile': 'FROM alpine\n',
+      'tool/Dockerfile': 'FROM alpine\n',
+    },
+    builds: ['ghcr.io/acme/app', 'ghcr.io/acme/tool'],
+  },
+};
+
+describe('every recipe kind conforms to the one BuildRecipe model', () => {
+  it('has a fixture for every reader', () => {
+    expect(RECIPE_READERS.map((r) => r.kind).sort()).toEqual(Object.keys(FIXTURES).sort());
+  });
+  for (const reader of RECIPE_READERS) {
+    it(reader.kind, () => {
+      const fixture = FIXTURES[reader.kind as keyof typeof FIXTURES];
+      const root = mkdtempSync(join(tmpdir(), `pinwatch-kind-${reader.kind}-`));
+      try {
+        for (const [f, text] of Object.entries(fixture.files)) {
+          mkdirSync(dirname(join(root, f)), { recursive: true });
+          writeFileSync(join(root, f), text);
+        }
+        const files = reader.find(root, []);
+        expect(files.length).toBeGreaterThan(0);
+        const problems: Problem[] = [];
+        const recipes = files.flatMap((f) => reader.read(root, f, problems));
+        expect(problems).toEqual([]);
+        expect(recipes.flatMap((r) => r.repositories).sort()).toEqual(fixture.builds);
+        for (const r of recipes) {
+          expect(r.kind).toBe(reader.kind);
+          expect(files).toContain(r.makefile);
+          expect(r.line).toBeGreaterThanOrEqual(1);
+          expect(r.line).toBeLessThanOrEqual(fixture.files[r.makefile]!.split('\n').length);
+          expect(r.target).not.toBe('');
+          for (const p of [r.context, r.dockerfile]) expect(p.startsWith('/') || p.startsWith('..')).toBe(false);
+          expect(r.command).not.toBe('');
+        }
+        expect(reader.find(root, [files[0]!])).not.toContain(files[0]);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -1,0 +1,37 @@
+/**
+ * The recipe-kind layer: where each reader of build recipes plugs in behind the
+ * one BuildRecipe model. The Makefile reader (`make`) is the one that also finds
+ * producers and the build graph, so loadBuildModel runs it itself; every other
+ * kind is listed here: it finds its files and reads the images they build.
+ * Adding a kind is a folder under producers/ and one entry below.
+ */
+import type { Problem } from '../model/index.js';
+import type { BuildRecipe, RecipeKind } from './types.js';
+import { findWorkflows, readWorkflowFile } from './workflows/index.js';
+
+export interface RecipeReader {
+  kind: RecipeKind;
+  /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs. */
+  find(root: string, exclude: readonly string[]): string[];
+  /** The recipes in one file; what cannot be read is a problem with file:line. */
+  read(root: string, file: string, problems: Problem[]): BuildRecipe[];
+}
+
+export const RECIPE_READERS: readonly RecipeReader[] = [{ kind: 'github-actions', find: findWorkflows, read: readWorkflowFile }];
+
+/** Every recipe of every non-Make kind in the repository, and the files they were read from. */
+export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[]): { files: string[]; recipes: BuildRecipe[] } {
+  const files: string[] = [];
+  const recipes: BuildRecipe[] = [];
+  for (const reader of RECIPE_READERS) {
+    for (const file of reader.find(root, exclude)) {
+      files.push(file);
+      try {
+        recipes.push(...reader.read(root, file, problems));
+      } catch (e) {
+        problems.push({ file, code: 'recipe-internal-error', reason: `could not read this ${reader.kind} recipe file (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+  }
+  return { files, recipes };
+}

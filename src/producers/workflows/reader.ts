@@ -1,0 +1,316 @@
+/**
+ * The GitHub Actions recipe reader: every image a workflow builds, as a
+ * BuildRecipe. Reads `docker/build-push-action` steps (`with: context, file,
+ * tags, target, build-args, platforms`) and `run:` steps that call `docker
+ * build` / `docker buildx build` (through the shared build-command parser),
+ * once per `strategy.matrix` combination, with `${{ matrix.* }}` and
+ * `${{ env.* }}` (workflow < job < step) evaluated. What cannot be evaluated is
+ * a problem with file:line and the reason; a tag whose name stays unknown names
+ * no repository (an unknown version after the name does not matter).
+ */
+import * as path from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import { hasMarker, marker, readableMarkers, type ExpandedCommand } from '../../make/index.js';
+import { recipeOfBuild, type RecipeOrigin } from '../assemble.js';
+import type { FoundBuild } from '../build-command.js';
+import { readCommands } from '../commands.js';
+import type { Problem } from '../../model/index.js';
+import type { BuildRecipe } from '../types.js';
+import { interpolate, textOf, type Evaluated, type Scope, type Unknown, type Value } from './expressions.js';
+import { expandMatrix } from './matrix.js';
+
+/** Variables the runner sets for every step: unknown in the repository, except the workspace (the checkout, the repository root). */
+const RUNNER_ENV = ['GITHUB_SHA', 'GITHUB_REF', 'GITHUB_REF_NAME', 'GITHUB_REF_TYPE', 'GITHUB_HEAD_REF', 'GITHUB_BASE_REF', 'GITHUB_REPOSITORY', 'GITHUB_REPOSITORY_OWNER', 'GITHUB_ACTOR', 'GITHUB_RUN_ID', 'GITHUB_RUN_NUMBER', 'GITHUB_EVENT_NAME', 'GITHUB_SERVER_URL', 'RUNNER_TEMP', 'RUNNER_OS', 'RUNNER_ARCH'];
+
+interface Ctx {
+  root: string;
+  file: string;
+  lc: LineCounter;
+  problems: Problem[];
+}
+
+/** Recipes of one workflow file (`file` repo-relative, `text` its content). */
+export function readWorkflow(root: string, file: string, text: string, problems: Problem[]): BuildRecipe[] {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    problems.push({ file, line: lc.linePos(e.pos[0]).line, code: 'workflow-yaml-error', reason: `not valid YAML, so its builds are not read: ${e.message.split('\n')[0]}` });
+    return [];
+  }
+  const ctx: Ctx = { root, file, lc, problems };
+  const top = doc.contents;
+  if (!isMap(top)) {
+    if (top) problems.push({ file, line: lineOf(ctx, top), code: 'workflow-unreadable', reason: 'a workflow is a mapping with jobs:; this file is not, so its builds are not read' });
+    return [];
+  }
+  const jobs = top.get('jobs', true);
+  if (!isMap(jobs)) {
+    problems.push({ file, line: lineOf(ctx, (jobs as Node | undefined) ?? top), code: 'workflow-unreadable', reason: 'no jobs: mapping, so no builds are read' });
+    return [];
+  }
+  const workflowEnv = readEnv(ctx, top.get('env', true), new Map(), undefined);
+  const workflowDir = workingDirectory(top);
+  const recipes: BuildRecipe[] = [];
+  for (const pair of jobs.items) {
+    const jobId = isScalar(pair.key) ? String(pair.key.value) : '?';
+    if (!isMap(pair.value)) continue;
+    recipes.push(...readJob(ctx, jobId, pair.value, workflowEnv, workflowDir));
+  }
+  return recipes;
+}
+
+function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string, Evaluated>, workflowDir: Node | undefined): BuildRecipe[] {
+  const steps = job.get('steps', true);
+  if (!isSeq(steps)) return [];
+  const strategy = job.get('strategy', true);
+  const matrixNode = isMap(strategy) ? (strategy.get('matrix', true) as Node | undefined) : undefined;
+  const matrix = expandMatrix(matrixNode ? (matrixNode.toJSON() as Value) : undefined);
+  const scopes: { matrix?: Scope['matrix']; label: string }[] = !matrix
+    ? [{ label: '' }]
+    : !matrix.known
+      ? [{ matrix: { known: false, reason: matrix.reason }, label: '' }]
+      : matrix.combinations.map((values) => ({ matrix: { known: true, values }, label: comboLabel(values) }));
+  if (matrix && matrix.known && matrix.combinations.length === 0) {
+    ctx.problems.push({ file: ctx.file, line: lineOf(ctx, matrixNode!), code: 'workflow-matrix-empty', reason: `the matrix of jobs.${jobId} has no combination, so the job never runs` });
+  }
+  const dir = workingDirectory(job) ?? workflowDir;
+  const out: BuildRecipe[] = [];
+  const seen = new Set<string>();
+  for (const s of scopes) {
+    const jobEnv = readEnv(ctx, job.get('env', true), workflowEnv, s.matrix);
+    const outputs = new Map<string, string>();
+    const outputUnknowns: Unknown[] = [];
+    steps.items.forEach((step, index) => {
+      if (!isMap(step)) return;
+      const stepEnv = readEnv(ctx, step.get('env', true), jobEnv, s.matrix);
+      const scope: Scope = { env: stepEnv, ...(s.matrix ? { matrix: s.matrix } : {}), outputs };
+      const nameNode = step.get('name', true);
+      const stepName = isScalar(nameNode) ? ` "${readableMarkers(interpolate(String(nameNode.value), scope).text)}"` : '';
+      const name = `jobs.${jobId} step ${index + 1}${stepName}${s.label}`;
+      const uses = step.get('uses', true);
+      const run = step.get('run', true);
+      let found: BuildRecipe[] = [];
+      const id = step.get('id');
+      if (isScalar(uses) && /^docker\/metadata-action@/.test(String(uses.value)) && typeof id === 'string') {
+        const images = metadataImages(step, scope, outputUnknowns);
+        const tag = marker('expr', `steps.${id}.outputs.tags`);
+        if (images.length) {
+          outputUnknowns.push({ expr: `steps.${id}.outputs.tags`, reason: 'the tags docker/metadata-action computes are known only when the workflow runs', marker: tag });
+          outputs.set(`${id}.tags`, images.map((i) => `${i}:${tag}`).join('\n'));
+        }
+      }
+      if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name, outputUnknowns);
+      else if (isScalar(run)) found = readRun(ctx, step, run, scope, name, dir, outputUnknowns);
+      for (const r of found) {
+        const key = JSON.stringify([r.line, r.dockerfile, r.context, r.stage, r.repositories, r.command]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(r);
+      }
+    });
+  }
+  return out;
+}
+
+/** `docker/build-push-action`: its inputs as the `docker buildx build` it runs. */
+function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: string, inherited: Unknown[]): BuildRecipe[] {
+  const line = lineOf(ctx, uses);
+  const withNode = step.get('with', true);
+  const inputs = isMap(withNode) ? withNode : undefined;
+  const unknowns: Unknown[] = [...inherited];
+  const input = (key: string): { value: string; line: number }[] | undefined => {
+    const node = inputs?.get(key, true);
+    if (node === undefined || node === null) return undefined;
+    if (!isScalar(node)) {
+      ctx.problems.push({ file: ctx.file, line: lineOf(ctx, node as Node), code: 'workflow-input-unreadable', reason: `with.${key} of docker/build-push-action is not a string` });
+      return undefined;
+    }
+    return scalarLines(ctx, node).map((l) => {
+      const r = interpolate(l.text, scope);
+      unknowns.push(...r.unknowns);
+      return { value: r.text, line: l.line };
+    });
+  };
+  const list = (key: string, commas: boolean) =>
+    (input(key) ?? []).flatMap((l) => l.value.split(commas ? /[\n,]/ : '\n').map((v) => ({ value: v.trim(), line: l.line }))).filter((v) => v.value !== '');
+  const one = (key: string) => {
+    const v = input(key);
+    return v === undefined ? undefined : { value: v.map((l) => l.value).join('\n').trim(), line: v[0]?.line ?? line };
+  };
+  const contextIn = one('context');
+  const fileIn = one('file');
+  const targetIn = one('target');
+  const tags = list('tags', true);
+  const buildArgs = list('build-args', false);
+  const platforms = list('platforms', true);
+
+  const why = whyOf(unknowns);
+  const report = (what: string, value: { value: string; line: number } | undefined) => {
+    if (value && hasMarker(value.value)) ctx.problems.push({ file: ctx.file, line: value.line, code: 'workflow-expression-unknown', reason: `${what} "${readableMarkers(value.value)}" cannot be evaluated: ${why(value.value)}` });
+  };
+  report('target', targetIn);
+  for (const a of buildArgs) report('build arg', a);
+  for (const p of platforms) report('platform', p);
+
+  // No context (or `{{defaultContext}}`): the Git context, the repository at the commit; `file` is then relative to it.
+  let contextArg = contextIn?.value || '.';
+  let gitContext = !contextIn?.value;
+  const dc = /^\{\{\s*defaultContext\s*\}\}(?::(.*))?$/.exec(contextArg);
+  if (dc) {
+    contextArg = dc[1] || '.';
+    gitContext = true;
+  }
+  const remote = /^[a-z]+:\/\//.test(contextArg) || contextArg.startsWith('git@');
+  const contextAbs = remote || hasMarker(contextArg) ? '' : path.resolve(ctx.root, contextArg);
+  const fileArg = fileIn?.value;
+  const dockerfile = fileArg ? path.resolve(gitContext && contextAbs ? contextAbs : ctx.root, fileArg) : undefined;
+  const argv = [
+    'docker', 'buildx', 'build',
+    ...(fileArg ? ['--file', fileArg] : []),
+    ...(targetIn?.value ? ['--target', targetIn.value] : []),
+    ...buildArgs.flatMap((a) => ['--build-arg', a.value]),
+    ...(platforms.length ? ['--platform', platforms.map((p) => p.value).join(',')] : []),
+    ...tags.flatMap((t) => ['--tag', t.value]),
+    contextArg,
+  ];
+  const build: FoundBuild = {
+    tool: 'docker/build-push-action',
+    context: contextAbs,
+    contextArg,
+    ...(dockerfile ? { dockerfile } : {}),
+    ...(targetIn?.value ? { stage: targetIn.value } : {}),
+    tags: tags.map((t) => t.value),
+    outputs: [],
+    command: `${String(uses.value)}: ${argv.map(shellWord).join(' ')}`,
+    source: { file: ctx.file, line },
+    order: 0,
+  };
+  return [recipeOfBuild(ctx.root, origin(ctx, name, why), build, [], ctx.problems)];
+}
+
+/**
+ * The images of a docker/metadata-action step (`images:` lines, comma lists, or
+ * `name=…,enable=…` entries): its `tags` output is each with a tag known only at run time.
+ */
+function metadataImages(step: YAMLMap, scope: Scope, unknowns: Unknown[]): string[] {
+  const withNode = step.get('with', true);
+  const images = isMap(withNode) ? withNode.get('images', true) : undefined;
+  if (!isScalar(images)) return [];
+  const out: string[] = [];
+  const r = interpolate(String(images.value ?? ''), scope);
+  unknowns.push(...r.unknowns);
+  for (const line of r.text.split('\n')) {
+    if (/(^|,)\s*name=/.test(line)) {
+      const attrs = Object.fromEntries(line.split(',').map((a) => a.trim().split('=') as [string, string?]).map(([k, ...v]) => [k, v.join('=')]));
+      if (attrs.name && attrs.enable !== 'false') out.push(attrs.name);
+    } else out.push(...line.split(',').map((x) => x.trim()).filter(Boolean));
+  }
+  return out;
+}
+
+/** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
+function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[]): BuildRecipe[] {
+  const unknowns: Unknown[] = [...inherited];
+  const env = new Map<string, string>();
+  for (const v of RUNNER_ENV) {
+    const m = marker('env', v);
+    env.set(v, m);
+    unknowns.push({ expr: v, reason: `$${v} is set by the runner when the workflow runs`, marker: m });
+  }
+  env.set('GITHUB_WORKSPACE', ctx.root);
+  for (const [k, v] of scope.env) {
+    if (v.known) env.set(k, textOf(v.value));
+    else {
+      const m = marker('env', k);
+      env.set(k, m);
+      unknowns.push({ expr: k, reason: `env ${k}: ${v.reason}`, marker: m });
+    }
+  }
+  const wd = step.get('working-directory', true) ?? dirNode;
+  const wdText = isScalar(wd) ? interpolate(String(wd.value), scope) : undefined;
+  if (wdText) unknowns.push(...wdText.unknowns);
+  const cwd = path.resolve(ctx.root, wdText?.text ?? '.');
+  const commands: ExpandedCommand[] = [];
+  let pending: { text: string; line: number } | undefined;
+  for (const l of scalarLines(ctx, run)) {
+    const r = interpolate(l.text, scope);
+    unknowns.push(...r.unknowns);
+    const text = pending ? `${pending.text.trimEnd()} ${r.text.trimStart()}` : r.text;
+    const start = pending?.line ?? l.line;
+    if (/(^|[^\\])(\\\\)*\\$/.test(r.text)) {
+      pending = { text: text.slice(0, -1), line: start };
+      continue;
+    }
+    pending = undefined;
+    commands.push({ text: text.trim(), file: ctx.file, line: start });
+  }
+  if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
+  const facts = readCommands(commands.filter((c) => c.text !== ''), cwd, { env, oneShell: true });
+  const why = whyOf(unknowns);
+  return facts.builds.map((b) => {
+    if (b.stage && hasMarker(b.stage)) ctx.problems.push({ file: ctx.file, line: b.source.line, code: 'workflow-expression-unknown', reason: `--target "${readableMarkers(b.stage)}" cannot be evaluated: ${why(b.stage)}` });
+    return recipeOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
+  });
+}
+
+function origin(ctx: Ctx, name: string, why: (text: string) => string): RecipeOrigin {
+  return { kind: 'github-actions', file: ctx.file, name, label: `${ctx.file} ${name}`, why: (t) => why(t) || undefined };
+}
+
+/** The reasons of the unknowns whose markers appear in `text`. */
+function whyOf(unknowns: Unknown[]): (text: string) => string {
+  return (text) => [...new Set(unknowns.filter((u) => text.includes(u.marker)).map((u) => `${u.expr}: ${u.reason}`))].join('; ');
+}
+
+/** `env:` of a workflow, job or step, each value evaluated in the enclosing scope, over `outer`. */
+function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix: Scope['matrix']): Map<string, Evaluated> {
+  const env = new Map(outer);
+  if (node === undefined || node === null) return env;
+  if (isScalar(node) && typeof node.value === 'string') {
+    ctx.problems.push({ file: ctx.file, line: lineOf(ctx, node), code: 'workflow-expression-unknown', reason: `env "${node.value}" is computed at run time, so no variable of it is known` });
+    return env;
+  }
+  if (!isMap(node)) return env;
+  const scope: Scope = { env: outer, ...(matrix ? { matrix } : {}) };
+  for (const pair of node.items as Pair[]) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    const v = pair.value;
+    if (!isScalar(v)) {
+      env.set(key, { known: false, reason: 'its value is not a string' });
+      continue;
+    }
+    const r = interpolate(v.value === null ? '' : String(v.value), scope);
+    env.set(key, r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+  }
+  return env;
+}
+
+function workingDirectory(map: YAMLMap): Node | undefined {
+  const defaults = map.get('defaults', true);
+  const run = isMap(defaults) ? defaults.get('run', true) : undefined;
+  const wd = isMap(run) ? run.get('working-directory', true) : undefined;
+  return isScalar(wd) ? wd : undefined;
+}
+
+/** The text of a scalar line by line, each with the file line it is written on (block scalars exactly, others at their start). */
+function scalarLines(ctx: Ctx, node: Scalar): { text: string; line: number }[] {
+  const text = node.value === null || node.value === undefined ? '' : String(node.value);
+  const start = lineOf(ctx, node);
+  const block = node.type === 'BLOCK_LITERAL';
+  return text.split('\n').map((t, i) => ({ text: t, line: block ? start + 1 + i : start }));
+}
+
+function lineOf(ctx: Ctx, node: Node): number {
+  return node.range ? ctx.lc.linePos(node.range[0]).line : 1;
+}
+
+function comboLabel(values: Record<string, Value>): string {
+  const parts = Object.entries(values).map(([k, v]) => `${k}=${textOf(v)}`);
+  return parts.length ? ` [${parts.join(', ')}]` : '';
+}
+
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./⟨⟩\u00a0-\uffff-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
