@@ -25,6 +25,7 @@ import type { RepinFlags } from './commands/repin.js';
 import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import { VERSION } from './version.js';
+import { helpFooter } from './formats.js';
 import { terminalSafe } from '../report/sanitize.js';
 
 
@@ -204,6 +205,10 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--dir <dir>', 'build the demo repo here instead of a new temp folder (must be empty)')
     .action(run(async (ctx, flags: DemoFlags) => (await import('./commands/demo.js')).runDemo(ctx, flags, rerun)));
 
-  for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
+  for (const sub of program.commands) {
+    sub.exitOverride().configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
+    const footer = helpFooter(sub.name());
+    if (footer) sub.addHelpText('after', footer);
+  }
   return program;
 }

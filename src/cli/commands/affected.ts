@@ -8,8 +8,9 @@ import { affectedReport } from '../../affected/index.js';
 import { formatAffectedJson } from '../../report/affected-json.js';
 import { formatAffectedText } from '../../report/affected-text.js';
 import { say } from '../stderr.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['json', 'text'] as const;
+const FORMATS = COMMAND_FORMATS.affected;
 
 export interface AffectedFlags {
   base?: string;

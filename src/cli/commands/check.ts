@@ -9,7 +9,6 @@ import { exitCodeFor } from '../../lint/index.js';
 import { baselineJson, lintReportNotes } from '../notes.js';
 import { formatFindingsMarkdown } from '../../report/findings-markdown.js';
 import { formatStaleMarkdown } from '../../report/stale-markdown.js';
-import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 import { formatCheckText } from '../../report/check-text.js';
 import { staleJson } from '../../report/stale-json.js';
 import { LINT_RULES } from '../../rules/index.js';
@@ -17,6 +16,7 @@ import { shallowRefusal, STALE_RULES } from '../../stale/index.js';
 import { terminalSafe } from '../../report/sanitize.js';
 import { stalePolicy } from '../flags/stale.js';
 import { registryOptions } from '../flags/registry.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
 /** The check pipeline from the shared flags, and the notes its reports print (check and report). */
 export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[] }> {
@@ -33,7 +33,7 @@ export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now
 }
 
 export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<number> {
-  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const format = pickFormat(ctx, COMMAND_FORMATS.check, 'text');
   const repo = ctx.global.repo;
   const { result, notes } = await checkFromFlags(ctx, flags);
   const options = { title: 'pinwatch check', root: repo, rules: [...LINT_RULES, ...STALE_RULES], notes, jsonExtra: { baseline: baselineJson(result.lint), stale: staleJson(result.stale), notes } };

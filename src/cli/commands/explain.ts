@@ -7,8 +7,9 @@ import { registryOptions, type RegistryFlags } from '../flags/registry.js';
 import { explainImage } from '../../explain/index.js';
 import { formatExplainJson } from '../../report/explain-json.js';
 import { formatExplainText } from '../../report/explain-text.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = COMMAND_FORMATS.explain;
 
 export interface ExplainFlags extends RegistryFlags {
   registry?: boolean;

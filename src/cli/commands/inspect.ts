@@ -7,8 +7,9 @@ import { registryProvenance } from '../../registry/provenance.js';
 import { formatInspectJson } from '../../report/inspect-json.js';
 import { formatInspectText } from '../../report/inspect-text.js';
 import { registryClientOptions, type RegistryFlags } from '../flags/registry.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = COMMAND_FORMATS.inspect;
 
 export async function runInspect(ctx: CommandContext, ref: string, flags: RegistryFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');

@@ -5,8 +5,8 @@ import { loadCommandConfig } from '../config.js';
 import { DEFAULT_BASELINE_FILE, exitCodeFor, lintRepo, writeBaselineFile } from '../../lint/index.js';
 import { baselineJson, lintReportNotes } from '../notes.js';
 import { emitFindingsReport } from '../output.js';
-import { FINDINGS_FORMATS } from '../../report/findings-format.js';
 import { say } from '../stderr.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
 export interface LintFlags {
   writeBaseline?: string | boolean;
@@ -14,7 +14,7 @@ export interface LintFlags {
 }
 
 export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
-  const format = pickFormat(ctx, FINDINGS_FORMATS, 'text');
+  const format = pickFormat(ctx, COMMAND_FORMATS.lint, 'text');
   const root = ctx.global.repo;
   const config = loadCommandConfig(ctx);
   if (flags.writeBaseline) {

@@ -11,6 +11,7 @@ import { formatOverlayGithub } from '../../report/overlay-github.js';
 import { formatOverlayJson } from '../../report/overlay-json.js';
 import { formatOverlayMarkdown } from '../../report/overlay-markdown.js';
 import { formatOverlayText } from '../../report/overlay-text.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
 export interface OverlayFlags extends SkipSetFlags {
   from?: string;
@@ -21,7 +22,7 @@ export interface OverlayFlags extends SkipSetFlags {
   listSame?: boolean;
 }
 
-const FORMATS = ['text', 'json', 'markdown', 'github'] as const;
+const FORMATS = COMMAND_FORMATS.overlay;
 
 function render(report: OverlayReport, format: (typeof FORMATS)[number], flags: OverlayFlags): string {
   switch (format) {

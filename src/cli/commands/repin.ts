@@ -10,8 +10,9 @@ import { repin, repinExitCode } from '../../repin/index.js';
 import type { Problem } from '../../model/index.js';
 import { formatRepinJson } from '../../report/repin-json.js';
 import { formatRepinText } from '../../report/repin-text.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = COMMAND_FORMATS.repin;
 
 export interface RepinFlags extends RegistryFlags {
   to?: string;

@@ -6,8 +6,9 @@ import { loadCommandConfig } from '../config.js';
 import { scanRepo } from '../../scan/index.js';
 import { formatScanJson } from '../../report/scan-json.js';
 import { formatScanText } from '../../report/scan-text.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = COMMAND_FORMATS.scan;
 
 export async function runScan(ctx: CommandContext): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');

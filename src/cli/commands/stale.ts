@@ -10,8 +10,9 @@ import { stalePolicy, type StalePolicyFlags } from '../flags/stale.js';
 import { formatStaleJson } from '../../report/stale-json.js';
 import { formatStaleText } from '../../report/stale-text.js';
 import { formatStaleMarkdown } from '../../report/stale-markdown.js';
+import { COMMAND_FORMATS } from '../formats.js';
 
-const FORMATS = ['text', 'json', 'markdown', 'github', 'sarif'] as const;
+const FORMATS = COMMAND_FORMATS.stale;
 
 export interface StaleFlags extends RegistryFlags, StalePolicyFlags {
   registry?: boolean;

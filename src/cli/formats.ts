@@ -1,0 +1,45 @@
+/**
+ * Each command's output formats (the first is the default) and exit codes, in one
+ * place: the command bodies check `--format` against these, and `--help` prints
+ * them under every command. Plain data, so `--help` loads nothing else.
+ */
+export const COMMAND_FORMATS = {
+  check: ['text', 'json', 'sarif', 'markdown', 'github'],
+  scan: ['text', 'json'],
+  lint: ['text', 'json', 'sarif', 'markdown', 'github'],
+  stale: ['text', 'json', 'markdown', 'github', 'sarif'],
+  explain: ['text', 'json'],
+  affected: ['json', 'text'],
+  overlay: ['text', 'json', 'markdown', 'github'],
+  repin: ['text', 'json'],
+  inspect: ['text', 'json'],
+} as const;
+
+export type FormattedCommand = keyof typeof COMMAND_FORMATS;
+
+const ERROR = '2 usage, config or runtime error (one line: pinwatch: [code] file:line: message; docs/errors.md)';
+
+/** What each exit code means, per command. */
+export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
+  check: ['0 clean', '1 a finding at or above --fail-on (default error; stale images count per --fail-on-stale)', `${ERROR}, or a shallow clone left an image unjudged`],
+  scan: ['0 the tree was scanned (problems and skipped files are listed, not failures)', ERROR],
+  lint: ['0 clean', '1 a finding at or above --fail-on (default error)', ERROR],
+  stale: ['0 no image fails --fail-on-stale (and --max-age)', '1 some image does', `${ERROR}, or a shallow clone left an image unjudged`],
+  explain: ['0 explained', ERROR],
+  affected: ['0 the matrix was printed', `${ERROR}, or a shallow clone that lacks the base`],
+  overlay: ['0 done (drift is reported)', '1 drift, with --fail-on-drift', ERROR],
+  repin: ['0 every pin moved and the rescan found no old ref', '1 a blocking problem, a refused forward check, or leftovers of the old ref', ERROR],
+  inspect: ['0 inspected', ERROR],
+  report: ['0 clean', '1 a finding at or above --fail-on', ERROR],
+  demo: ['0 the demo ran', ERROR],
+};
+
+/** The `--help` footer of one command: its formats and exit codes. */
+export function helpFooter(command: string): string {
+  const formats = (COMMAND_FORMATS as Record<string, readonly string[] | undefined>)[command];
+  const exits = COMMAND_EXITS[command];
+  const lines: string[] = [];
+  if (formats) lines.push('', `Formats (--format): ${formats.map((f, i) => (i === 0 ? `${f} (default)` : f)).join(', ')}`);
+  if (exits) lines.push('', 'Exit codes:', ...exits.map((e) => `  ${e}`));
+  return lines.join('\n');
+}
