@@ -7,7 +7,7 @@
  * escaped excerpts of it.
  */
 import { lstatSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
 import { CONFIG_FILE_NAME, CONFIG_FILE_NAMES, DEFAULT_INCLUDE, defaultConfig } from './defaults.js';
@@ -17,7 +17,7 @@ import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel }
 import { resolveInsideRepo } from '../util/repo-path.js';
 import { readRegularFile } from '../util/safe-read.js';
 import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
-import { displayPath } from '../util/display-path.js';
+import { displayPath, isUnder } from '../util/display-path.js';
 
 export { CONFIG_FILE_NAME, CONFIG_FILE_NAMES };
 
@@ -74,8 +74,7 @@ function locateConfig(repoRoot: string, configPath: string | undefined, file: st
     throw new PinwatchError('config-missing', `config file ${JSON.stringify(configPath)} does not exist; expected a pinwatch.yaml path`, { file });
   };
   const rel = relative(resolve(repoRoot), path);
-  const inRepo = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  if (!inRepo) {
+  if (!isUnder(resolve(repoRoot), path)) {
     try {
       lstatSync(path);
     } catch {

@@ -17,12 +17,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
 import { containedPath } from '../util/repo-path.js';
 import { readRegularFile, readRegularText } from '../util/safe-read.js';
 import { fsyncDir, PINWATCH_TEMP_NAME, replaceableMode, tempPathFor, writeError, writeFileAtomic, writeFsOf, writeTempFile, type AtomicWriteOptions } from '../util/atomic-write.js';
+import { displayPath } from '../util/display-path.js';
 
 export interface PlannedWrite {
   /** Repo-relative name, for messages. */
@@ -232,10 +233,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function display(root: string, abs: string): string {
-  return relative(root, abs).split(sep).join('/') || abs;
-}
-
 function recoverJournal(root: string, journal: Journal): RecoveryNote[] {
   const files = journal.entries.map((e) => e.file);
   const what = `an interrupted write of ${files.length} files (${files.join(', ')}; pinwatch pid ${journal.pid})`;
@@ -320,20 +317,20 @@ export async function startRecovery(root: string): Promise<{ journal: RecoveryNo
       journal = JSON.parse(read.text) as Journal;
       if (journal.version !== 1 || !Array.isArray(journal.entries)) throw new Error(`unknown journal version ${String(journal.version)}`);
     } catch (e) {
-      notes.push({ file: display(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} cannot be read (${(e as Error).message}); it was left in place, remove it after checking the files by hand` });
+      notes.push({ file: displayPath(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} cannot be read (${(e as Error).message}); it was left in place, remove it after checking the files by hand` });
       journal = undefined;
     }
     if (journal && alive(journal.pid)) {
-      notes.push({ file: display(root, path), code: 'interrupted-write-in-progress', reason: `pinwatch pid ${journal.pid} is writing ${journal.entries.map((e) => e.file).join(', ')}; its files may change while this runs` });
+      notes.push({ file: displayPath(root, path), code: 'interrupted-write-in-progress', reason: `pinwatch pid ${journal.pid} is writing ${journal.entries.map((e) => e.file).join(', ')}; its files may change while this runs` });
     } else if (journal && journal.entries.some((e) => entryProblem(root, e) !== undefined)) {
       const bad = journal.entries.map((e) => entryProblem(root, e)).find((p) => p !== undefined);
-      notes.push({ file: display(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} is not one pinwatch wrote (${bad}); nothing was renamed or removed, it was left in place: remove it after checking the files by hand` });
+      notes.push({ file: displayPath(root, path), code: 'interrupted-write-journal-unreadable', reason: `the write journal ${path} is not one pinwatch wrote (${bad}); nothing was renamed or removed, it was left in place: remove it after checking the files by hand` });
     } else if (journal) {
       try {
         notes.push(...recoverJournal(root, journal));
         clearJournal(dir, outsideGit);
       } catch (e) {
-        notes.push({ file: display(root, path), code: 'interrupted-write-recovery-failed', reason: `an interrupted write (${journal.entries.map((x) => x.file).join(', ')}) could not be recovered: ${(e as Error).message}; the journal ${path} was kept, the next run tries again` });
+        notes.push({ file: displayPath(root, path), code: 'interrupted-write-recovery-failed', reason: `an interrupted write (${journal.entries.map((x) => x.file).join(', ')}) could not be recovered: ${(e as Error).message}; the journal ${path} was kept, the next run tries again` });
       }
     }
   }

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayPath } from './display-path.js';
+import { displayPath, isUnder } from './display-path.js';
 
 describe('displayPath', () => {
   const root = resolve('/repo/root');
@@ -14,4 +14,14 @@ describe('displayPath', () => {
   ])('%s', (_name, file, expected) => {
     expect(displayPath(root, file)).toBe(expected);
   });
+});
+
+describe('isUnder', () => {
+  it.each([
+    ['/r', '/r', true],
+    ['/r', '/r/a/b.yaml', true],
+    ['/r', '/r/..cache/x', true],
+    ['/r', '/r/../x', false],
+    ['/r', '/other', false],
+  ])('%s ⊇ %s → %s', (root, file, want) => expect(isUnder(root, file)).toBe(want));
 });

@@ -8,7 +8,7 @@
  * lands counts. Both throw PinwatchError `path-outside-repo`.
  */
 import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PinwatchError } from '../errors.js';
 
 /** Why `relPath` (as written, before resolving symlinks) cannot name a file inside the repository, or undefined. */
@@ -71,12 +71,6 @@ export function resolvesInside(rootReal: string, abs: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `abs` relative to `root`, with forward slashes, or undefined when it is not below root. */
-export function repoRelativePath(root: string, abs: string): string | undefined {
-  const rel = relative(root, abs);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
 }
 
 /**
