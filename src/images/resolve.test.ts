@@ -50,12 +50,20 @@ describe('resolveImage: one rule for every IMAGE argument', () => {
     ['ghcr.io/acme/bilIing', 'image-unknown: no image "ghcr.io/acme/bilIing" is pinned in this tree; did you mean "ghcr.io/acme/billing"? (expected one of: backend, billing, controller, nginx, web)'],
     ['zzzzzzzzzzzz', 'image-unknown: no image "zzzzzzzzzzzz" is pinned in this tree (expected one of: backend, billing, controller, nginx, web)'],
     // case matters: repositories are lower case, so a guess is offered instead of a match
-    ['Billing', 'image-unknown: no image "Billing" is pinned in this tree; did you mean "billing"? (expected one of: backend, billing, controller, nginx, web)'],
+    ['Billing', 'image-unknown: no image "Billing" is pinned in this tree; did you mean "billing"? (expected one of: billing, backend, controller, nginx, web)'],
+    ['troll', 'image-unknown: no image "troll" is pinned in this tree (expected one of: controller, backend, billing, nginx, web)'],
   ])('%s → %s', (query, expected) => {
     expect(outcome(query)).toBe(expected);
   });
 
   it('says why nothing can match when no image is known', () => {
     expect(() => resolveImage('app', [], { noneHint: 'no first-party image is pinned' })).toThrow('no image "app" is pinned in this tree (no first-party image is pinned)');
+  });
+});
+
+describe('image-unknown lists a bounded number of names, the matching ones first', () => {
+  it('20 images: 8 names shown, the rest counted', () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({ image: `svc-${String(i).padStart(2, '0')}`, repository: `ghcr.io/acme/svc-${String(i).padStart(2, '0')}` }));
+    expect(() => resolveImage('x-controller', many)).toThrow(/expected one of: svc-00, svc-01, svc-02, svc-03, svc-04, svc-05, svc-06, svc-07, … and 12 more\)$/);
   });
 });

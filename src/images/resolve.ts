@@ -10,6 +10,7 @@ import { closestKey } from '../config/suggest.js';
 import { PinwatchError } from '../errors.js';
 import { tryParseReference } from '../reference/index.js';
 import { shortName } from './images.js';
+import { listSome } from '../util/list.js';
 
 /** What resolution needs to know of an image. */
 export interface NamedImage {
@@ -58,6 +59,9 @@ export function resolveImage<K extends NamedImage>(query: string, images: readon
   const names = [...new Set(images.map((k) => k.image))].sort();
   const guess = closestKey(query, [...new Set([...names, ...images.map((k) => k.repository)])]);
   const hint = guess !== undefined ? `; did you mean "${guess}"?` : '';
-  const known = names.length > 0 ? `expected one of: ${names.join(', ')}` : (opts.noneHint ?? 'no image is pinned');
+  // Names that contain the query first (`controller` → every *-controller), then the rest; at most 8 shown.
+  const q = query.toLowerCase();
+  const ordered = [...names.filter((n) => n.toLowerCase().includes(q)), ...names.filter((n) => !n.toLowerCase().includes(q))];
+  const known = names.length > 0 ? `expected one of: ${listSome(ordered)}` : (opts.noneHint ?? 'no image is pinned');
   throw new PinwatchError('image-unknown', `no image "${query}" is pinned in this tree${hint} (${known})`);
 }

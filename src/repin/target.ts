@@ -20,7 +20,7 @@ import type { RepinTarget } from './types.js';
  * `image-unknown` / `image-ambiguous`.
  */
 export function resolveRepository(image: string, config: Config, pins: readonly Pick<Pin, 'ref'>[] = []): string {
-  return resolveImage(image, pinnedImages(config, pins), { noneHint: 'no image is pinned in this tree' }).repository;
+  return resolveImage(image, pinnedImages(config, pins), { noneHint: 'the tree holds no image pin at all' }).repository;
 }
 
 export interface TargetRequest {
