@@ -89,6 +89,11 @@ export const PINWATCH_ERROR_CODES = [
   // demo
   'demo-dir-not-empty',
   ...REGISTRY_ERROR_CODES,
+  // running (pod lists and kubectl)
+  'pods-invalid',
+  'pods-unreadable',
+  'kubectl-failed',
+  'invalid-fail-on-running',
 ] as const;
 
 export type PinwatchErrorCode = (typeof PINWATCH_ERROR_CODES)[number];

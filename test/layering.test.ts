@@ -38,6 +38,7 @@ const RANK: Record<string, number> = {
   rules: 8,
   images: 8, // the future image-knowledge layer (review §4 item 5)
   stale: 9,
+  running: 10, // what the cluster runs against the pins: uses stale's history machinery and images/
   lint: 9,
   overlay: 9,
   repin: 9,

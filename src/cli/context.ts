@@ -10,6 +10,8 @@ export interface Io {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** All of stdin, for `--pods -` (absent where there is none). */
+  readStdin?: () => Promise<string>;
 }
 
 export interface GlobalOptions {
@@ -42,6 +44,11 @@ export function processIo(): Io {
     err: (t) => process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
 }
 

@@ -13,6 +13,7 @@ export const COMMAND_FORMATS = {
   overlay: ['text', 'json', 'markdown', 'github'],
   repin: ['text', 'json'],
   inspect: ['text', 'json'],
+  running: ['text', 'json', 'markdown', 'github'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -32,6 +33,7 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   inspect: ['0 inspected', ERROR],
   report: ['0 clean', '1 a finding at or above --fail-on', ERROR],
   demo: ['0 the demo ran', ERROR],
+  running: ['0 no first-party container fails --fail-on-running', '1 one runs older or diverged from its pin, or lacks a merged fix (--fail-on-running any: any commit)', `${ERROR} (a bad pod list names file:line), or a shallow clone left a container unjudged`],
 };
 
 /** The `--help` footer of one command: its formats and exit codes. */

@@ -24,6 +24,7 @@ import type { OverlayFlags } from './commands/overlay.js';
 import type { RepinFlags } from './commands/repin.js';
 import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
+import type { RunningFlags } from './commands/running.js';
 import { VERSION } from './version.js';
 import { helpFooter } from './formats.js';
 import { terminalSafe } from '../report/sanitize.js';
@@ -189,6 +190,20 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .description('show what the registry says about an image: digest, platforms, labels, and the commit it was built from')
       .argument('<ref>', 'image reference, e.g. ghcr.io/acme/app:v1.2.0 or …@sha256:…'),
   ).action(run(async (ctx, ref: string, flags: RegistryFlags) => (await import('./commands/inspect.js')).runInspect(ctx, ref, flags)));
+
+  // pinwatch running --pods FILE|DIR|- | --kubectl: what the cluster runs against the pins and the history.
+  registryFlags(
+    program
+      .command('running')
+      .description("what the cluster runs: each container's image, the commit its running digest was built from, and how it stands against the pin and HEAD")
+      .option('--pods <path>', 'kubectl get pods -o json|yaml output: a file, a folder of them (an e2e report bundle), or - for stdin')
+      .option('--kubectl', 'run kubectl get pods -o json (kubectl on PATH)')
+      .option('--context <name>', 'with --kubectl: the kubeconfig context')
+      .option('-n, --namespace <ns>', 'with --kubectl: only this namespace')
+      .option('-A, --all-namespaces', 'with --kubectl: every namespace')
+      .option('--fail-on-running <when>', 'exit 1 when a first-party container runs older/diverged or lacks a merged fix (fix), any commit (any), or never', 'fix')
+      .option('--registry', 'ask the registry: match platform digests to their index, read revision labels of builds never pinned (network)'),
+  ).action(run(async (ctx, flags: RunningFlags) => (await import('./commands/running.js')).runRunning(ctx, flags)));
 
   // pinwatch report --html FILE: the check pipeline as one self-contained HTML dashboard; exit code as check.
   checkFlags(

@@ -53,6 +53,7 @@ export function defaultConfig(): Config {
     provenance: { methods: ['digest-history', 'git-tag'], buildCommit: 'parent' },
     rules: {},
     insecureRegistries: [],
+    aliases: {},
     origin: { assumed: [] },
   };
 }

@@ -6,3 +6,4 @@ export { firstPartyPrefixProblem } from './first-party.js';
 export { CONFIG_SPEC, specKeyPaths } from './spec.js';
 export { configJsonSchema } from './json-schema.js';
 export type * from './types.js';
+export { canonicalRepository, aliasOf, firstPartyPrefixes, aliasesProblem } from './aliases.js';

@@ -18,6 +18,7 @@ import { resolveInsideRepo } from '../util/repo-path.js';
 import { readRegularFile } from '../util/safe-read.js';
 import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
 import { displayPath, isUnder } from '../util/display-path.js';
+import { aliasesProblem } from './aliases.js';
 
 export { CONFIG_FILE_NAME, CONFIG_FILE_NAMES };
 
@@ -42,6 +43,7 @@ interface RawConfig {
   rules?: Record<string, RuleLevel>;
   baseline?: string;
   insecureRegistries?: string[];
+  aliases?: Record<string, string>;
 }
 
 /**
@@ -154,6 +156,11 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   if (raw.rules) config.rules = raw.rules;
   if (raw.baseline) config.baseline = raw.baseline;
   if (raw.insecureRegistries) config.insecureRegistries = raw.insecureRegistries;
+  if (raw.aliases) {
+    const problem = aliasesProblem(raw.aliases);
+    if (problem) throw new PinwatchError('config-invalid', problem, read?.file ? { file: read.file } : {});
+    config.aliases = raw.aliases;
+  }
 
   if (config.firstParty.length === 0) {
     assumed.push('no first-party prefixes: every pin is third-party; set firstParty in pinwatch.yaml or pass --first-party');

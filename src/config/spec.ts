@@ -35,6 +35,8 @@ export type FieldSpec =
       description: string;
       keyPattern?: RegExp;
       keyHint?: string;
+      /** Extra check of a key: returns why it is wrong, or undefined. */
+      keyCheck?: (key: string) => string | undefined;
       /** When set, every key must be one of these ("did you mean" otherwise). */
       knownKeys?: () => readonly string[];
       /** What a key is, for messages: `rule id`. */
@@ -129,6 +131,14 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       value: { kind: 'enum', description: 'rule level', values: RULE_LEVELS },
     },
     baseline: { kind: 'string', description: 'Baseline file for lint, repo-relative.', repoPath: true },
+    aliases: {
+      kind: 'map',
+      description:
+        'Other repository prefixes under which the same images (same digests) are published, each mapped to the canonical prefix: "ci.acme.test/platform/": "ghcr.io/acme/platform/". Used by running, recipe matching and pins.',
+      keyCheck: firstPartyPrefixProblem,
+      keyNoun: 'alias prefix',
+      value: { kind: 'string', description: 'the canonical repository prefix, like ghcr.io/acme/', check: firstPartyPrefixProblem },
+    },
     insecureRegistries: {
       kind: 'list',
       description: 'Registry hosts (host[:port]) where plain HTTP is allowed besides loopback.',

@@ -62,6 +62,8 @@ export interface Config {
   baseline?: string;
   /** Hosts where plain HTTP is allowed besides loopback. */
   insecureRegistries: string[];
+  /** Other prefix → canonical prefix: where the same images are also published (src/config/aliases.ts). */
+  aliases: Record<string, string>;
   /** Where the config came from and what was assumed (printed when no file exists). */
   origin: { file?: string; assumed: string[] };
 }

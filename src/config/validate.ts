@@ -191,6 +191,8 @@ function validateMap(
     if (spec.keyPattern && !spec.keyPattern.test(key)) {
       fail(ctx, pair.key as Node, `${path}: key ${quote(key)} is not ${spec.keyHint ?? spec.keyPattern.source}`);
     }
+    const keyProblem = spec.keyCheck?.(key);
+    if (keyProblem) fail(ctx, pair.key as Node, `${path}: key ${keyProblem}`);
     const known = spec.knownKeys?.();
     if (known && !known.includes(key)) {
       const near = closestKey(key, known);

@@ -5,6 +5,7 @@
  * explain and affected.
  */
 import type { Config, ImageConfig } from '../config/types.js';
+import { canonicalRepository } from '../config/aliases.js';
 import type { Pin } from '../model/index.js';
 import { loadBuildModel, recipeLabel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
@@ -50,7 +51,8 @@ export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref'>[]):
   });
 }
 
-export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; incomplete: Pin[] } {
+/** First-party pins by repository; a pin under an `aliases` prefix is grouped under its canonical repository (the same image). */
+export function groupFirstParty(pins: Pin[], aliases: Readonly<Record<string, string>> = {}): { byRepo: Map<string, Pin[]>; incomplete: Pin[] } {
   const byRepo = new Map<string, Pin[]>();
   const incomplete: Pin[] = [];
   for (const pin of pins) {
@@ -59,7 +61,7 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
       incomplete.push(pin);
       continue;
     }
-    pushTo(byRepo, pin.ref.name, pin);
+    pushTo(byRepo, canonicalRepository(pin.ref.name, aliases), pin);
   }
   return { byRepo, incomplete };
 }
@@ -67,7 +69,7 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
 /** Build model once (or the caller's), then recipes and inputs per first-party repository. */
 export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel): Promise<ImagesResult> {
   const notes: string[] = [];
-  const { byRepo, incomplete } = groupFirstParty(pins);
+  const { byRepo, incomplete } = groupFirstParty(pins, config.aliases);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
   let model: BuildModel | undefined = known;
   if (!model) {
@@ -81,7 +83,7 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
   for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
     const declared = declaredImage(config, repository);
     const image = declared?.key ?? shortName(repository);
-    const recipes = model ? recipesOf(model, repository, repoPins, notes) : [];
+    const recipes = model ? recipesOf(model, repository, repoPins, notes, config.aliases) : [];
     const knowledge: ImageKnowledge = { image, repository, pins: repoPins, recipes, ...(declared ? { declared } : {}) };
     if (recipes.length === 0 && !declared) {
       knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
@@ -94,9 +96,10 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
   return { images, notes, ...(model ? { model } : {}) };
 }
 
-function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[]): BuildRecipe[] {
+function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[], aliases: Readonly<Record<string, string>>): BuildRecipe[] {
   try {
-    return recipesFor(model, repository, pins);
+    // a recipe that tags an alias (the staging or CI name) builds the canonical image
+    return recipesFor(model, repository, pins, (r) => canonicalRepository(r, aliases));
   } catch (e) {
     notes.push(`recipes for ${repository} could not be found: ${e instanceof Error ? e.message : String(e)}`);
     return [];

@@ -2,9 +2,13 @@
 import { writeCoversPin, type PinPlace } from './stamps.js';
 import type { BuildModel, BuildRecipe } from './types.js';
 
-/** Build recipes whose tagged repositories include `repository` (domain/path), or that stamp one of the given pin locations. */
-export function recipesFor(model: BuildModel, repository: string, pins: readonly PinPlace[]): BuildRecipe[] {
-  return model.recipes.filter((r) => r.repositories.includes(repository) || r.stamps.some((s) => pins.some((p) => writeCoversPin(s, p))));
+/**
+ * Build recipes whose tagged repositories include `repository` (domain/path; each
+ * tagged name taken through `canonical`, the config's aliases), or that stamp one
+ * of the given pin locations.
+ */
+export function recipesFor(model: BuildModel, repository: string, pins: readonly PinPlace[], canonical: (repository: string) => string = (r) => r): BuildRecipe[] {
+  return model.recipes.filter((r) => r.repositories.some((x) => canonical(x) === repository) || r.stamps.some((s) => pins.some((p) => writeCoversPin(s, p))));
 }
 
 /** How a recipe is named for people: `Makefile:image`, or `.github/workflows/x.yml:12 jobs.build step 2 "Build"`. */

@@ -4,6 +4,7 @@
  * stops the scan; the result is sorted and deterministic. Reading and collecting
  * can run on worker threads when asked (pool.ts).
  */
+import { firstPartyPrefixes } from '../config/aliases.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CollectResult } from '../collect/index.js';
@@ -77,7 +78,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   // (the search for stale temp files runs in git beside the walk and the collectors)
   const recovery = await startRecovery(root);
   const walk = walkTree(root, config);
-  const outcomes = await collectAll(walk.files, config.firstParty, options);
+  const outcomes = await collectAll(walk.files, firstPartyPrefixes(config), options);
   const pins: Pin[] = [];
   const problems: Problem[] = [...recovery.journal, ...(await recovery.staleTemps())];
   const skipped = [...walk.skipped];

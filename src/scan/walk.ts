@@ -17,6 +17,7 @@ import { fileKind, isYamlName } from './kind.js';
 import type { SkippedFile } from './types.js';
 import { resolvesInside } from '../util/repo-path.js';
 import { fileTypeName, readRegularFile } from '../util/safe-read.js';
+import { firstPartyPrefixes } from '../config/aliases.js';
 
 export interface Candidate {
   /** Repo-relative, forward slashes. */
@@ -91,7 +92,7 @@ function makePlan(root: string, config: Config): Plan {
     extraGlobs: extraGlobs.map((pattern) => ({ pattern, match: compileGlob(pattern), hits: 0 })),
     extraLiterals: new Set(config.extraFiles.filter((p) => !hasGlobSyntax(p)).map((p) => p.replace(/^\.\//, ''))),
     skipVendoredCharts: config.skipVendoredCharts,
-    firstPartyNeedles: config.firstParty.map((p) => p.replace(/\/$/, '')),
+    firstPartyNeedles: firstPartyPrefixes(config).map((p) => p.replace(/\/$/, '')),
   };
 }
 
