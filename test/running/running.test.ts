@@ -1,0 +1,201 @@
+/**
+ * `running` end to end on a real git history: the statuses as-pinned, older,
+ * newer and unknown (diverged and platform digests: running-registry.test.ts), both imageID forms, an init container, an alias
+ * registry, a pending pod, a half-finished rollout, a third-party container,
+ * lacks / lacksVsPin with merges out, and the cost (git processes constant for
+ * 1 and 50 containers).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { DIGEST } from '../support/stale.js';
+import { podList, type PodSpec } from '../support/pods.js';
+import { loadConfig } from '../../src/config/index.js';
+import { runningBuilds, parsePodsText, type PodList, type RunningContainer } from '../../src/running/index.js';
+import { addText } from '../../src/running/pods-read.js';
+import { runCli } from '../support/io.js';
+
+const A = DIGEST('a'); // osc v1.0, built from `initial`
+const B = DIGEST('b'); // osc v1.1 (the pin), built from the fix-X commit
+const N = DIGEST('c'); // osc bumped on main then reverted: built from after fix Y
+const U = DIGEST('d'); // never in the tree
+const P = DIGEST('e'); // api pin
+
+const CONFIG = `firstParty: [ghcr.io/acme/]
+aliases:
+  "ci.acme.test/builds/": "ghcr.io/acme/"
+images:
+  osc: { repository: ghcr.io/acme/osc, inputs: ["src/osc/**"], derive: false }
+  api: { repository: ghcr.io/acme/api, inputs: ["src/api/**"], derive: false }
+`;
+const osc = (tag: string, d: string) => `controller:\n  image: "ghcr.io/acme/osc:${tag}@${d}"\n`;
+
+let r: TestRepo;
+const c: Record<string, string> = {};
+beforeAll(() => {
+  r = makeRepo('pinwatch-running-');
+  c.initial = r.commit({ 'pinwatch.yaml': CONFIG, 'src/osc/main.go': 'package main\n', 'src/api/main.go': 'package main\n', 'docs/a.md': 'a\n' }, 'initial');
+  c.release10 = r.commit({ 'charts/osc/values.yaml': osc('v1.0.0', A), 'charts/api/values.yaml': `api:\n  image: "ghcr.io/acme/api:v1@${P}"\n` }, 'Prepare release v1.0.0');
+  c.fixX = r.commit({ 'src/osc/main.go': 'package main\n// X\n' }, 'fix(osc): requeue claims (#11)');
+  c.release11 = r.commit({ 'charts/osc/values.yaml': osc('v1.1.0', B) }, 'Prepare release v1.1.0');
+  r.git('checkout', '-q', '-b', 'fix-y');
+  c.fixY = r.commit({ 'src/osc/main.go': 'package main\n// X\n// Y\n' }, 'fix(osc): converge readiness');
+  r.git('checkout', '-q', 'main');
+  r.commit({ 'docs/a.md': 'b\n' }, 'docs: a');
+  r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from acme/fix-y', 'fix-y');
+  c.mergeY = r.git('rev-parse', 'HEAD');
+  c.bumpN = r.commit({ 'charts/osc/values.yaml': osc('main', N) }, 'ci: overlay osc main build');
+  c.revert = r.commit({ 'charts/osc/values.yaml': osc('v1.1.0', B) }, 'Revert "ci: overlay osc main build"');
+});
+afterAll(() => r?.cleanup());
+
+const IMG = (d: string) => `ghcr.io/acme/osc@${d}`;
+const LANE: PodSpec[] = [
+  { name: 'osc-7d9f8c6b5d-aaaaa', namespace: 'cozy-system', deployment: { name: 'osc', hash: '7d9f8c6b5d' }, containers: [{ name: 'manager', image: 'ghcr.io/acme/osc:v1.1.0', imageID: IMG(B) }] },
+  // the same Deployment, one pod still on the old build; docker's form of the imageID
+  { name: 'osc-7d9f8c6b5d-bbbbb', namespace: 'cozy-system', deployment: { name: 'osc', hash: '7d9f8c6b5d' }, containers: [{ name: 'manager', image: 'ghcr.io/acme/osc:v1.0.0', imageID: `docker-pullable://${IMG(A)}` }] },
+  // pulled from the CI registry (an alias), a main build that was overlaid then reverted
+  { name: 'osc-e2e', namespace: 'lane', containers: [{ name: 'manager', image: 'ci.acme.test/builds/osc:main', imageID: `ci.acme.test/builds/osc@${N}` }] },
+  { name: 'osc-unknown', namespace: 'lane', containers: [{ name: 'manager', image: 'ghcr.io/acme/osc:dev', imageID: IMG(U) }] },
+  { name: 'osc-pending', namespace: 'lane', phase: 'Pending', containers: [{ name: 'manager', image: 'ghcr.io/acme/osc:v1.1.0', waiting: 'ImagePullBackOff' }] },
+  {
+    name: 'api-0',
+    namespace: 'lane',
+    initContainers: [{ name: 'migrate', image: 'ghcr.io/acme/api:v1', imageID: `ghcr.io/acme/api@${P}` }],
+    containers: [{ name: 'api', image: 'ghcr.io/acme/api:v1', imageID: `ghcr.io/acme/api@${P}` }, { name: 'redis', image: 'redis:7', imageID: `docker.io/library/redis@${DIGEST('f')}` }],
+  },
+];
+
+function pods(specs: PodSpec[], file = 'pods.json'): PodList {
+  const list: PodList = { containers: [], pods: 0, files: [], filesWithoutPods: [] };
+  addText(list, podList(specs), file, true);
+  return list;
+}
+
+const find = (cs: RunningContainer[], pod: string, container: string) => cs.find((x) => x.pod === pod && x.container === container)!;
+
+describe('runningBuilds', () => {
+  it('judges every container of a lane against its pin and HEAD', async () => {
+    const report = await runningBuilds(r.dir, loadConfig(r.dir), pods(LANE));
+    const cs = report.containers;
+    expect(cs).toHaveLength(8);
+    const pinned = find(cs, 'osc-7d9f8c6b5d-aaaaa', 'manager');
+    expect(pinned).toMatchObject({ status: 'as-pinned', runningDigest: B, imageName: 'osc', builtFrom: { commit: c.fixX, method: 'digest-history' } });
+    // merged since the pin: fix Y (the merge commit itself is left out)
+    expect(pinned.lacks.map((l) => l.commit)).toEqual([c.fixY]);
+    expect(pinned.lacks[0]).toMatchObject({ pr: 12, type: 'fix' });
+    expect(pinned.lacksVsPin).toEqual([]);
+
+    const old = find(cs, 'osc-7d9f8c6b5d-bbbbb', 'manager');
+    expect(old).toMatchObject({ status: 'older', runningDigest: A, builtFrom: { commit: c.initial }, pinned: { digest: B, builtFrom: { commit: c.fixX } } });
+    expect(old.lacks.map((l) => l.commit).sort()).toEqual([c.fixX, c.fixY].sort());
+    expect(old.lacksVsPin.map((l) => [l.commit, l.pr])).toEqual([[c.fixX, 11]]);
+    expect(old.rollout).toBe('Deployment cozy-system/osc runs manager at 2 digests (a half-finished rollout)');
+    expect(report.rollouts).toEqual([{ namespace: 'cozy-system', workload: { kind: 'Deployment', name: 'osc' }, container: 'manager', digests: [{ digest: A, pods: ['osc-7d9f8c6b5d-bbbbb'] }, { digest: B, pods: ['osc-7d9f8c6b5d-aaaaa'] }] }]);
+
+    const newer = find(cs, 'osc-e2e', 'manager');
+    expect(newer).toMatchObject({ status: 'newer', repository: 'ci.acme.test/builds/osc', canonical: 'ghcr.io/acme/osc', firstParty: true, builtFrom: { commit: c.mergeY } });
+    expect(newer.lacks).toEqual([]);
+
+    const unknown = find(cs, 'osc-unknown', 'manager');
+    expect(unknown.status).toBe('unknown');
+    expect(unknown.reason).toMatch(/build commit is unknown: .*never appears in the history.*run with --registry/);
+
+    const pending = find(cs, 'osc-pending', 'manager');
+    expect(pending).toMatchObject({ status: 'unknown', firstParty: true, reason: 'no running image yet: ImagePullBackOff' });
+    expect(pending.runningDigest).toBeUndefined();
+
+    expect(find(cs, 'api-0', 'migrate')).toMatchObject({ init: true, status: 'as-pinned', runningDigest: P, lacks: [] });
+    expect(find(cs, 'api-0', 'api')).toMatchObject({ init: false, status: 'as-pinned' });
+    expect(find(cs, 'api-0', 'redis')).toMatchObject({ firstParty: false, repository: 'docker.io/library/redis', status: 'unknown', reason: expect.stringContaining('third-party') });
+  });
+
+  it('reads the history once whatever the number of containers (1 vs 50)', async () => {
+    const config = loadConfig(r.dir);
+    const one = await runningBuilds(r.dir, config, pods([LANE[1]!]));
+    const many: PodSpec[] = Array.from({ length: 50 }, (_, i) => ({
+      name: `osc-${i}`,
+      namespace: `ns-${i % 5}`,
+      containers: [{ name: 'manager', image: 'ghcr.io/acme/osc', imageID: IMG([A, B, N, U][i % 4]!) }],
+    }));
+    const fifty = await runningBuilds(r.dir, config, pods(many));
+    expect(fifty.containers).toHaveLength(50);
+    expect(fifty.containers.filter((x) => x.status === 'older')).toHaveLength(13);
+    expect(one.gitProcesses).toBeGreaterThan(0);
+    expect(fifty.gitProcesses).toBe(one.gitProcesses);
+  });
+});
+
+describe('pod lists', () => {
+  it.each([
+    ['a List', podList([LANE[0]!]), 1, 1],
+    ['a single Pod (YAML)', 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: x}\nspec:\n  containers: [{name: c, image: "ghcr.io/acme/osc:v1"}]\nstatus:\n  containerStatuses: [{name: c, imageID: "ghcr.io/acme/osc@' + B + '"}]\n', 1, 1],
+    ['a multi-document stream', `kind: Pod\nmetadata: {name: p1}\nspec: {containers: [{name: c, image: a}]}\n---\nkind: ConfigMap\nmetadata: {name: x}\n---\nkind: Pod\nmetadata: {name: p2}\nspec: {containers: [{name: c, image: b}], initContainers: [{name: i, image: c}]}\n`, 2, 3],
+    ['a List of other kinds', '{"kind":"List","items":[{"kind":"Service","metadata":{"name":"s"}}]}', 0, 0],
+  ])('%s', (_, text, podsCount, containers) => {
+    const parsed = parsePodsText(text, 'f');
+    expect(parsed.pods).toBe(podsCount);
+    expect(parsed.containers).toHaveLength(containers);
+  });
+
+  it.each([
+    ['broken JSON', '{\n  "kind": "List",\n  "items": [\n    {,\n  ]\n}\n', /^f:4: not valid JSON/],
+    ['broken YAML', 'kind: Pod\nmetadata:\n  name: [p\n', /^f:\d+: not valid YAML/],
+    ['a Pod with no name', 'kind: Pod\nmetadata: {}\nspec: {containers: []}\n', /^f:1: a Pod without metadata.name/],
+    ['a Pod whose containers are not a list', 'kind: List\nitems:\n  - kind: Pod\n    metadata: {name: p}\n    spec: {containers: 3}\n', /^f:3: Pod "p" has no spec.containers list/],
+  ])('%s is pods-invalid with file:line', (_, text, message) => {
+    try {
+      parsePodsText(text, 'f');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as { code: string }).code).toBe('pods-invalid');
+      expect((e as { describe(): string }).describe()).toMatch(message);
+    }
+  });
+});
+
+describe('pinwatch running (CLI)', () => {
+  it('prints the table and evidence, exits 1 for the older pod, reads a folder bundle and lists files with no pods', async () => {
+    const bundle = join(r.dir, '..', `${r.dir.split('/').pop()}-bundle`);
+    const { mkdirSync, rmSync } = await import('node:fs');
+    mkdirSync(join(bundle, 'lane', 'k8s'), { recursive: true });
+    try {
+      writeFileSync(join(bundle, 'lane', 'k8s', 'pods.json'), podList(LANE));
+      writeFileSync(join(bundle, 'lane', 'events.json'), '{"kind":"EventList","items":[]}\n');
+      writeFileSync(join(bundle, 'lane', 'junk.yaml'), 'a: [\n');
+      const run = await runCli(['--repo', r.dir, 'running', '--pods', bundle]);
+      expect(run.err).toBe('');
+      expect(run.code).toBe(1);
+      expect(run.out).toContain('8 container(s) in 6 pod(s): 7 first-party (3 as-pinned, 1 older, 1 newer, 0 diverged, 2 unknown), 1 third-party; 1 half-finished rollout(s)');
+      expect(run.out).toMatch(/cozy-system\/osc-7d9f8c6b5d-bbbbb\/manager: osc runs a build older than the pin's build [0-9a-f]{10}: it lacks 1 commit\(s\) the pinned build has, 2 that HEAD has/);
+      expect(run.out).toContain('fix #11 fix(osc): requeue claims (#11)');
+      expect(run.out).toMatch(/files with no Pod \(2\): .*events\.json, .*junk\.yaml:\d+: not valid YAML.*\(not read\)/);
+      const never = await runCli(['--repo', r.dir, 'running', '--pods', bundle, '--fail-on-running', 'never']);
+      expect(never.code).toBe(0);
+      const json = await runCli(['--repo', r.dir, '--format', 'json', 'running', '--pods', join(bundle, 'lane', 'k8s', 'pods.json')]);
+      const doc = JSON.parse(json.out) as { version: number; summary: Record<string, number>; containers: Record<string, unknown>[] };
+      expect(doc.version).toBe(1);
+      expect(doc.summary).toMatchObject({ pods: 6, containers: 8, older: 1, newer: 1, asPinned: 3, unknown: 2, rollouts: 1 });
+      const older = doc.containers.find((x) => x.status === 'older')!;
+      expect(older).toMatchObject({ imageID: `docker-pullable://${IMG(A)}`, runningDigest: A, firstParty: true, pinned: { digest: B, builtFrom: { commit: c.fixX } } });
+    } finally {
+      rmSync(bundle, { recursive: true, force: true });
+    }
+  });
+
+  it('is exit 2 with file:line on a bad pod list, and names the missing flag', async () => {
+    const bad = join(r.dir, '..', `${r.dir.split('/').pop()}-bad.json`);
+    writeFileSync(bad, '{\n  "kind": "List",\n  "items": [\n    {,\n  ]\n}\n');
+    const run = await runCli(['--repo', r.dir, 'running', '--pods', bad]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/pinwatch: \[pods-invalid\] .*-bad\.json:4: not valid JSON/);
+    const none = await runCli(['--repo', r.dir, 'running']);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('[missing-option] running needs a pod list: --pods FILE|DIR|-');
+    const both = await runCli(['--repo', r.dir, 'running', '--pods', bad, '--kubectl']);
+    expect(both.err).toContain('[conflicting-options]');
+    const policy = await runCli(['--repo', r.dir, 'running', '--pods', bad, '--fail-on-running', 'all']);
+    expect(policy.err).toContain('[invalid-fail-on-running]');
+  });
+});
