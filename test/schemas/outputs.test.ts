@@ -118,6 +118,17 @@ const CASES: Case[] = [
     },
   },
   {
+    command: 'running --format json', schema: 'running-output', output: () => demo.running, code: 1,
+    mutations: {
+      'version 2': (d) => void (d.version = 2),
+      'an unknown status': (d) => void (d.containers[0].status = 'stale'),
+      'an abbreviated running digest': (d) => void (d.containers.find((c: Doc) => c.runningDigest).runningDigest = 'sha256:abc'),
+      'pr as a string': (d) => void (d.containers.find((c: Doc) => c.lacks.length > 0).lacks[0].pr = '#42'),
+      'a missing lacksVsPin': (d) => void delete d.containers[0].lacksVsPin,
+      'an unknown key on a container': (d) => void (d.containers[0].extra = true),
+    },
+  },
+  {
     command: 'explain --format json', schema: 'explain-output', output: () => demo.explain, code: 0,
     mutations: {
       'version 2': (d) => void (d.version = 2),
@@ -188,7 +199,7 @@ describe('the schema files themselves', () => {
   const outputSchemas = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('-output.schema.json')).map((f) => f.replace(/\.schema\.json$/, ''));
 
   it('there is one per command with JSON output', () => {
-    expect(outputSchemas.sort()).toEqual(['affected-output', 'check-output', 'explain-output', 'inspect-output', 'lint-output', 'overlay-output', 'repin-output', 'scan-output', 'stale-output']);
+    expect(outputSchemas.sort()).toEqual(['affected-output', 'check-output', 'explain-output', 'inspect-output', 'lint-output', 'overlay-output', 'repin-output', 'running-output', 'scan-output', 'stale-output']);
   });
 
   it.each(outputSchemas)('%s: draft-07, compiles in strict mode, every property described', (name) => {

@@ -1,7 +1,7 @@
 /** What `pinwatch demo` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { say } from '../stderr.js';
-import { buildDemoRepo } from '../../demo/index.js';
+import { buildDemoRepo, writeDemoPods } from '../../demo/index.js';
 import type { Rerun } from '../context.js';
 
 export interface DemoFlags {
@@ -16,6 +16,10 @@ export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Reru
   if (ctx.global.format) forwarded.push('--format', ctx.global.format);
   if (ctx.global.output) forwarded.push('--output', ctx.global.output);
   const code = await rerun([...forwarded, '--fail-on', 'never', 'check'], ctx.io);
+  // what the demo cluster runs: billing-controller is still on the v0.9.0 build, older than its pin
+  const pods = writeDemoPods(dir);
+  say(ctx, `\npinwatch demo: what the demo cluster runs (a pod list snapshot in ${pods}):\n\n`);
+  const running = await rerun([...forwarded, '--fail-on', 'never', 'running', '--pods', pods], ctx.io);
   say(
     ctx,
     [
@@ -25,8 +29,9 @@ export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Reru
       `  node bin/pinwatch.js stale   --repo ${dir}`,
       `  node bin/pinwatch.js explain billing-controller --repo ${dir}`,
       `  node bin/pinwatch.js lint    --repo ${dir} --format sarif`,
+      `  node bin/pinwatch.js running --repo ${dir} --pods ${pods}`,
       '',
     ].join('\n'),
   );
-  return code === 2 ? 2 : 0;
+  return code === 2 || running === 2 ? 2 : 0;
 }

@@ -14,6 +14,8 @@ import { formatRunningGithub } from '../../report/running-github.js';
 import { terminalSafe } from '../../report/sanitize.js';
 
 const FORMATS = COMMAND_FORMATS.running;
+const SHALLOW_REFUSAL =
+  '[shallow-clone] a first-party container could not be judged in this shallow clone: its build commit may lie beyond the boundary; fetch full history (git fetch --unshallow, or fetch-depth: 0)';
 
 export interface RunningFlags extends RegistryFlags {
   pods?: string;
@@ -64,6 +66,6 @@ export async function runRunning(ctx: CommandContext, flags: RunningFlags): Prom
   } else emit(ctx, formatRunningText(report));
   if (ctx.global.failOn === 'never') return 0;
   const code = runningExitCode(report, policy);
-  if (code === 2) ctx.io.err(terminalSafe('pinwatch: [shallow-clone] a first-party container could not be judged in this shallow clone: its build commit may lie beyond the boundary; fetch full history (git fetch --unshallow, or fetch-depth: 0)\n'));
+  if (code === 2) ctx.io.err(`pinwatch: ${terminalSafe(SHALLOW_REFUSAL)}\n`);
   return code;
 }
