@@ -210,7 +210,8 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     program
       .command('report')
       .description('write the check results as one self-contained HTML dashboard (no JavaScript, no network)')
-      .option('--html <file>', 'write the HTML report to FILE (atomically)'),
+      .option('--html <file>', 'write the HTML report to FILE (atomically)')
+      .option('--pods <path>', 'also show what the cluster runs, from this pod list (as running --pods)'),
   ).action(run(async (ctx, flags: ReportFlags) => (await import('./commands/report.js')).runReport(ctx, flags)));
 
   // pinwatch demo: build the embedded demo monorepo and run `check` on it.

@@ -6,6 +6,7 @@
  */
 import type { Finding, Pin } from '../model/index.js';
 import type { StaleImage, StaleReport } from '../stale/index.js';
+import type { RunningReport } from '../running/types.js';
 import { countFindings } from './findings-common.js';
 import { HTML_REPORT_CSS } from './html-style.js';
 import { ageText, imageLabels, short, unshippedCount } from './stale-common.js';
@@ -19,6 +20,8 @@ export interface HtmlReportInput {
   stale: StaleReport & { notes?: string[] };
   findings: Finding[];
   pins: Pin[];
+  /** What the cluster runs (`report --pods`), shown after the stale images. */
+  running?: RunningReport;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -43,6 +46,7 @@ export function formatHtmlReport(input: HtmlReportInput): string {
   const body = [
     headerSection(input),
     staleSection(input.stale.images, labels),
+    ...(input.running ? [runningSection(input.running)] : []),
     chartSection(input.stale.images, labels),
     findingsSection(input.findings),
     pinsSection(input.pins),
@@ -200,6 +204,32 @@ function pinsSection(pins: Pin[]): string {
   for (const [repo, list] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
     const rows = list.map((p) => row([td(location(p.file, p.line)), td(p.keyPath ? `<code>${esc(p.keyPath)}</code>` : '<span class="muted">-</span>'), td(esc(p.shape), 'nowrap'), td(esc(p.form), 'nowrap')]));
     out.push(`<h3><code>${esc(repo)}</code> <span class="muted">(${list.length})</span></h3>`, table(`Pins of ${repo}`, ['Where', 'Key path', 'Shape', 'Form'], rows, { hidden: true, kind: 'pins' }));
+  }
+  return [...out, '</section>'].join('\n');
+}
+
+const RUNNING_BADGE: Record<string, string> = { 'as-pinned': 'status-current', older: 'status-stale', diverged: 'status-stale', newer: 'status-unknown', unknown: 'status-unknown' };
+
+/** The running view: every first-party container, its status against the pin, and what the drifting ones lack. */
+function runningSection(report: RunningReport): string {
+  const out = ['<section id="running" aria-labelledby="running-h">', '<h2 id="running-h">What the cluster runs</h2>'];
+  const first = report.containers.filter((c) => c.firstParty);
+  out.push(`<p>${esc(`${report.containers.length} container(s) in ${report.pods} pod(s); ${first.length} first-party, ${report.containers.length - first.length} third-party; ${report.rollouts.length} half-finished rollout(s).`)}</p>`);
+  const rows = first.map((c) =>
+    row([
+      `<th scope="row"><code>${esc(`${c.namespace}/${c.pod}/${c.container}${c.init ? ' (init)' : ''}`)}</code></th>`,
+      td(`<code>${esc(c.imageName ?? c.canonical ?? '')}</code>`),
+      td(badge(RUNNING_BADGE[c.status] ?? 'status-unknown', c.status)),
+      td(c.builtFrom ? `<code title="${esc(c.builtFrom.commit)}">${esc(short(c.builtFrom.commit))}</code> <span class="muted">(${esc(c.builtFrom.method)})</span>` : '<span class="muted">unknown</span>'),
+      td(esc(String(c.lacks.length)), 'num'),
+      td(esc(String(c.lacksVsPin.length)), 'num'),
+      td(esc([c.reason, c.rollout].filter(Boolean).join('; '))),
+    ]),
+  );
+  out.push(table('First-party containers: the commit the running digest was built from, against the pin and HEAD', ['Container', 'Image', 'Status', 'Built from', 'Lacks', 'vs pin', 'Note'], rows));
+  for (const c of first.filter((x) => x.lacksVsPin.length > 0)) {
+    const commits = c.lacksVsPin.map((l) => row([td(`<code title="${esc(l.commit)}">${esc(short(l.commit))}</code>`), td(esc(l.date.slice(0, 10)), 'nowrap'), td(l.pr !== undefined ? esc(`#${l.pr}`) : '<span class="muted">-</span>', 'num'), td(esc(l.subject))]));
+    out.push(table(`${c.pod}/${c.container} lacks ${c.lacksVsPin.length} commit(s) the pinned build has`, ['Commit', 'Date', 'PR', 'Subject'], commits, { kind: 'commits' }));
   }
   return [...out, '</section>'].join('\n');
 }

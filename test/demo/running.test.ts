@@ -40,3 +40,24 @@ describe('demo running', () => {
     }
   });
 });
+
+describe('report --html --pods', () => {
+  it('adds the running view: billing-controller older, with the commit the pin has', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pods = writeDemoPods(dir);
+    const html = join(dir, '..', `${dir.split('/').pop()}-report.html`);
+    try {
+      const run = await runCli(['--repo', dir, 'report', '--html', html, '--pods', pods]);
+      expect(run.code).toBe(1);
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('<h2 id="running-h">What the cluster runs</h2>');
+      expect(page).toMatch(/billing-controller-6b7f9c5d4-q2x7z\/manager<\/code><\/th><td><code>billing-controller<\/code><\/td><td><span class="badge status-stale">older<\/span>/);
+      expect(page).toContain('feat(billing-controller): report ledger lag as a metric (#37)');
+      const without = await runCli(['--repo', dir, 'report', '--html', html]);
+      expect(without.code).toBe(1);
+      expect(readFileSync(html, 'utf8')).not.toContain('What the cluster runs');
+    } finally {
+      rmSync(html, { force: true });
+    }
+  });
+});

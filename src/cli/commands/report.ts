@@ -8,9 +8,20 @@ import { exitCodeFor } from '../../lint/index.js';
 import { formatHtmlReport } from '../../report/html.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { say } from '../stderr.js';
+import { loadCommandConfig } from '../config.js';
+import type { RunningReport } from '../../running/types.js';
+
+/** The running view of `report --pods FILE|DIR|-` (the same pipeline as `pinwatch running`). */
+async function runningView(ctx: CommandContext, pods: string): Promise<RunningReport> {
+  const { readPods, runningBuilds } = await import('../../running/index.js');
+  const list = await readPods(pods, { cwd: ctx.io.cwd, ...(ctx.io.readStdin ? { stdin: ctx.io.readStdin } : {}) });
+  return runningBuilds(ctx.global.repo, loadCommandConfig(ctx), list);
+}
 
 export interface ReportFlags extends CheckFlags {
   html?: string;
+  /** A pod list: the report also shows what the cluster runs (see running). */
+  pods?: string;
 }
 
 function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
@@ -26,12 +37,14 @@ export async function runReport(ctx: CommandContext, flags: ReportFlags): Promis
   const target = htmlTarget(ctx, flags);
   const now = new Date();
   const { result, notes } = await checkFromFlags(ctx, flags, now);
+  const running = flags.pods !== undefined ? await runningView(ctx, flags.pods) : undefined;
   const html = formatHtmlReport({
     repo: ctx.global.repo,
     generatedAt: now.toISOString(),
     stale: { ...result.stale, notes },
     findings: result.findings,
     pins: result.lint.scan.pins,
+    ...(running ? { running } : {}),
   });
   writeFileAtomic(target, html);
   const active = result.findings.filter((f) => !f.suppressed).length;
