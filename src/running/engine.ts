@@ -53,6 +53,8 @@ export interface JudgeContext {
   isAncestor: (a: string, b: string) => boolean;
   /** Said when a running digest is in no history and no registry was asked. */
   registryAsked: boolean;
+  /** Judgements per (repository, running digest), shared by every container that runs it (5,000 pods, a few hundred digests). */
+  memo?: Map<string, Omit<RunningContainer, keyof PodContainer>>;
 }
 
 export const historyKey = (repository: string, digest: string) => `${repository}\0${digest}`;
@@ -62,9 +64,23 @@ const lacked = (u: UnshippedCommit): LackedCommit => ({ commit: u.commit, subjec
 /** The status of one identified first-party container against its pin and HEAD. */
 export function judge(c: RunningContainer, ctx: JudgeContext): RunningContainer {
   if (!c.firstParty || !c.imageName || !c.runningDigest || !c.canonical || c.reason) return c;
+  const key = historyKey(c.canonical, c.runningDigest);
+  const known = ctx.memo?.get(key);
+  if (known) return { ...c, ...known, ...(c.platform ? { platform: c.platform } : {}) };
+  const out = judgeOne(c, ctx);
+  const { namespace, pod, container, init, image, imageID, waiting, workload, source, ...judged } = out;
+  void [namespace, pod, container, init, image, imageID, waiting, workload, source];
+  ctx.memo?.set(key, judged);
+  return out;
+}
+
+/** `c` has a canonical repository and a running digest (checked by judge). */
+function judgeOne(c: RunningContainer, ctx: JudgeContext): RunningContainer {
   const out: RunningContainer = { ...c };
-  const pinnedDigests = ctx.pinned.get(c.canonical) ?? [];
-  const pinStale = pinnedDigests.map((d) => ctx.history.get(historyKey(c.canonical!, d))).filter((s): s is StaleImage => s !== undefined);
+  const canonical = c.canonical!;
+  const digest = c.runningDigest!;
+  const pinnedDigests = ctx.pinned.get(canonical) ?? [];
+  const pinStale = pinnedDigests.map((d) => ctx.history.get(historyKey(canonical, d))).filter((s): s is StaleImage => s !== undefined);
   const pin = newestPin(pinStale, ctx);
   if (pin?.digest) {
     out.pinned = {
@@ -73,12 +89,12 @@ export function judge(c: RunningContainer, ctx: JudgeContext): RunningContainer 
       pins: pin.pins.filter((p) => !p.keyPath?.startsWith(RUNNING_KEY)).map((p) => ({ file: p.file, line: p.line })),
     };
   }
-  const run = ctx.history.get(historyKey(c.canonical, c.runningDigest));
+  const run = ctx.history.get(historyKey(canonical, digest));
   if (run?.builtFrom) out.builtFrom = run.builtFrom;
   if (run) out.lacks = run.unshipped.map(lacked);
-  if (pinnedDigests.includes(c.runningDigest)) {
+  if (pinnedDigests.includes(digest)) {
     out.status = 'as-pinned';
-    if (pinnedDigests.length > 1) out.reason = `${c.canonical} is pinned at ${pinnedDigests.length} digests; this is one of them`;
+    if (pinnedDigests.length > 1) out.reason = `${canonical} is pinned at ${pinnedDigests.length} digests; this is one of them`;
     if (run?.status === 'unknown' && run.reason) out.reason = [out.reason, `lacks unknown: ${run.reason}`].filter(Boolean).join('; ');
     return out;
   }

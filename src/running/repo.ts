@@ -67,7 +67,8 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   const builds = [...new Set([...history.values()].flatMap((i) => (i.builtFrom ? [i.builtFrom.commit] : [])))];
   const graph = builds.length > 1 ? await readCommitGraph(repoRoot, builds) : undefined;
   const isAncestor = (a: string, b: string) => a === b || (graph?.isAncestor(a, b) ?? false);
-  const out = containers.map((c) => judge(c, { pinned, history, isAncestor, registryAsked: opts.registry !== undefined }));
+  const memo = new Map();
+  const out = containers.map((c) => judge(c, { pinned, history, isAncestor, registryAsked: opts.registry !== undefined, memo }));
   const rollouts = findRollouts(out);
   out.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.pod.localeCompare(b.pod) || Number(b.init) - Number(a.init) || a.container.localeCompare(b.container));
   const head = stale?.head ?? (await headOf(repoRoot, opts.head));
