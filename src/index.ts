@@ -36,6 +36,9 @@ export { runOverlay } from './overlay/index.js';
 export type { OverlayOptions, OverlayReport } from './overlay/index.js';
 export { repin, repinExitCode } from './repin/index.js';
 export type { RepinOptions } from './repin/index.js';
+export { runningBuilds, readPods, readPodsFromKubectl, parsePodsText, runningExitCode, runningFails } from './running/index.js';
+export type { PodList, PodContainer, RunningReport, RunningContainer, RunningStatus, Rollout, RunningOptions } from './running/index.js';
+export { canonicalRepository, firstPartyPrefixes } from './config/index.js';
 export { RegistryClient, RegistryError, registryProvenance } from './registry/index.js';
 export { editYaml, applySpans } from './edit/index.js';
 

@@ -240,3 +240,61 @@ describe('pinwatch running --kubectl and --pods -', () => {
     expect(io.stdout.join('')).toContain('1 container(s) in 1 pod(s): 1 first-party (1 as-pinned');
   });
 });
+
+describe('pinwatch running --format markdown and github', () => {
+  it('markdown leads with the components that ran older than the tree; github annotates each drifting container at its pin', async () => {
+    const file = join(r.dir, '..', `${r.dir.split('/').pop()}-md.json`);
+    writeFileSync(file, podList(LANE));
+    const md = await runCli(['--repo', r.dir, '--format', 'markdown', 'running', '--pods', file]);
+    expect(md.code).toBe(1);
+    expect(md.out).toMatch(/^## pinwatch running\n/);
+    expect(md.out).toMatch(/\*\*These components ran older than the tree\*\* \(HEAD `[0-9a-f]{10}`\):\n\n- `cozy-system\/osc-7d9f8c6b5d-bbbbb\/manager`: osc runs a build older than/);
+    expect(md.out).toContain('Lacks (the pinned build has these):');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-summary-'));
+    try {
+      const summary = join(dir, 'summary.md');
+      writeFileSync(summary, '');
+      const gh = await runCli(['--repo', r.dir, '--format', 'github', 'running', '--pods', file], { env: { GITHUB_STEP_SUMMARY: summary } });
+      expect(gh.code).toBe(1);
+      expect(gh.out).toMatch(/^::error title=pinwatch running%3A cozy-system\/osc-7d9f8c6b5d-bbbbb\/manager older,file=charts\/osc\/values.yaml,line=2::osc runs a build older than/m);
+      expect(gh.out).toMatch(/^::notice title=pinwatch running%3A lane\/osc-pending\/manager unknown::osc: unknown: no running image yet: ImagePullBackOff$/m);
+      expect(gh.out.trimEnd().split('\n').pop()).toBe('8 container(s) in 6 pod(s): 7 first-party (3 as-pinned, 1 older, 1 newer, 0 diverged, 2 unknown), 1 third-party; 1 half-finished rollout(s)');
+      expect(readFileSync(summary, 'utf8')).toContain('## pinwatch running');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('lacks leave cherry-picks out', () => {
+  it('a fix cherry-picked onto the release branch the running build came from is not lacked', async () => {
+    const r3 = makeRepo('pinwatch-running-cp-');
+    try {
+      r3.commit({ 'pinwatch.yaml': CONFIG, 'src/osc/main.go': 'a\nb\nc\n' }, 'initial');
+      r3.git('checkout', '-q', '-b', 'release-1.0');
+      r3.git('checkout', '-q', 'main');
+      const fix = r3.commit({ 'src/osc/main.go': 'a\nb\nc\nfixed\n' }, 'fix(osc): the fix (#21)');
+      r3.git('checkout', '-q', 'release-1.0');
+      r3.commit({ 'docs/release.md': 'notes\n' }, 'docs: release notes');
+      r3.git('cherry-pick', fix);
+      const picked = r3.git('rev-parse', 'HEAD');
+      // the release is built and pinned on its branch, then the branch is merged back
+      r3.commit({ 'charts/osc/values.yaml': osc('v1.0.1', A) }, 'Prepare release v1.0.1');
+      r3.git('checkout', '-q', 'main');
+      r3.git('merge', '-q', '--no-ff', '-m', 'Merge branch release-1.0', 'release-1.0');
+      const report = await runningBuilds(r3.dir, loadConfig(r3.dir), pods([{ name: 'osc', containers: [{ name: 'm', image: 'ghcr.io/acme/osc', imageID: IMG(A) }] }]));
+      const x = report.containers[0]!;
+      expect(x.status).toBe('as-pinned');
+      expect(x.builtFrom?.commit).toBe(picked);
+      // HEAD has the original fix, which the build's history lacks by sha but has by patch
+      expect(picked).not.toBe(fix);
+      expect(r3.git('merge-base', picked, fix)).not.toBe(fix);
+      expect(x.lacks).toEqual([]);
+    } finally {
+      r3.cleanup();
+    }
+  });
+});
