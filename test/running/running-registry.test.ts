@@ -13,6 +13,9 @@ import { podList } from '../support/pods.js';
 import { loadConfig } from '../../src/config/index.js';
 import { runningBuilds, type PodList } from '../../src/running/index.js';
 import { addText } from '../../src/running/pods-read.js';
+import { runCli } from '../support/io.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 let reg: TestRegistry;
 let r: TestRepo;
@@ -77,5 +80,19 @@ describe('running --registry', () => {
     expect(exp).toMatchObject({ status: 'diverged', canonical: `${reg.host}/acme/web`, builtFrom: { commit: c.side, method: 'registry' }, pinned: { digest: index, builtFrom: { commit: c.one } } });
     expect(exp.lacksVsPin.map((l) => [l.commit, l.pr])).toEqual([[c.one, 7]]);
     expect(report.notes).toEqual([]);
+  });
+
+  it('pinwatch running --registry: the same answers through the CLI', async () => {
+    const file = join(r.dir, '..', `${r.dir.split('/').pop()}-pods.json`);
+    writeFileSync(file, podList([{ name: 'web-amd64', containers: [{ name: 'web', image: `${reg.host}/acme/web:v1`, imageID: `${reg.host}/acme/web@${amd64.digest}` }] }]));
+    try {
+      const run = await runCli(['--repo', r.dir, '--format', 'json', 'running', '--pods', file, '--registry', '--no-cache']);
+      expect(run.err).toBe('');
+      const doc = JSON.parse(run.out) as { containers: Record<string, unknown>[] };
+      expect(doc.containers[0]).toMatchObject({ status: 'as-pinned', runningDigest: index, platform: { manifest: amd64.digest, index } });
+      expect(run.code).toBe(0);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });
