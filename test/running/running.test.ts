@@ -298,3 +298,25 @@ describe('lacks leave cherry-picks out', () => {
     }
   });
 });
+
+describe('a shallow clone', () => {
+  it('is exit 2 when the boundary leaves a first-party container unjudged, with how to deepen', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { execFileSync } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-running-shallow-'));
+    try {
+      execFileSync('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, join(dir, 'c')]);
+      const file = join(dir, 'pods.json');
+      writeFileSync(file, podList([LANE[1]!]));
+      const run = await runCli(['--repo', join(dir, 'c'), 'running', '--pods', file]);
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('pinwatch: [shallow-clone] a first-party container could not be judged in this shallow clone');
+      expect(run.out).toContain('warning: the clone is shallow');
+      const never = await runCli(['--repo', join(dir, 'c'), '--fail-on', 'never', 'running', '--pods', file]);
+      expect(never.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
