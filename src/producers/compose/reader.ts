@@ -57,7 +57,9 @@ export function readCompose(root: string, file: string, text: string, env: Reado
 }
 
 function readService(ctx: Ctx, service: string, svc: YAMLMap, build: Node, project: string): BuildRecipe | undefined {
-  const line = lineOf(ctx, build);
+  // The line of `build:` itself (a mapping value starts on the line after).
+  const key = svc.items.find((p) => isScalar(p.key) && p.key.value === 'build')?.key as Node | undefined;
+  const line = lineOf(ctx, key ?? build);
   const dir = path.posix.dirname(ctx.file);
   let contextIn: { value: string; line: number } | undefined;
   let opts: YAMLMap | undefined;
