@@ -125,6 +125,16 @@ services:
     expect(problems).toEqual([]);
   });
 
+  it('an override file takes the image: of the service in the file it is merged into', () => {
+    mkdirSync(join(root, 'ov'), { recursive: true });
+    writeFileSync(join(root, 'ov/.env'), 'IMG=ghcr.io/acme/api\n');
+    writeFileSync(join(root, 'ov/compose.yml'), 'services:\n  api:\n    image: ${IMG?set it}:${TAG-latest}\n');
+    writeFileSync(join(root, 'ov/compose.override.yml'), 'services:\n  api:\n    build: ../api\n  dev:\n    build: ../api\n');
+    const problems: Problem[] = [];
+    expect(readComposeFile(root, 'ov/compose.override.yml', problems).map((r) => r.repositories)).toEqual([['ghcr.io/acme/api'], ['docker.io/library/ov-dev']]);
+    expect(problems).toEqual([]);
+  });
+
   it('invalid YAML is one problem', () => {
     expect(read('services:\n  a: [\n').problems.map((p) => p.code)).toEqual(['compose-yaml-error']);
   });

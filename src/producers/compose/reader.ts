@@ -24,8 +24,13 @@ interface Ctx {
   unknowns: { marker: string; reason: string }[];
 }
 
-/** Recipes of one compose file (`file` repo-relative); `env` the project .env variables. */
-export function readCompose(root: string, file: string, text: string, env: ReadonlyMap<string, string>, problems: Problem[]): BuildRecipe[] {
+/**
+ * Recipes of one compose file (`file` repo-relative); `env` the project .env
+ * variables; `baseImages` the `image:` of each service in the file an override
+ * file is merged into (compose.override.yml into compose.yml), for services the
+ * override builds without naming their image.
+ */
+export function readCompose(root: string, file: string, text: string, env: ReadonlyMap<string, string>, problems: Problem[], baseImages: ReadonlyMap<string, string> = new Map()): BuildRecipe[] {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: true });
   if (doc.errors.length > 0) {
@@ -50,13 +55,26 @@ export function readCompose(root: string, file: string, text: string, env: Reado
       problems.push({ file, line: lineOf(ctx, pair.key as Node), code: 'compose-extends-not-read', reason: `services.${service} extends another service, whose build and image pinwatch does not merge in; only what is written here is read` });
     }
     if (build === undefined || build === null) continue;
-    const r = readService(ctx, service, pair.value, build, projectName);
+    const r = readService(ctx, service, pair.value, build, projectName, baseImages.get(service));
     if (r) recipes.push(r);
   }
   return recipes;
 }
 
-function readService(ctx: Ctx, service: string, svc: YAMLMap, build: Node, project: string): BuildRecipe | undefined {
+/** The interpolated `image:` of every service of a compose file (what an override file merged into it inherits). */
+export function serviceImages(text: string, env: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false, merge: true });
+  const services = isMap(doc.contents) ? doc.contents.get('services', true) : undefined;
+  if (doc.errors.length > 0 || !isMap(services)) return out;
+  for (const pair of services.items) {
+    const image = isMap(pair.value) ? pair.value.get('image', true) : undefined;
+    if (isScalar(pair.key) && isScalar(image) && image.value !== null) out.set(String(pair.key.value), interpolateCompose(String(image.value), env).text);
+  }
+  return out;
+}
+
+function readService(ctx: Ctx, service: string, svc: YAMLMap, build: Node, project: string, baseImage: string | undefined): BuildRecipe | undefined {
   // The line of `build:` itself (a mapping value starts on the line after).
   const key = svc.items.find((p) => isScalar(p.key) && p.key.value === 'build')?.key as Node | undefined;
   const line = lineOf(ctx, key ?? build);
@@ -109,7 +127,8 @@ function readService(ctx: Ctx, service: string, svc: YAMLMap, build: Node, proje
   const imageNode = svc.get('image', true);
   const image = isScalar(imageNode) ? str(ctx, imageNode, `services.${service}.image`) : undefined;
   // Without image:, compose tags the build `<project>-<service>` (a local image, never pushed under a registry name).
-  const tags = [...(image ? [image.value] : [`${project}-${service}`]), ...extraTags.map((t) => t.value)];
+  const own = image?.value ?? baseImage;
+  const tags = [...(own !== undefined ? [own] : [`${project}-${service}`]), ...extraTags.map((t) => t.value)];
 
   const why = (text: string) => [...new Set(ctx.unknowns.filter((u) => text.includes(u.marker)).map((u) => u.reason))].join('; ');
   const report = (what: string, v: { value: string; line: number } | undefined) => {
