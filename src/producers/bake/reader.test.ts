@@ -199,6 +199,17 @@ target "app" {
     expect(problems.map((p) => [p.line, p.code])).toEqual([[9, 'bake-block-unreadable'], [2, 'bake-target-unknown'], [7, 'bake-attribute-unsupported']]);
   });
 
+  it('an untagged target that only exports files builds no image; one that loads an image is untagged', () => {
+    const { recipes, problems } = read('target "bin" {\n  output = ["./bin"]\n}\ntarget "cache" {\n  output = ["type=cacheonly"]\n}\ntarget "img" {\n  output = ["type=docker"]\n}\n');
+    expect(recipes.map((r) => r.target)).toEqual(['target "img"']);
+    expect(problems.map((p) => [p.line, p.code])).toEqual([[7, 'recipe-untagged']]);
+  });
+
+  it('an unsupported expression in a field is one problem, its text shortened to its first line', () => {
+    const { problems } = read('target "a" {\n  context = "app"\n  tags = ["ghcr.io/r/a"]\n  platforms = X != null ? [\n    "linux/amd64",\n  ] : []\n}\n');
+    expect(problems).toEqual([expect.objectContaining({ line: 4, code: 'bake-unsupported', reason: 'an operator expression "X != null ? [ …" is not evaluated by pinwatch\'s bake reader' })]);
+  });
+
   it('a syntax error is one problem with its line, and nothing is read', () => {
     expect(read('target "a" {\n  tags = ["x"\n}\n')).toEqual({ recipes: [], problems: [expect.objectContaining({ line: 2, code: 'bake-syntax-error' })] });
   });

@@ -37,7 +37,7 @@ interface Ctx {
   problems: Problem[];
   variables: Map<string, HclBlock>;
   targets: Map<string, HclBlock[]>;
-  unknowns: { marker: string; reason: string }[];
+  unknowns: { marker: string; reason: string; unsupported?: boolean }[];
   evaluating: Set<string>;
   resolved: Map<string, Resolved | undefined>;
 }
@@ -123,6 +123,8 @@ export function readBake(root: string, file: string, text: string, problems: Pro
     if (!r) continue;
     // A target other targets inherit, with no tags and in no group, is a template for them, not a build of its own.
     if (inherited.has(name) && !r.has('tags') && !inGroups.has(name)) continue;
+    // An untagged target whose outputs are all files (a local directory, a tar, the cache) builds no image.
+    if (!r.has('tags') && outputsNoImage(r.get('output')?.value)) continue;
     recipes.push(recipeOf(ctx, name, blocks[0]!.line, r, allGroups.get(name) ?? []));
   }
   return recipes;
@@ -132,6 +134,17 @@ export function readBake(root: string, file: string, text: string, problems: Pro
 function lastAttr(body: HclBody, name: string): HclAttribute | undefined {
   for (let i = body.attributes.length - 1; i >= 0; i--) if (body.attributes[i]!.name === name) return body.attributes[i];
   return undefined;
+}
+
+/** True when every `output` entry exports files, not an image: `./dir`, `type=local|tar|cacheonly`. */
+function outputsNoImage(v: BakeValue | undefined): boolean {
+  const list = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+  if (list.length === 0) return false;
+  return list.every((o) => {
+    if (typeof o !== 'string' || hasMarker(o)) return false;
+    const type = /(?:^|,)type=([a-z]+)/.exec(o)?.[1];
+    return type ? ['local', 'tar', 'cacheonly'].includes(type) : !o.includes('=');
+  });
 }
 
 function parents(ctx: Ctx, name: string): string[] {
@@ -213,7 +226,9 @@ function recipeOf(ctx: Ctx, name: string, line: number, r: Resolved, groups: str
   };
   const why = (text: string) => [...new Set(ctx.unknowns.filter((u) => text.includes(u.marker)).map((u) => u.reason))].join('; ');
   const report = (what: string, v: { value: string; line: number } | undefined) => {
-    if (v && hasMarker(v.value)) ctx.problems.push({ file: ctx.file, line: v.line, code: 'bake-value-unknown', reason: `${what} "${readableMarkers(v.value)}" of target "${name}" cannot be evaluated: ${why(v.value)}` });
+    // An expression the reader does not evaluate is already its own bake-unsupported problem.
+    const causes = ctx.unknowns.filter((u) => v?.value.includes(u.marker));
+    if (v && hasMarker(v.value) && causes.some((u) => !u.unsupported)) ctx.problems.push({ file: ctx.file, line: v.line, code: 'bake-value-unknown', reason: `${what} "${readableMarkers(v.value)}" of target "${name}" cannot be evaluated: ${why(v.value)}` });
   };
   for (const key of ['matrix', 'dockerfile-inline', 'contexts']) {
     const a = r.get(key);
@@ -313,8 +328,8 @@ function evaluate(ctx: Ctx, e: HclExpr): BakeValue {
     case 'variable':
       return variable(ctx, e);
     case 'unsupported': {
-      ctx.problems.push({ file: ctx.file, line: e.line, code: 'bake-unsupported', reason: `${e.what} "${e.text}" is not evaluated by pinwatch's bake reader` });
-      return unknown(ctx, 'bake', e.text, `${e.what} (line ${e.line}) is not evaluated`);
+      ctx.problems.push({ file: ctx.file, line: e.line, code: 'bake-unsupported', reason: `${e.what} "${shortText(e.text)}" is not evaluated by pinwatch's bake reader` });
+      return unknown(ctx, 'bake', e.text, `${e.what} (line ${e.line}) is not evaluated`, true);
     }
   }
 }
@@ -355,10 +370,16 @@ function variable(ctx: Ctx, e: Extract<HclExpr, { kind: 'variable' }>): BakeValu
   }
 }
 
-function unknown(ctx: Ctx, kind: string, detail: string, reason: string): string {
+function unknown(ctx: Ctx, kind: string, detail: string, reason: string, unsupported?: boolean): string {
   const m = marker(kind, detail);
-  ctx.unknowns.push({ marker: m, reason: `${readableMarkers(m)}: ${reason}` });
+  ctx.unknowns.push({ marker: m, reason: `${readableMarkers(m)}: ${reason}`, ...(unsupported ? { unsupported } : {}) });
   return m;
+}
+
+/** An expression's text for a message: its first line, at most 80 characters. */
+function shortText(text: string): string {
+  const first = text.split('\n')[0]!.trim();
+  return first.length > 80 || first !== text.trim() ? `${first.slice(0, 77)} …` : first;
 }
 
 /** A docker-bake.json file as the same body: `variable`, `group`, `target` objects of named objects; strings are templates. */
