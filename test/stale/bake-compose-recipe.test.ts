@@ -4,6 +4,8 @@
  * (build: with .env interpolation): stale, explain and affected find the
  * recipe there, through real git history.
  */
+import { Ajv } from 'ajv';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
@@ -107,6 +109,8 @@ for (const k of KINDS) {
       expect(out).toContain('fix(api): retry on conflict');
       const json = JSON.parse((await cli(r.dir, 'explain', 'ghcr.io/acme/api', '--format', 'json')).out);
       expect(json.recipes).toEqual([expect.objectContaining({ kind: k.kind, makefile: file, line: k.line, context: 'src/api', repositories: ['ghcr.io/acme/api'] })]);
+      const validate = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(new URL('../../schemas/explain-output.schema.json', import.meta.url), 'utf8')));
+      expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     });
 
     it('affected names the image when its recipe-derived inputs changed, and not for an unrelated change', async () => {

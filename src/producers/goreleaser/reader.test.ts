@@ -93,6 +93,8 @@ describe('readGoreleaser', () => {
 
   it('finds .goreleaser.yml / goreleaser.yaml files', () => {
     writeFileSync(join(root, '.goreleaser.yml'), CONFIG);
+    mkdirSync(join(root, '.github/workflows'), { recursive: true });
+    writeFileSync(join(root, '.github/workflows/goreleaser.yml'), 'jobs: {}\n');
     expect(findGoreleaserFiles(root, [])).toEqual(['.goreleaser.yml']);
   });
 

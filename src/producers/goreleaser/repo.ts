@@ -15,7 +15,8 @@ const GORELEASER_FILE = /^\.?goreleaser(\.[A-Za-z0-9_-]+)*\.ya?ml$/;
 
 /** Repo-relative goreleaser configs, sorted. */
 export function findGoreleaserFiles(root: string, exclude: readonly string[], tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => GORELEASER_FILE.test(path.posix.basename(f)));
+  // A workflow named goreleaser.yml runs goreleaser; it is not its config.
+  return tree.files.filter((f) => GORELEASER_FILE.test(path.posix.basename(f)) && !f.startsWith('.github/workflows/'));
 }
 
 export function readGoreleaserFile(root: string, file: string, problems: Problem[]): BuildRecipe[] {
