@@ -132,3 +132,37 @@ for (const k of KINDS) {
     });
   });
 }
+
+describe('a compose file that both builds and pins its image (image: interpolated from .env)', () => {
+  function repo() {
+    const r = makeRepo();
+    repos.push(r);
+    const compose = 'services:\n  api:\n    build: src/api\n    image: ${REGISTRY}/api:${TAG}\n';
+    r.commit(
+      {
+        'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\ninclude: [compose.yaml]\n',
+        'compose.yaml': compose,
+        '.env': `REGISTRY=ghcr.io/acme\nTAG=v1.0.0@${DIGEST('a')}\n`,
+        'src/api/Dockerfile': 'FROM alpine\nCOPY . /app\n',
+        'src/api/main.go': 'package main\n',
+      },
+      'initial',
+    );
+    r.commit({ '.env': `REGISTRY=ghcr.io/acme\nTAG=v1.1.0@${DIGEST('b')}\n` }, 'Prepare release v1.1.0');
+    r.commit({ 'src/api/main.go': 'package main\n// retry\n' }, 'fix(api): retry on conflict');
+    return { r };
+  }
+
+  it('scan reads the interpolated pin; stale cannot date a digest spelled in .env and says unknown', async () => {
+    const { r } = repo();
+    const scan = JSON.parse((await cli(r.dir, 'scan', '--format', 'json')).out);
+    expect(scan.pins).toEqual([expect.objectContaining({ file: 'compose.yaml', line: 4, keyPath: "services.api.image", ref: `ghcr.io/acme/api:v1.1.0@${DIGEST("b")}` })]);
+    const { code, out } = await cli(r.dir, 'stale', '--format', 'json');
+    const doc = JSON.parse(out);
+    // The digest is spelled in .env, and digest history reads the history of the pinned file (compose.yaml):
+    // it cannot tell the build commit, so the answer is unknown with the reason, never current.
+    expect(doc.images[0]).toMatchObject({ repository: 'ghcr.io/acme/api', status: 'unknown', builtFrom: null, inputs: { paths: ['src/api/Dockerfile', 'src/api/'] } });
+    expect(doc.images[0].reason).toContain('never appears in the history of the 1 pin file(s)');
+    expect(code).not.toBe(1);
+  });
+});

@@ -4,7 +4,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
-import { interpolateCompose, parseDotEnv } from './interpolate.js';
+import { marker } from '../../make/index.js';
+import { interpolateCompose as interpolateWith, parseDotEnv } from '../../util/compose-interpolate.js';
+
+const interpolateCompose = (text: string, env: ReadonlyMap<string, string>) => interpolateWith(text, env, (name) => marker('env', name));
 import { readCompose } from './reader.js';
 import { findComposeFiles, readComposeFile } from './repo.js';
 

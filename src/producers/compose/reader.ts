@@ -8,12 +8,15 @@
  */
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
-import { hasMarker, readableMarkers } from '../../make/index.js';
+import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
 import { shellWord, type FoundBuild } from '../build-command.js';
 import type { BuildRecipe } from '../types.js';
-import { interpolateCompose } from './interpolate.js';
+import { interpolateCompose as interpolateWith } from '../../util/compose-interpolate.js';
+
+/** Compose interpolation with the build model's markers for unknown variables. */
+const interpolateCompose = (text: string, env: ReadonlyMap<string, string>) => interpolateWith(text, env, (name) => marker('env', name));
 
 interface Ctx {
   root: string;

@@ -12,7 +12,7 @@ import type { Problem } from '../../model/index.js';
 import { readRegularText } from '../../util/safe-read.js';
 import { listRecipeTree, type RecipeTree } from '../discover.js';
 import type { BuildRecipe } from '../types.js';
-import { parseDotEnv } from './interpolate.js';
+import { parseDotEnv } from '../../util/compose-interpolate.js';
 import { readCompose, serviceImages } from './reader.js';
 
 const COMPOSE_FILE = /^(docker-)?compose([.-][A-Za-z0-9_.-]+)?\.ya?ml$/;

@@ -5,10 +5,14 @@
  * `${VAR+alt}`, defaults themselves interpolated, and `$$` for a literal `$`;
  * plus the project `.env` file those values come from (`KEY=VALUE`, `export`,
  * comments, single quotes literal, double quotes with escapes and `${…}`).
- * A variable the repository does not set becomes a marker (`⟨env TAG⟩`) with
- * the reason, never the text `${TAG}`.
+ * A variable the repository does not set becomes the caller's marker (the
+ * build model's `⟨env TAG⟩`) with the reason, never the text `${TAG}`. A leaf:
+ * the recipe reader (producers/compose) and the scan of compose pins share it.
  */
-import { marker } from '../../make/index.js';
+
+/** How an unknown variable is spelled in the result (default `⟨env NAME⟩`). */
+export type UnknownMarker = (name: string) => string;
+const defaultMarker: UnknownMarker = (name) => `⟨env ${name}⟩`;
 
 export interface Interpolated {
   text: string;
@@ -19,13 +23,13 @@ export interface Interpolated {
 }
 
 /** Interpolates `text` with `env` (the variables the repository sets: the project .env). */
-export function interpolateCompose(text: string, env: ReadonlyMap<string, string>): Interpolated {
+export function interpolateCompose(text: string, env: ReadonlyMap<string, string>, marker: UnknownMarker = defaultMarker): Interpolated {
   const out: Interpolated = { text: '', unknowns: [] };
-  out.text = expand(text, env, out);
+  out.text = expand(text, env, out, marker);
   return out;
 }
 
-function expand(text: string, env: ReadonlyMap<string, string>, out: Interpolated): string {
+function expand(text: string, env: ReadonlyMap<string, string>, out: Interpolated, marker: UnknownMarker): string {
   let result = '';
   let i = 0;
   while (i < text.length) {
@@ -48,13 +52,13 @@ function expand(text: string, env: ReadonlyMap<string, string>, out: Interpolate
         result += text.slice(i);
         break;
       }
-      result += braced(text.slice(i + 2, close), env, out);
+      result += braced(text.slice(i + 2, close), env, out, marker);
       i = close + 1;
       continue;
     }
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1));
     if (m) {
-      result += lookup(m[0], env, out);
+      result += lookup(m[0], env, out, marker);
       i += 1 + m[0].length;
       continue;
     }
@@ -74,7 +78,7 @@ function matchingBrace(text: string, open: number): number {
   return -1;
 }
 
-function braced(inner: string, env: ReadonlyMap<string, string>, out: Interpolated): string {
+function braced(inner: string, env: ReadonlyMap<string, string>, out: Interpolated, marker: UnknownMarker): string {
   const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([\s\S]*))?$/.exec(inner);
   if (!m) {
     out.error ??= `"\${${inner}}" is not a variable substitution compose reads`;
@@ -86,33 +90,33 @@ function braced(inner: string, env: ReadonlyMap<string, string>, out: Interpolat
   const nonEmpty = set && value !== '';
   switch (op) {
     case undefined:
-      return lookup(name!, env, out);
+      return lookup(name!, env, out, marker);
     case ':-':
-      return nonEmpty ? value : expand(arg, env, out);
+      return nonEmpty ? value : expand(arg, env, out, marker);
     case '-':
-      return set ? value : expand(arg, env, out);
+      return set ? value : expand(arg, env, out, marker);
     case ':+':
-      return nonEmpty ? expand(arg, env, out) : '';
+      return nonEmpty ? expand(arg, env, out, marker) : '';
     case '+':
-      return set ? expand(arg, env, out) : '';
+      return set ? expand(arg, env, out, marker) : '';
     case ':?':
     case '?': {
       if (op === ':?' ? nonEmpty : set) return value!;
-      const msg = expand(arg, env, out);
-      return unknownVar(name!, out, `${name} is required${op === ':?' ? ' (and must not be empty)' : ''} and not set in .env${msg ? `: "${msg}"` : ''}`, true);
+      const msg = expand(arg, env, out, marker);
+      return unknownVar(name!, out, marker, `${name} is required${op === ':?' ? ' (and must not be empty)' : ''} and not set in .env${msg ? `: "${msg}"` : ''}`, true);
     }
   }
   return '';
 }
 
-function lookup(name: string, env: ReadonlyMap<string, string>, out: Interpolated): string {
+function lookup(name: string, env: ReadonlyMap<string, string>, out: Interpolated, marker: UnknownMarker): string {
   const v = env.get(name);
   if (v !== undefined) return v;
-  return unknownVar(name, out, `${name} is not set in the project .env and has no default: its value comes from the environment compose runs in (unset, compose substitutes an empty string)`);
+  return unknownVar(name, out, marker, `${name} is not set in the project .env and has no default: its value comes from the environment compose runs in (unset, compose substitutes an empty string)`);
 }
 
-function unknownVar(name: string, out: Interpolated, reason: string, required?: boolean): string {
-  const m = marker('env', name);
+function unknownVar(name: string, out: Interpolated, marker: UnknownMarker, reason: string, required?: boolean): string {
+  const m = marker(name);
   out.unknowns.push({ name, marker: m, reason, ...(required ? { required } : {}) });
   return m;
 }
