@@ -166,7 +166,7 @@ class Parser {
   private expr(nested: boolean): HclExpr {
     const start = this.pos;
     const line = this.lineAt();
-    const first = this.primary(nested);
+    const first = this.primary();
     this.skip(nested);
     const c = this.peek();
     const two = this.src.slice(this.pos, this.pos + 2);
@@ -214,7 +214,7 @@ class Parser {
     this.pos++;
   }
 
-  private primary(nested: boolean): HclExpr {
+  private primary(): HclExpr {
     const line = this.lineAt();
     const start = this.pos;
     const c = this.peek();
@@ -308,7 +308,6 @@ class Parser {
         }
         return { kind: 'unsupported', what: 'an index or splat expression', text: this.src.slice(start, this.pos), line };
       }
-      void nested;
       return { kind: 'variable', path, line };
     }
     this.fail(`expected a value, found "${c || 'end of file'}"`);
@@ -350,7 +349,7 @@ class Parser {
       } else lit = r;
     }
     if (lit) parts.push(lit);
-    return this.finishTemplate(parts, line, start);
+    return { kind: 'template', parts, line };
   }
 
   /** At `$${`, `%%{`, `${` or `%{`: consumes it and returns the literal text so far (undefined: an ordinary character). */
@@ -381,11 +380,6 @@ class Parser {
       return '';
     }
     return undefined;
-  }
-
-  private finishTemplate(parts: (string | HclExpr)[], line: number, start: number): HclExpr {
-    void start;
-    return { kind: 'template', parts, line };
   }
 
   /** `<<EOT` … `EOT` and `<<-EOT` (leading indentation of the least indented line removed), with interpolation. */
