@@ -222,9 +222,10 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
   };
   const context = b.context ? rootRelative(root, b.context) : (b.contextArg ?? '');
   if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${readableMarkers(b.contextArg ?? '')}" is not a directory in the tree${because(b.contextArg ?? '')}` });
-  const dockerfileAbs = b.dockerfile ?? defaultDockerfile(b.context);
-  const dockerfile = rootRelative(root, dockerfileAbs);
-  if (b.context && !isFile(dockerfileAbs)) {
+  const dockerfileAbs = b.dockerfile ?? (b.context ? defaultDockerfile(b.context) : undefined);
+  // A remote or unknown context: its default Dockerfile is in it, not in the tree.
+  const dockerfile = dockerfileAbs ? rootRelative(root, dockerfileAbs) : 'Dockerfile';
+  if (b.context && dockerfileAbs && !isFile(dockerfileAbs)) {
     problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${readableMarkers(dockerfile)}" of this build does not exist${because(dockerfile)}` });
   }
   const repositories: string[] = [];
@@ -237,6 +238,15 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     if (!repositories.includes(ref.name)) repositories.push(ref.name);
   }
   if (b.tags.length === 0) problems.push({ ...where, code: 'recipe-untagged', reason: `build in ${origin.label} has no --tag, so its repository is unknown` });
+  const inputs = (b.argFiles ?? []).flatMap((f) => {
+    const rel = repoRelative(root, f.abs);
+    if (rel === undefined) {
+      problems.push({ ...where, code: 'recipe-arg-file-outside-repo', reason: `build arg ${f.arg} reads "${f.abs}", which is outside the repository, so it is no input` });
+      return [];
+    }
+    if (!isFile(f.abs)) problems.push({ ...where, code: 'recipe-arg-file-missing', reason: `build arg ${f.arg} reads "${rel}", which does not exist in the tree (kept as an input)` });
+    return [{ path: rel, kind: 'file' as const, why: `build arg ${f.arg} reads it (${b.source.file}:${b.source.line})` }];
+  });
   return {
     kind: origin.kind,
     makefile: origin.file,
@@ -248,6 +258,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     repositories,
     stamps,
     command: readableMarkers(b.command),
+    ...(inputs.length ? { inputs } : {}),
   };
 }
 

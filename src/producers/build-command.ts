@@ -4,6 +4,7 @@
  * and reads its context, Dockerfile, target stage, tags and metadata files.
  */
 import * as path from 'node:path';
+import { readableMarkers } from '../make/index.js';
 
 export interface FoundBuild {
   tool: string;
@@ -19,6 +20,8 @@ export interface FoundBuild {
   command: string;
   source: { file: string; line: number };
   order: number;
+  /** Files a `--build-arg` value reads (`V=$(cat .go-version)`, Make's `$(shell cat …)`), absolute. */
+  argFiles?: { arg: string; abs: string }[];
 }
 
 /** Flags of docker/buildx/buildah/podman build that take a value as the next argument. */
@@ -71,6 +74,10 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
     if (name === '-f' || name === '--file') build.dockerfile = path.resolve(dir, value);
     else if (name === '-t' || name === '--tag') build.tags.push(value);
     else if (name === '--target') build.stage = value;
+    else if (name === '--build-arg') {
+      const eqAt = value.indexOf('=');
+      for (const f of filesRead(eqAt === -1 ? '' : value.slice(eqAt + 1))) (build.argFiles ??= []).push({ arg: value.slice(0, eqAt), abs: path.resolve(dir, f) });
+    }
     else if (name === '--metadata-file' || name === '--iidfile') build.outputs.push(value);
   }
   const ctx = positional.at(-1);
@@ -79,4 +86,40 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
     if (ctx !== '-' && !/^[a-z]+:\/\//.test(ctx) && !ctx.startsWith('git@')) build.context = path.resolve(dir, ctx);
   }
   return build;
+}
+
+/**
+ * Files a value reads through a command substitution: `$(cat F)`, `` `cat F` ``,
+ * `$(< F)`, `$(head -n1 F)`, `$(tr -d x < F)`, and Make's `$(shell cat F)` once
+ * expanded (a `⟨shell …⟩` marker).
+ */
+export function filesRead(value: string): string[] {
+  const subs: string[] = [];
+  for (const m of readableMarkers(value).matchAll(/⟨shell ([^⟩]*)⟩|\$\(([^()]*)\)|`([^`]*)`/g)) subs.push((m[1] ?? m[2] ?? m[3])!);
+  const out: string[] = [];
+  for (const sub of subs) {
+    for (const part of sub.split(/[|;&]/)) {
+      const words = part.trim().split(/\s+/).map((w) => w.replace(/^(["'])(.*)\1$/, '$2'));
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i]!;
+        if (w === '<' && words[i + 1]) out.push(words[++i]!);
+        else if (w.startsWith('<') && w.length > 1) out.push(w.slice(1));
+      }
+      const cmd = path.posix.basename(words[0] ?? '');
+      if (['cat', 'head', 'tail'].includes(cmd)) {
+        for (let i = 1; i < words.length; i++) {
+          const w = words[i]!;
+          if (w === '<' || w.startsWith('<')) break;
+          if (/^-[nc]$/.test(w)) i++;
+          else if (!w.startsWith('-') && w !== '') out.push(w);
+        }
+      }
+    }
+  }
+  return [...new Set(out.filter((f) => !f.includes('$') && !f.includes('⟨')))];
+}
+
+/** A word as the shell would need it written (single-quoted unless plain), for recipe command lines shown to people. */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./⟨⟩\u00a0-\uffff-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,20 +1,31 @@
 /**
- * Finds every Makefile in the tree (`Makefile`, `makefile`, `GNUmakefile`),
- * pruning `.git`, `node_modules` and the config's exclude globs, and keeps one
- * loaded reader per (Makefile, directory, command-line variables).
+ * Finds the build files in the tree — every Makefile (`Makefile`, `makefile`,
+ * `GNUmakefile`) and the files other recipe kinds match by name — in one walk
+ * pruning `.git`, the vendored trees (`vendor/`, `third_party/`,
+ * `node_modules/`: counted, not read) and the config's exclude globs, and keeps
+ * one loaded reader per (Makefile, directory, command-line variables).
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { RECIPE_PRUNED_DIRS } from '../config/defaults.js';
 import { compileGlob } from '../util/glob.js';
 import { loadMakefile, type MakeReader } from '../make/index.js';
 
 const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
-const PRUNED = new Set(['.git', 'node_modules']);
 
-/** Repo-relative paths of every Makefile, sorted. */
-export function findMakefiles(root: string, exclude: readonly string[]): string[] {
+/** The files of a repository that build recipes may be in (one walk), and the vendored trees left out. */
+export interface RecipeTree {
+  /** Repo-relative regular files, sorted. */
+  files: string[];
+  /** Repo-relative directories not walked because they are vendored (`vendor/`, `third_party/`, `node_modules/`), sorted. */
+  vendored: string[];
+}
+
+/** Repo-relative paths of every regular file outside `.git`, the vendored trees and the exclude globs. */
+export function listRecipeTree(root: string, exclude: readonly string[]): RecipeTree {
   const excluded = excludeMatcher(exclude);
-  const out: string[] = [];
+  const files: string[] = [];
+  const vendored: string[] = [];
   const walk = (rel: string) => {
     let entries;
     try {
@@ -25,12 +36,20 @@ export function findMakefiles(root: string, exclude: readonly string[]): string[
     for (const e of entries) {
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (excluded(child)) continue;
-      if (e.isDirectory() && !PRUNED.has(e.name)) walk(child);
-      else if (e.isFile() && MAKEFILE_NAMES.includes(e.name)) out.push(child);
+      if (e.isDirectory()) {
+        if (e.name === '.git') continue;
+        if (RECIPE_PRUNED_DIRS.includes(e.name)) vendored.push(`${child}/`);
+        else walk(child);
+      } else if (e.isFile()) files.push(child);
     }
   };
   walk('');
-  return out.sort();
+  return { files: files.sort(), vendored: vendored.sort() };
+}
+
+/** Repo-relative paths of every Makefile, sorted. */
+export function findMakefiles(root: string, exclude: readonly string[], tree = listRecipeTree(root, exclude)): string[] {
+  return tree.files.filter((f) => MAKEFILE_NAMES.includes(path.posix.basename(f)));
 }
 
 /** A repo-relative path matcher for the config's `exclude` globs (`dir/` prefixes and globs). */

@@ -21,6 +21,29 @@ const FIXTURES: Record<Exclude<RecipeKind, 'make'>, { files: Record<string, stri
     },
     builds: ['ghcr.io/acme/app', 'ghcr.io/acme/tool'],
   },
+  bake: {
+    files: {
+      'docker-bake.hcl': 'variable "REG" {\n  default = "ghcr.io/acme"\n}\ngroup "default" {\n  targets = ["app"]\n}\ntarget "app" {\n  context = "app"\n  tags = ["${REG}/app:latest"]\n}\n',
+      'app/Dockerfile': 'FROM alpine\n',
+    },
+    builds: ['ghcr.io/acme/app'],
+  },
+  compose: {
+    files: {
+      'compose.yaml': 'services:\n  app:\n    build:\n      context: app\n    image: ${REG:-ghcr.io/acme}/app:${TAG}\n  db:\n    image: postgres:16\n',
+      '.env': 'TAG=1.0\n',
+      'app/Dockerfile': 'FROM alpine\n',
+    },
+    builds: ['ghcr.io/acme/app'],
+  },
+  goreleaser: {
+    files: {
+      '.goreleaser.yaml': 'builds:\n  - id: app\n    main: ./cmd/app\ndockers:\n  - image_templates:\n      - "ghcr.io/acme/app:{{ .Version }}"\nkos:\n  - repositories: [ghcr.io/acme/ko]\n    main: ./cmd/app\n',
+      Dockerfile: 'FROM alpine\nCOPY app /app\n',
+      'cmd/app/main.go': 'package main\n',
+    },
+    builds: ['ghcr.io/acme/app', 'ghcr.io/acme/ko'],
+  },
 };
 
 describe('every recipe kind conforms to the one BuildRecipe model', () => {

@@ -3,28 +3,39 @@
  * one BuildRecipe model. The Makefile reader (`make`) is the one that also finds
  * producers and the build graph, so loadBuildModel runs it itself; every other
  * kind is listed here: it finds its files and reads the images they build.
- * Adding a kind is a folder under producers/ and one entry below.
+ * Adding a kind is a folder under producers/ and one entry below. Every kind
+ * but workflows finds its files in one shared listing of the tree (vendored
+ * trees left out), so adding kinds adds no walks.
  */
 import type { Problem } from '../model/index.js';
 import type { BuildRecipe, RecipeKind } from './types.js';
+import { findBakeFiles, readBakeFile } from './bake/index.js';
+import { findComposeFiles, readComposeFile } from './compose/index.js';
+import { findGoreleaserFiles, readGoreleaserFile } from './goreleaser/index.js';
+import { listRecipeTree, type RecipeTree } from './discover.js';
 import { findWorkflows, readWorkflowFile } from './workflows/index.js';
 
 export interface RecipeReader {
   kind: RecipeKind;
-  /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs. */
-  find(root: string, exclude: readonly string[]): string[];
+  /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs; `tree` the repository's files when already listed. */
+  find(root: string, exclude: readonly string[], tree?: RecipeTree): string[];
   /** The recipes in one file; what cannot be read is a problem with file:line. */
   read(root: string, file: string, problems: Problem[]): BuildRecipe[];
 }
 
-export const RECIPE_READERS: readonly RecipeReader[] = [{ kind: 'github-actions', find: findWorkflows, read: readWorkflowFile }];
+export const RECIPE_READERS: readonly RecipeReader[] = [
+  { kind: 'github-actions', find: findWorkflows, read: readWorkflowFile },
+  { kind: 'bake', find: findBakeFiles, read: readBakeFile },
+  { kind: 'compose', find: findComposeFiles, read: readComposeFile },
+  { kind: 'goreleaser', find: findGoreleaserFiles, read: readGoreleaserFile },
+];
 
 /** Every recipe of every non-Make kind in the repository, and the files they were read from. */
-export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[]): { files: string[]; recipes: BuildRecipe[] } {
+export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], tree: RecipeTree = listRecipeTree(root, exclude)): { files: string[]; recipes: BuildRecipe[] } {
   const files: string[] = [];
   const recipes: BuildRecipe[] = [];
   for (const reader of RECIPE_READERS) {
-    for (const file of reader.find(root, exclude)) {
+    for (const file of reader.find(root, exclude, tree)) {
       files.push(file);
       try {
         recipes.push(...reader.read(root, file, problems));

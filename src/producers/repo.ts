@@ -2,7 +2,8 @@
  * Producers and build recipes of a repository: reads every Makefile in the
  * tree, expands each target's recipe, finds the pin writes and image builds in
  * it, and marks what the build entry point (`Makefile:build`) reaches; adds the
- * recipes of the other kinds (GitHub Actions workflows, kinds.ts). Declared
+ * recipes of the other kinds (workflows, bake, compose, goreleaser: kinds.ts);
+ * vendored trees are not read (BuildModel.vendored lists them). Declared
  * producers from pinwatch.yaml are added as they are.
  */
 import { existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { expandRecipe, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
-import { findMakefiles, MakefileCache } from './discover.js';
+import { findMakefiles, listRecipeTree, MakefileCache } from './discover.js';
 import { walkBuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
 import type { Problem } from '../model/index.js';
@@ -24,12 +25,13 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
-  const other = readOtherRecipes(root, config.exclude, problems);
+  const tree = listRecipeTree(root, config.exclude);
+  const other = readOtherRecipes(root, config.exclude, problems, tree);
   // A repository that builds from workflows (or another kind) need not have the default Makefile entry.
   const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
   const noEntryNeeded = entry === DEFAULT_BUILD_ENTRY && other.files.length > 0 && !existsSync(path.resolve(root, entryFile));
   const graph = noEntryNeeded ? { reached: new Map<string, string[]>() } : walkBuildGraph(root, entry, cache, problems);
-  const makefiles = new Set(findMakefiles(root, config.exclude));
+  const makefiles = new Set(findMakefiles(root, config.exclude, tree));
   const reachedTargets = new Map<string, Set<string>>();
   for (const id of graph.reached.keys()) {
     const colon = id.lastIndexOf(':');
@@ -59,7 +61,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   recipes.push(...other.recipes);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers));
-  return { entry, producers, recipes, problems: dedupe(problems) };
+  return { entry, producers, recipes, problems: dedupe(problems), vendored: tree.vendored };
 }
 
 function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[]): { producers: Producer[]; recipes: BuildRecipe[] } {

@@ -40,7 +40,7 @@ export interface Producer {
 }
 
 /** The kinds of build recipe pinwatch reads (docs/recipes.md); each has a reader behind this one model. */
-export type RecipeKind = 'make' | 'github-actions';
+export type RecipeKind = 'make' | 'github-actions' | 'bake' | 'compose' | 'goreleaser';
 
 export interface BuildRecipe {
   /** Which reader found it: `make` (a Makefile target) or `github-actions` (a workflow step). Absent means `make`. */
@@ -63,6 +63,24 @@ export interface BuildRecipe {
   stamps: PinWrite[];
   /** The expanded command line, for `explain`. */
   command: string;
+  /**
+   * Inputs the recipe itself adds beside its Dockerfile's: a file a build arg
+   * reads (`--build-arg V=$(cat .go-version)`), goreleaser `extra_files` and
+   * config, or (`go: true`) a Go main package a binary in the image is built
+   * from, whose import closure counts. Absent: none.
+   */
+  inputs?: RecipeInput[];
+}
+
+/** One input a recipe names (repo-relative). */
+export interface RecipeInput {
+  path: string;
+  /** `file`: exactly this file; `tree`: the directory and everything below; absent: inferred. */
+  kind?: 'file' | 'tree';
+  /** A Go main package directory: its in-module import closure and module files are the inputs. */
+  go?: boolean;
+  /** Why it is an input, with where the recipe says so: `build arg GO_VERSION reads it (Makefile:12)`. */
+  why: string;
 }
 
 export interface BuildModel {
@@ -70,4 +88,6 @@ export interface BuildModel {
   producers: Producer[];
   recipes: BuildRecipe[];
   problems: Problem[];
+  /** Vendored directories (`vendor/`, `third_party/`, `node_modules/`) whose files were not read for recipes or producers, sorted. */
+  vendored?: string[];
 }

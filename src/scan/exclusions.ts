@@ -32,4 +32,5 @@ export const EXCLUDED_REASONS = {
   userExcludeFile: (pattern: string) => `exclude ${JSON.stringify(pattern)}`,
   notIncluded: 'YAML files matching no include glob (not read)',
   symlinkedDir: 'symlinked directories (not followed)',
+  recipeTree: 'vendor/ and third_party/ trees (scanned for pins; not read for build recipes or producers)',
 } as const;

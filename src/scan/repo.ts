@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import type { CollectResult } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
-import type { Pin, Problem } from '../model/index.js';
+import { isFirstParty, type Pin, type Problem } from '../model/index.js';
+import { interpolateComposePins, isComposeFile } from './compose.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
@@ -90,9 +91,12 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     }
     filesScanned++;
     if (outcome.note) skipped.push(outcome.note);
-    const note = scrapeNote(walk.files[i]!.file, outcome.result);
+    const task = walk.files[i]!;
+    // An included compose file: its `image:` values with variables, interpolated from the project .env.
+    const result = task.kind === 'yaml' && !outcome.note && !outcome.result.scrapedBecause && isComposeFile(task.file) ? interpolateComposePins(task.abs, task.file, outcome.result, (r) => isFirstParty(r, config.firstParty)) : outcome.result;
+    const note = scrapeNote(task.file, result);
     if (note.skipped) skipped.push(note.skipped);
-    pins.push(...outcome.result.pins);
+    pins.push(...result.pins);
     problems.push(...note.problems);
   });
   return {

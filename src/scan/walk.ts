@@ -10,7 +10,7 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dire
 import { join, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/index.js';
-import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAMES, DEFAULT_PRUNED_DIRS } from '../config/defaults.js';
+import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAMES, DEFAULT_PRUNED_DIRS, RECIPE_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
 import { fileKind, isYamlName } from './kind.js';
@@ -207,6 +207,8 @@ function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: bool
     out.excluded.add(EXCLUDED_REASONS.userExcludeDir(pruner.pattern), `${rel}/`);
     return;
   }
+  // Counted once, at the outermost vendored directory (the recipe walk prunes there).
+  if (RECIPE_PRUNED_DIRS.includes(name) && !rel.split('/').slice(0, -1).some((d) => RECIPE_PRUNED_DIRS.includes(d))) out.excluded.add(EXCLUDED_REASONS.recipeTree, `${rel}/`);
   if (!mayHoldWanted(plan, rel)) return;
   let state = excludedBy;
   if (!state && parentIsChart && name === CHART_DEPENDENCIES_DIR && plan.skipVendoredCharts) state = EXCLUDED_REASONS.vendoredChart;

@@ -10,7 +10,7 @@ import { scanContextSources } from './context-sources.js';
 import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
 import { neededStages } from '../dockerfile/stages.js';
-import { narrowGo } from './go/narrowing.js';
+import { goMainInputs, narrowGo } from './go/narrowing.js';
 import { readSourceText } from './read.js';
 import { isGlob, normalizeDir } from './matcher.js';
 import { dirPattern, pathKind, repoJoin } from './paths.js';
@@ -44,6 +44,8 @@ function configInputs(globs: readonly string[], why: string): InputPattern[] {
 
 function buildSpec(req: BuildInputsRequest): BuildSpec | undefined {
   const { recipe, config } = req;
+  // A recipe without a Dockerfile (a goreleaser ko image) is its own inputs only.
+  if (recipe?.dockerfile === '' && config?.dockerfile === undefined && config?.context === undefined) return undefined;
   const origin = config?.dockerfile || config?.context ? `pinwatch.yaml images.${req.image}` : recipe ? `recipe ${recipe.makefile}:${recipe.line}` : '';
   const rawContext = config?.context ?? recipe?.context;
   const rawDockerfile = config?.dockerfile ?? (config?.context === undefined ? recipe?.dockerfile : undefined);
@@ -128,6 +130,26 @@ function dedupe(inputs: InputPattern[]): InputPattern[] {
   });
 }
 
+/** The inputs a recipe names itself (files build args read, goreleaser extra files, Go main packages). */
+async function recipeInputs(repoRoot: string, own: NonNullable<BuildRecipe['inputs']>, out: BuildInputs): Promise<void> {
+  for (const i of own) {
+    if (!i.go) {
+      const kind = i.kind ?? ((await pathKind(repoRoot, i.path)) === 'dir' ? 'tree' : 'file');
+      out.inputs.push({ path: kind === 'tree' ? dirPattern(i.path) : i.path, kind, why: i.why });
+      out.steps.push(`${i.path}: ${i.why}`);
+      continue;
+    }
+    const go = await goMainInputs(repoRoot, i.path, i.why);
+    if ('unknown' in go) {
+      out.unknownReason = go.unknown;
+      return;
+    }
+    out.steps.push(...go.steps);
+    out.inputs.push(...go.inputs);
+    out.ignore.push(...go.ignore);
+  }
+}
+
 async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildInputs> {
   const { config } = req;
   const declared = config?.inputs ?? [];
@@ -137,10 +159,13 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
   }
   const out = empty(req.image, []);
   const spec = buildSpec(req);
+  const own = req.recipe?.inputs ?? [];
   if (spec) await fromDockerfile(repoRoot, spec, out);
+  else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${req.recipe!.makefile}:${req.recipe!.line}`);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;
   } else out.steps.push(`no Dockerfile known for ${req.image}; inputs from pinwatch.yaml only`);
+  if (!out.unknownReason && own.length > 0) await recipeInputs(repoRoot, own, out);
   if (out.unknownReason && declared.length === 0) return empty(req.image, out.steps, out.unknownReason);
   if (out.unknownReason) {
     out.steps.push(`${out.unknownReason}; using the inputs declared in pinwatch.yaml`);

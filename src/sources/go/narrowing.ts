@@ -120,6 +120,21 @@ async function moduleFiles(repoRoot: string, moduleDir: string): Promise<InputPa
   return out;
 }
 
+/**
+ * The inputs of a Go main package built outside any Dockerfile (a goreleaser
+ * binary or ko image): its in-module import closure, embeds and the module
+ * files, or why they cannot be told.
+ */
+export async function goMainInputs(repoRoot: string, dir: string, label: string): Promise<{ inputs: InputPattern[]; ignore: string[]; steps: string[] } | { unknown: string }> {
+  const moduleDir = await moduleDirOf(repoRoot, repoJoin(dir));
+  if (moduleDir === undefined) return { unknown: `${label}: no go.mod at or above ${dir}` };
+  const closure = await goImportClosure(repoRoot, moduleDir, [{ dir: repoJoin(dir) }]);
+  if (typeof closure === 'string') return { unknown: `${label}: ${closure}` };
+  const steps = [`${label} → ${closure.packages.length} package${closure.packages.length === 1 ? '' : 's'} in module ${closure.module}`, ...closure.problems.map((p) => `${label}: ${p}`)];
+  for (const n of closure.nestedModules) steps.push(`${label}: import ${n.importPath} is in nested module ${n.moduleDir}, resolved from the module cache; not followed`);
+  return { inputs: [...closureInputs(closure, label, new Set([repoJoin(dir)])), ...(await moduleFiles(repoRoot, closure.moduleDir))], ignore: closure.ignoredFiles.map((f) => f.path), steps };
+}
+
 async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDockerfile, stage: Stage, run: RunOp, name: string, result: GoNarrowing): Promise<GoBuild[]> {
   const builds: GoBuild[] = [];
   const chain = baseChain(parsed.stages, stage);

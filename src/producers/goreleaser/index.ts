@@ -1,0 +1,3 @@
+/** The goreleaser recipe kind (barrel): goreleaser configs and the images (dockers, dockers_v2, kos) they release. */
+export { findGoreleaserFiles, readGoreleaserFile } from './repo.js';
+export { readGoreleaser } from './reader.js';
