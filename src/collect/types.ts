@@ -3,12 +3,15 @@
  * and problems out. Collectors are pure (no fs): scan reads files, collectors read text.
  */
 import type { Pin, Problem } from '../model/index.js';
+import type { ChartInfo } from './yaml/chart.js';
 
 export interface CollectContext {
   /** Repo-relative path with forward slashes; copied into every pin and problem. */
   file: string;
   /** Whether a repository (`domain/path`) is first-party. */
   isFirstParty(repository: string): boolean;
+  /** For a Helm values file: the Chart.yaml beside it (its appVersion is the default image tag). */
+  chart?: ChartInfo;
 }
 
 export interface CollectResult {

@@ -28,6 +28,8 @@ export interface ScanJsonPin {
   incomplete: string | null;
   /** Key paths of YAML aliases that reuse this pin's value. */
   aliases: string[];
+  /** Where the tag comes from when it is not stored at the pin (a Helm chart's appVersion), or null. */
+  tagFrom: { file: string; line: number; key: string } | null;
 }
 
 export interface ScanJson {
@@ -65,6 +67,7 @@ function pinJson(p: Pin): ScanJsonPin {
     scraped: p.scraped === true,
     incomplete: p.incomplete ?? null,
     aliases: [...(p.aliases ?? [])],
+    tagFrom: p.tagFrom ? { ...p.tagFrom } : null,
   };
 }
 

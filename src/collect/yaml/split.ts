@@ -5,7 +5,7 @@
  * Spans point at each field (and inside `tag` at the tag and digest parts).
  */
 import type { Pair, YAMLMap } from 'yaml';
-import type { Span } from '../../model/index.js';
+import type { Pin, Span } from '../../model/index.js';
 import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
 import { pairsByKey, readField, type FieldRead } from './fields.js';
@@ -104,35 +104,44 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
     );
     return;
   }
-  buildSplitPin(state, map, keyPath, plan, repository);
+  buildSplitPin(state, map, path, keyPath, plan, repository);
 }
 
-function buildSplitPin(state: YamlState, map: YAMLMap, keyPath: string, plan: SplitPlan, repository: Located): void {
+function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | number)[], keyPath: string, plan: SplitPlan, repository: Located): void {
   const spans: Span[] = [];
   const parts: string[] = [];
+  const global = chartRegistry(state, plan, repository);
   for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
     if (read.kind !== 'text') continue;
+    if (global && read === plan.registry) continue; // the chart-wide registry wins, as in Helm's image helpers
     const value = read.at.value.replace(/\/+$/, '');
     parts.push(value);
     spans.push({ field, start: read.at.start, end: read.at.start + value.length });
   }
+  if (global) parts.unshift(global.value);
   parts.push(repository.value);
   spans.push({ field: 'repository', start: repository.start, end: repository.end });
   let ref = parts.join('/');
   const tagAt = plan.tag.kind === 'text' ? plan.tag.at : undefined;
   let digestInTag: string | undefined;
+  let tagText: string | undefined;
+  const tagSpans: Span[] = [];
   if (tagAt) {
     const at = tagAt.value.indexOf('@');
     const tag = at === -1 ? tagAt.value : tagAt.value.slice(0, at);
     if (tag !== '') {
-      ref += `:${tag}`;
-      spans.push({ field: 'tag', start: tagAt.start, end: tagAt.start + tag.length });
+      tagText = tag;
+      tagSpans.push({ field: 'tag', start: tagAt.start, end: tagAt.start + tag.length });
     }
     if (at !== -1) {
       digestInTag = tagAt.value.slice(at + 1);
       spans.push({ field: 'digest', start: tagAt.start + at + 1, end: tagAt.end });
     }
   }
+  const appVersion = tagText === undefined ? chartTag(state, plan, path) : undefined;
+  if (appVersion) tagText = appVersion.tag;
+  if (tagText !== undefined) ref += `:${tagText}`;
+  spans.push(...tagSpans);
   const digestAt = plan.digest.kind === 'text' ? plan.digest.at : undefined;
   if (digestAt && digestInTag !== undefined && digestAt.value !== digestInTag) {
     addProblem(state, digestAt.node, 'conflicting-digest', `${keyPath} has a digest inside tag (${digestInTag}) and a different digest key (${digestAt.value}); keep one`);
@@ -141,15 +150,83 @@ function buildSplitPin(state: YamlState, map: YAMLMap, keyPath: string, plan: Sp
   if (digestAt && digestInTag === undefined) spans.push({ field: 'digest', start: digestAt.start, end: digestAt.end });
   const digest = digestInTag ?? digestAt?.value;
   if (digest !== undefined) ref += `@${digest}`;
+  if (global) spans.push({ field: 'registry', start: global.start, end: global.start + global.value.length });
   try {
     const parsed = parseReference(ref);
-    addPin(state, { shape: 'yaml-split', spans, raw: ref, ref: parsed, keyPath }, map);
+    const pin = addPin(state, { shape: 'yaml-split', spans, raw: ref, ref: parsed, keyPath }, map, { keepSpanOrder: global !== undefined });
+    if (appVersion) pin.tagFrom = appVersion.from;
   } catch (e) {
     addProblem(state, repository.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+    return;
   }
+  siblingDigests(state, map, keyPath, ref.split('@')[0]!, tagSpans, appVersion?.from);
 }
 
+/**
+ * The chart-wide registry (global.imageRegistry, global.image.registry), when it
+ * applies to this map: always over a map's own `registry` key (Helm charts'
+ * image helpers let the global win), and to a repository that names no registry.
+ */
+function chartRegistry(state: YamlState, plan: SplitPlan, repository: Located): Located | undefined {
+  const global = state.globalRegistry;
+  if (!global) return undefined;
+  if (plan.registry.kind !== 'absent') return { ...global, value: global.value.replace(/\/+$/, '') };
+  const first = plan.prefix.kind === 'text' ? plan.prefix.at.value : repository.value;
+  if (hasExplicitDomain(first)) return undefined;
+  return { ...global, value: global.value.replace(/\/+$/, '') };
+}
 
+/**
+ * A Helm chart's default tag: an image map whose `tag` is empty or null (or has
+ * no tag key, under an `image` key) in a values file beside a Chart.yaml with an
+ * `appVersion` is deployed with that appVersion as its tag.
+ */
+function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | number)[]): { tag: string; from: NonNullable<Pin['tagFrom']> } | undefined {
+  const chart = state.ctx.chart;
+  if (!chart?.appVersion || chart.appVersionLine === undefined) return undefined;
+  if (plan.digest.kind === 'text' && plan.tag.kind !== 'empty') return undefined; // a digest-only pin is complete without a tag
+  const empty = plan.tag.kind === 'empty';
+  const absentUnderImage = plan.tag.kind === 'absent' && isImageKey(path[path.length - 1]);
+  if (!empty && !absentUnderImage) return undefined;
+  if (!isValidTag(chart.appVersion)) return undefined;
+  return { tag: chart.appVersion, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion' } };
+}
+
+/** `digestChroot`, `digestDistroless`: further digests of the same image map, each its own pin. */
+const SIBLING_DIGEST = /^digest([A-Z][A-Za-z0-9]*)$/;
+
+/**
+ * Sibling digest keys (ingress-nginx's `digestChroot`) pin a variant of the same
+ * image: the repository with the suffix appended (`controller` → `controller-chroot`),
+ * the same tag, that digest. Each is a pin of its own, keyed `<map>.<key>`.
+ */
+function siblingDigests(state: YamlState, map: YAMLMap, keyPath: string, base: string, tagSpans: Span[], tagFrom: Pin['tagFrom']): void {
+  const pairs = pairsByKey(map);
+  for (const [key, pair] of pairs) {
+    const m = SIBLING_DIGEST.exec(key);
+    if (!m) continue;
+    state.consumed.add(pair);
+    const read = readField(state, pairs, key);
+    if (read.kind === 'absent' || read.kind === 'empty') continue; // `digestChroot: ""`: no variant pinned
+    const siblingPath = `${keyPath}.${key}`;
+    if (read.kind !== 'text') {
+      addProblem(state, read.pair.value, 'invalid-ref', `${siblingPath} must be a plain string digest (sha256:<64 hex>)`);
+      continue;
+    }
+    const suffix = m[1]!.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? c.toLowerCase() : `-${c.toLowerCase()}`));
+    const colon = base.lastIndexOf(':');
+    const slash = base.lastIndexOf('/');
+    const name = colon > slash ? base.slice(0, colon) : base;
+    const tag = colon > slash ? base.slice(colon) : '';
+    const ref = `${name}-${suffix}${tag}@${read.at.value}`;
+    try {
+      const pin = addPin(state, { shape: 'yaml-split', spans: [...tagSpans, { field: 'digest', start: read.at.start, end: read.at.end }], raw: ref, ref: parseReference(ref), keyPath: siblingPath }, map);
+      if (tagFrom) pin.tagFrom = tagFrom;
+    } catch (e) {
+      addProblem(state, read.at.node, 'invalid-ref', `${siblingPath}: ${messageOf(e)}`);
+    }
+  }
+}
 
 /**
  * `image: {tag: v1@sha256:…}` with no repository key: the chart supplies its
