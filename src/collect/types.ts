@@ -20,6 +20,12 @@ export interface CollectResult {
   problems: Problem[];
   /** Set when the structured parse failed and the pins come from a textual scrape. */
   scrapedBecause?: string;
+  /**
+   * Values the collector read and decided are not pins, and not defects either
+   * (`newTag: CONTAINER_IMAGES_TAG`, a template): scan counts them under
+   * `excluded` by reason, with `where` (file:line) as the example.
+   */
+  leftOut?: { reason: string; where: string }[];
 }
 
 /** How scan asks a file to be read. */

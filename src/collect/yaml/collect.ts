@@ -41,9 +41,11 @@ export function collectYaml(text: string, ctx: CollectContext): CollectResult {
 
 function walkDocuments(text: string, ctx: CollectContext, lines: LineIndex, docs: { root: unknown; doc: Document | undefined }[]): CollectResult {
   const result: CollectResult = { pins: [], problems: [] };
+  const leftOut: NonNullable<CollectResult['leftOut']> = [];
   docs.forEach(({ root, doc }, document) => {
-    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, document, root, doc, pinsByNode: new Map(), consumed: new Set() });
+    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, leftOut, document, root, doc, pinsByNode: new Map(), consumed: new Set() });
   });
+  if (leftOut.length > 0) result.leftOut = leftOut;
   return result;
 }
 

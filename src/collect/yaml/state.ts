@@ -14,6 +14,8 @@ export interface YamlState {
   lines: LineIndex;
   pins: Pin[];
   problems: Problem[];
+  /** What was read and is neither a pin nor a problem (templates); CollectResult.leftOut. */
+  leftOut: { reason: string; where: string }[];
   document: number;
   /** The document's root node. */
   root: unknown;
