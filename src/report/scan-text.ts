@@ -109,7 +109,7 @@ function kustomizeSection(result: ScanResult, full: boolean): string[] {
   for (const o of overlays) {
     lines.push(`  ${plainField(o.kustomization)}`);
     const cells = o.images.map((i) => [
-      plainField(i.effective ?? `(template: ${i.templated ?? '?'})`),
+      plainField(i.effective ?? `(template: ${(i.templated ?? '?').replace(/ at [^ ]+$/, '')})`),
       `${plainField(i.file)}:${i.line}`,
       i.setBy.length > 0 ? `set by ${i.setBy.map(plainField).join(', ')}` : 'as written',
     ]);

@@ -168,7 +168,9 @@ function readKustomization(root: string, file: string): Kustomization | undefine
       if (!isMap(item)) continue;
       const name = field(item, 'name');
       if (!name) continue;
-      const entry: ImageEntry = { name, where: `${file}:${line(item.range?.[0] ?? 0)}` };
+      // the line of the pin the collector makes of this entry: its newName, else its name
+      const at = (item.get('newName', true) ?? item.get('name', true)) as { range?: [number, number, number] } | undefined;
+      const entry: ImageEntry = { name, where: `${file}:${line(at?.range?.[0] ?? item.range?.[0] ?? 0)}` };
       for (const key of ['newName', 'newTag', 'digest', 'tagSuffix'] as const) {
         const v = field(item, key);
         if (v !== undefined) entry[key] = v;
