@@ -53,7 +53,8 @@ export function writeCoversPin(write: PinWrite, place: PinPlace): boolean {
   if (writeKey === '') return true;
   const pinKey = normalizeKeyPath(place.keyPath ?? '');
   if (pinKey === '') return false;
-  return related(writeKey, pinKey);
+  // a write without a document index (`yq -i '.spec.x = …'`) writes that key in every document
+  return related(writeKey, pinKey) || (!writeKey.startsWith('[') && related(writeKey, pinKey.replace(/^\[\d+\]\.?/, '')));
 }
 
 /** Index the model's writes by file so each pin looks at only its file's writes. */
