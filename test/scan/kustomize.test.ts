@@ -121,8 +121,9 @@ describe('Helm charts in a tree', () => {
   it('an empty tag is the appVersion; a repository that only prefixes first-party images is not a pin', async () => {
     const t = tree(CHART_TREE);
     const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
-    expect(r.pins.map((p) => `${p.file}:${p.line} ${p.raw} ${p.form}${p.tagFrom ? ` tag<-${p.tagFrom.file}:${p.tagFrom.line}` : ''}`)).toEqual([
-      'charts/exporter/values.yaml:4 quay.io/prometheus/node-exporter:1.9.1 tag tag<-charts/exporter/Chart.yaml:4',
+    // raw is the stored text; the ref carries the appVersion as its tag
+    expect(r.pins.map((p) => `${p.file}:${p.line} ${p.raw} ${p.form}${p.tagFrom ? ` :${p.ref.tag} from ${p.tagFrom.file}:${p.tagFrom.line}` : ''}`)).toEqual([
+      'charts/exporter/values.yaml:4 quay.io/prometheus/node-exporter tag :1.9.1 from charts/exporter/Chart.yaml:4',
       'deploy/base/frontend.yaml:10 ghcr.io/acme/shop/frontend:v0.10.6 tag',
     ]);
     const prefix = r.excluded.find((e) => e.reason.startsWith('Helm image repositories that only prefix'));

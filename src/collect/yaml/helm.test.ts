@@ -98,7 +98,7 @@ describe('Helm image maps', () => {
       name: 'a sibling digest key pins the variant image (ingress-nginx digestChroot)',
       text: `controller:\n  image:\n    registry: registry.k8s.io\n    image: ingress-nginx/controller\n    tag: "v1.9.4"\n    digest: ${D}\n    digestChroot: ${E}\n`,
       pins: ['controller.image registry.k8s.io/ingress-nginx/controller:v1.9.4@0a92e8 tag+digest', 'controller.image.digestChroot registry.k8s.io/ingress-nginx/controller-chroot:v1.9.4@5976b1 tag+digest'],
-      spans: [`registry=registry.k8s.io|repository=ingress-nginx/controller|tag=v1.9.4|digest=${D}`, `tag=v1.9.4|digest=${E}`],
+      spans: [`registry=registry.k8s.io|repository=ingress-nginx/controller|tag=v1.9.4|digest=${D}`, `registry=registry.k8s.io|repository=ingress-nginx/controller|tag=v1.9.4|digest=${E}`],
     },
     {
       name: 'an empty sibling digest pins nothing',

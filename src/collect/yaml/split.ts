@@ -138,9 +138,12 @@ function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | 
       spans.push({ field: 'digest', start: tagAt.start + at + 1, end: tagAt.end });
     }
   }
+  // raw is what the file stores; a chart's appVersion completes the ref, not the stored text
   const appVersion = tagText === undefined ? chartTag(state, plan, path) : undefined;
-  if (appVersion) tagText = appVersion.tag;
-  if (tagText !== undefined) ref += `:${tagText}`;
+  let raw = ref;
+  if (tagText !== undefined) raw += `:${tagText}`;
+  ref = raw;
+  if (appVersion) ref += `:${appVersion.tag}`;
   spans.push(...tagSpans);
   const digestAt = plan.digest.kind === 'text' ? plan.digest.at : undefined;
   if (digestAt && digestInTag !== undefined && digestAt.value !== digestInTag) {
@@ -150,16 +153,19 @@ function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | 
   if (digestAt && digestInTag === undefined) spans.push({ field: 'digest', start: digestAt.start, end: digestAt.end });
   const digest = digestInTag ?? digestAt?.value;
   if (digest !== undefined) ref += `@${digest}`;
+  const stored = raw;
+  if (digest !== undefined) raw += `@${digest}`;
   if (global) spans.push({ field: 'registry', start: global.start, end: global.start + global.value.length });
   try {
     const parsed = parseReference(ref);
-    const pin = addPin(state, { shape: 'yaml-split', spans, raw: ref, ref: parsed, keyPath }, map, { keepSpanOrder: global !== undefined });
+    const pin = addPin(state, { shape: 'yaml-split', spans, raw, ref: parsed, keyPath }, map, { keepSpanOrder: global !== undefined });
     if (appVersion) pin.tagFrom = appVersion.from;
   } catch (e) {
     addProblem(state, repository.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
     return;
   }
-  siblingDigests(state, map, keyPath, ref.split('@')[0]!, tagSpans, appVersion?.from);
+  const shared = spans.filter((s) => s.field !== 'digest');
+  siblingDigests(state, map, keyPath, { stored, name: ref.split('@')[0]!, spans: shared, keepSpanOrder: global !== undefined }, appVersion?.from);
 }
 
 /**
@@ -200,7 +206,13 @@ const SIBLING_DIGEST = /^digest([A-Z][A-Za-z0-9]*)$/;
  * image: the repository with the suffix appended (`controller` → `controller-chroot`),
  * the same tag, that digest. Each is a pin of its own, keyed `<map>.<key>`.
  */
-function siblingDigests(state: YamlState, map: YAMLMap, keyPath: string, base: string, tagSpans: Span[], tagFrom: Pin['tagFrom']): void {
+function siblingDigests(
+  state: YamlState,
+  map: YAMLMap,
+  keyPath: string,
+  base: { stored: string; name: string; spans: Span[]; keepSpanOrder: boolean },
+  tagFrom: Pin['tagFrom'],
+): void {
   const pairs = pairsByKey(map);
   for (const [key, pair] of pairs) {
     const m = SIBLING_DIGEST.exec(key);
@@ -214,13 +226,15 @@ function siblingDigests(state: YamlState, map: YAMLMap, keyPath: string, base: s
       continue;
     }
     const suffix = m[1]!.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? c.toLowerCase() : `-${c.toLowerCase()}`));
-    const colon = base.lastIndexOf(':');
-    const slash = base.lastIndexOf('/');
-    const name = colon > slash ? base.slice(0, colon) : base;
-    const tag = colon > slash ? base.slice(colon) : '';
+    const colon = base.name.lastIndexOf(':');
+    const slash = base.name.lastIndexOf('/');
+    const name = colon > slash ? base.name.slice(0, colon) : base.name;
+    const tag = colon > slash ? base.name.slice(colon) : '';
     const ref = `${name}-${suffix}${tag}@${read.at.value}`;
+    // the stored fields are the map's own (registry, repository, tag) plus this digest; the variant's name is derived
+    const spans = [...base.spans, { field: 'digest' as const, start: read.at.start, end: read.at.end }];
     try {
-      const pin = addPin(state, { shape: 'yaml-split', spans: [...tagSpans, { field: 'digest', start: read.at.start, end: read.at.end }], raw: ref, ref: parseReference(ref), keyPath: siblingPath }, map);
+      const pin = addPin(state, { shape: 'yaml-split', spans, raw: `${base.stored}@${read.at.value}`, ref: parseReference(ref), keyPath: siblingPath }, map, { keepSpanOrder: base.keepSpanOrder });
       if (tagFrom) pin.tagFrom = tagFrom;
     } catch (e) {
       addProblem(state, read.at.node, 'invalid-ref', `${siblingPath}: ${messageOf(e)}`);
