@@ -11,9 +11,13 @@ import { collectYaml } from './index.js';
 const D = 'sha256:0a92e861ead179dd6b46f475fd8878d44b3cfa40ce4d7a8ff92f790d54250d25';
 const E = 'sha256:5976b1067cfbca8a21d0ba53d71f83543a73316a61ea7f7e436d6cf84ddf9b26';
 const chart = readChartInfo('charts/app/Chart.yaml', 'apiVersion: v2\nname: app\nversion: 1.0.0\nappVersion: "v2.3.4"\n');
-const ctx = (withChart: boolean): CollectContext => ({ file: 'charts/app/values.yaml', isFirstParty: (r) => r.startsWith('ghcr.io/acme/'), ...(withChart ? { chart } : {}) });
+const ctx = (withChart: boolean | string): CollectContext => ({
+  file: 'charts/app/values.yaml',
+  isFirstParty: (r) => r.startsWith('ghcr.io/acme/'),
+  ...(withChart === true ? { chart } : typeof withChart === 'string' ? { chart: readChartInfo('charts/app/Chart.yaml', withChart) } : {}),
+});
 
-function run(text: string, withChart = true) {
+function run(text: string, withChart: boolean | string = true) {
   const r = collectYaml(text, ctx(withChart));
   return {
     pins: r.pins.map((p) => `${p.keyPath} ${p.ref.name}${p.ref.tag ? `:${p.ref.tag}` : ''}${p.ref.digest ? `@${p.ref.digest.slice(7, 13)}` : ''} ${p.form}${p.tagFrom ? ` tag<-${p.tagFrom.file}:${p.tagFrom.line}` : ''}`),
@@ -44,7 +48,7 @@ describe('Chart.yaml reading', () => {
 });
 
 describe('Helm image maps', () => {
-  const cases: { name: string; text: string; chart?: boolean; pins: string[]; spans?: string[]; problems?: string[] }[] = [
+  const cases: { name: string; text: string; chart?: boolean | string; pins: string[]; spans?: string[]; problems?: string[] }[] = [
     {
       name: 'global.imageRegistry wins over the map registry (bitnami, prometheus-community)',
       text: `global:\n  imageRegistry: ghcr.io\nimage:\n  registry: docker.io\n  repository: acme/app\n  tag: v1\n`,
@@ -93,6 +97,34 @@ describe('Helm image maps', () => {
       name: 'a set tag is kept',
       text: `image:\n  repository: ghcr.io/acme/app\n  tag: v9\n`,
       pins: ['image ghcr.io/acme/app:v9 tag'],
+    },
+    {
+      name: 'the comment at the tag gives a prefix: printf "v%s" .Chart.AppVersion',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # Overrides the image tag whose default is {{ printf "v%s" .Chart.AppVersion }}\n  tag: ""\n`,
+      chart: 'appVersion: 1.9.1\n',
+      pins: ['image ghcr.io/acme/app:v1.9.1 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'the comment at the tag gives a prefix: v + .Charts.appVersion',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag: "" # If unset use v + .Charts.appVersion\n`,
+      chart: 'appVersion: 1.9.1\n',
+      pins: ['image ghcr.io/acme/app:v1.9.1 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'an appVersion that already has the prefix keeps it once (a stale comment)',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # Overrides the image tag whose default is {{ printf "v%s" .Chart.AppVersion }}\n  tag: ""\n`,
+      chart: 'appVersion: v0.28.0\n',
+      pins: ['image ghcr.io/acme/app:v0.28.0 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'another default named in the comment: the tag is not the appVersion',
+      text: `kubectl:\n  registry: registry.k8s.io\n  repository: kubectl\n  tag: ""  # defaults to the Kubernetes version\n`,
+      pins: ['kubectl registry.k8s.io/kubectl none'],
+    },
+    {
+      name: 'a comment naming the appVersion as the default keeps it',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # if not set appVersion field from Chart.yaml is used\n  tag: ""\n`,
+      pins: ['image ghcr.io/acme/app:v2.3.4 tag tag<-charts/app/Chart.yaml:4'],
     },
     {
       name: 'a sibling digest key pins the variant image (ingress-nginx digestChroot)',

@@ -9,7 +9,7 @@ import type { Pin, Span } from '../../model/index.js';
 import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
 import { pairsByKey, readField, type FieldRead } from './fields.js';
-import { addPin, addProblem, isImageKey, joinPath, type Located, type YamlState } from './state.js';
+import { addPin, addProblem, isImageKey, joinPath, nodeStart, type Located, type YamlState } from './state.js';
 
 interface SplitPlan {
   registry: FieldRead;
@@ -185,7 +185,11 @@ function chartRegistry(state: YamlState, plan: SplitPlan, repository: Located): 
 /**
  * A Helm chart's default tag: an image map whose `tag` is empty or null (or has
  * no tag key, under an `image` key) in a values file beside a Chart.yaml with an
- * `appVersion` is deployed with that appVersion as its tag.
+ * `appVersion` is deployed with that appVersion as its tag. The comment at the
+ * tag (its line and the comment lines above) can say otherwise: a prefix
+ * (`{{ printf "v%s" .Chart.AppVersion }}`, `v + .Chart.appVersion`) is applied;
+ * another default (`defaults to the Kubernetes version`) means the tag is not
+ * known here, and the pin keeps no tag.
  */
 function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | number)[]): { tag: string; from: NonNullable<Pin['tagFrom']> } | undefined {
   const chart = state.ctx.chart;
@@ -194,8 +198,38 @@ function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | nu
   const empty = plan.tag.kind === 'empty';
   const absentUnderImage = plan.tag.kind === 'absent' && isImageKey(path[path.length - 1]);
   if (!empty && !absentUnderImage) return undefined;
-  if (!isValidTag(chart.appVersion)) return undefined;
-  return { tag: chart.appVersion, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion' } };
+  let tag = chart.appVersion;
+  if (plan.tag.kind === 'empty') {
+    const said = commentAround(state, nodeStart(plan.tag.pair.key));
+    const printf = /printf\s+"([^"%]*)%s([^"%]*)"\s+\.Chart\.AppVersion/i.exec(said);
+    const plus = /\b([A-Za-z0-9_.-]+)\s*\+\s*\.?Charts?\.appVersion/i.exec(said);
+    // an appVersion that already starts with the prefix keeps it once (comments go stale: `v%s` over appVersion v0.28.0)
+    const withPrefix = (prefix: string) => (tag.startsWith(prefix) ? tag : `${prefix}${tag}`);
+    if (printf) tag = `${withPrefix(printf[1]!)}${tag.endsWith(printf[2]!) ? '' : printf[2]}`;
+    else if (plus) tag = withPrefix(plus[1]!);
+    else if (/default/i.test(said) && !/appVersion/i.test(said)) return undefined;
+  }
+  if (!isValidTag(tag)) return undefined;
+  return { tag, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion' } };
+}
+
+/** The comment on the line of `offset` and the comment lines right above it (at most three). */
+function commentAround(state: YamlState, offset: number): string {
+  const lineNo = state.lines.position(offset).line;
+  const lineText = (n: number): string => {
+    const start = state.lines.lineStart(n);
+    const end = state.text.indexOf('\n', start);
+    return state.text.slice(start, end === -1 ? state.text.length : end);
+  };
+  const own = lineText(lineNo);
+  const hash = own.search(/\s#/);
+  const parts = hash === -1 ? [] : [own.slice(hash + 2)];
+  for (let n = lineNo - 1; n >= 1 && n >= lineNo - 3; n--) {
+    const t = lineText(n).trim();
+    if (!t.startsWith('#')) break;
+    parts.unshift(t.slice(1));
+  }
+  return parts.join(' ');
 }
 
 /** `digestChroot`, `digestDistroless`: further digests of the same image map, each its own pin. */
