@@ -137,3 +137,21 @@ describe('Helm charts in a tree', () => {
     expect(r.pins.filter((p) => p.ref.name === 'ghcr.io/acme/shop').map((p) => p.file)).toEqual(['charts/shop/values.yaml', 'deploy/base/frontend.yaml']);
   });
 });
+
+describe('refs in code and scripts, declared as extraFiles', () => {
+  it('reads Go constants, shell defaults and quoted FROM; an identifier is not a ref', async () => {
+    const K = 'kindest/node:v1.29.2@sha256:51a1434a5397193442f0be2a297b488b6c919ce8a3931be0ce822606ea5ca245';
+    const t = tree({
+      'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nextraFiles: [test/e2e/kind.go, hack/release.sh]\n',
+      'test/e2e/kind.go': `package e2e\n\nconst Image = "${K}"\n\nfunc c(image string) Config {\n\treturn Config{\n\t\tImage: image,\n\t}\n}\n`,
+      'hack/release.sh': '#!/bin/sh\nIMAGE="${IMAGE:-ghcr.io/acme/controller:v1.4.0}"\necho \'FROM "golang:1.22-alpine"\' > Dockerfile.gen\n',
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir));
+    expect(r.pins.map((p) => `${p.file}:${p.line} ${p.shape} ${p.ref.name}`)).toEqual([
+      'hack/release.sh:2 text ghcr.io/acme/controller',
+      'hack/release.sh:3 text docker.io/library/golang',
+      'test/e2e/kind.go:3 text docker.io/kindest/node',
+    ]);
+    expect(r.problems).toEqual([]);
+  });
+});
