@@ -43,5 +43,5 @@ export const EXCLUDED_REASONS = {
   symlinkedDir: 'symlinked directories (not followed)',
   kustomizePlaceholder:
     'kustomize base placeholders (:latest, untagged) that every overlay including them sets with images:; not pins of their own (scan --kustomize shows the effective refs)',
-  kustomizeNotFollowed: 'kustomize resources/components not followed (remote, or a directory without a kustomization)',
+  kustomizeNotFollowed: 'kustomize resources/components not followed (remote, not in the tree — generated before kustomize runs, or a mistake — or a directory without a kustomization)',
 } as const;

@@ -101,11 +101,8 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     problems.push(...note.problems);
     for (const left of outcome.result.leftOut ?? []) walk.excluded.add(left.reason, left.where);
   });
-  for (const n of graph.notFollowed) {
-    if (n.reason === 'does not exist' || n.reason === 'leads above the repository root') {
-      problems.push({ file: n.file, ...(n.line !== undefined ? { line: n.line } : {}), code: 'kustomize-resource-missing', reason: `${JSON.stringify(n.entry)} ${n.reason}; kustomize build fails here` });
-    } else walk.excluded.add(EXCLUDED_REASONS.kustomizeNotFollowed, `${n.file}:${n.line ?? 0} ${n.entry} (${n.reason})`);
-  }
+  // a missing resource may be generated before kustomize runs (argo-cd plugins' `all.yaml`): counted, not a problem
+  for (const n of graph.notFollowed) walk.excluded.add(EXCLUDED_REASONS.kustomizeNotFollowed, `${n.file}:${n.line ?? 0} ${n.entry} (${n.reason})`);
   const overlays = resolveOverlays(graph, pins);
   const prefixes = repositoryPrefixes(pins);
   if (overlays.placeholders.length > 0 || prefixes.length > 0) {
