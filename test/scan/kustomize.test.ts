@@ -101,7 +101,7 @@ describe('kustomize overlays', () => {
     const t = tree(KUSTOMIZE_TREE);
     const full = await runCli(['scan', '--kustomize', '--first-party', 'ghcr.io/acme/'], t.dir);
     expect(full.code).toBe(0);
-    const section = full.out.slice(full.out.indexOf('Kustomize overlays'), full.out.indexOf('Problems'));
+    const section = full.out.slice(full.out.indexOf('Kustomize overlays'), full.out.indexOf('Left out'));
     await expect(section).toMatchFileSnapshot('./golden/scan-kustomize.txt');
     const short = await runCli(['scan', '--first-party', 'ghcr.io/acme/'], t.dir);
     expect(short.out).toContain('Kustomize overlays: 2 (scan --kustomize shows the ref each one deploys)');
