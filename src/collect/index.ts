@@ -5,3 +5,4 @@ export { collectDockerfile } from './dockerfile/index.js';
 export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml } from './yaml/index.js';
+export { isValuesFile, readChartInfo, type ChartInfo } from './yaml/chart.js';

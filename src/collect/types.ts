@@ -3,12 +3,15 @@
  * and problems out. Collectors are pure (no fs): scan reads files, collectors read text.
  */
 import type { Pin, Problem } from '../model/index.js';
+import type { ChartInfo } from './yaml/chart.js';
 
 export interface CollectContext {
   /** Repo-relative path with forward slashes; copied into every pin and problem. */
   file: string;
   /** Whether a repository (`domain/path`) is first-party. */
   isFirstParty(repository: string): boolean;
+  /** For a Helm values file: the Chart.yaml beside it (its appVersion is the default image tag). */
+  chart?: ChartInfo;
 }
 
 export interface CollectResult {
@@ -17,6 +20,12 @@ export interface CollectResult {
   problems: Problem[];
   /** Set when the structured parse failed and the pins come from a textual scrape. */
   scrapedBecause?: string;
+  /**
+   * Values the collector read and decided are not pins, and not defects either
+   * (`newTag: CONTAINER_IMAGES_TAG`, a template): scan counts them under
+   * `excluded` by reason, with `where` (file:line) as the example.
+   */
+  leftOut?: { reason: string; where: string }[];
 }
 
 /** How scan asks a file to be read. */

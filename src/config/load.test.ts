@@ -89,7 +89,7 @@ insecureRegistries: ['reg.acme.test:5000']
     expect(c.extraFiles).toEqual(['deploy/templates/daemonset.yml']);
     expect(c.skipVendoredCharts).toBe(false);
     expect(c.images.billing).toEqual({ repository: 'ghcr.io/acme/billing', dockerfile: 'billing/Dockerfile', context: 'billing', inputs: ['lib/**'], derive: false });
-    expect(c.producers).toEqual([{ name: 'billing/Makefile:image', writes: ['deploy/values.yaml#.billing.image'] }]);
+    expect(c.producers).toEqual([{ name: 'billing/Makefile:image', writes: ['deploy/values.yaml#.billing.image'], line: 10 }]);
     expect(c.buildEntry).toBe('hack/build.mk:all');
     expect(c.provenance).toEqual({ methods: ['registry', 'digest-history'], buildCommit: 'self' });
     expect(c.rules).toEqual({ 'floating-tag': 'warning', 'stale-image': 'off' });

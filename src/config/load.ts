@@ -60,7 +60,14 @@ export function parseConfigText(text: string, file: string, root?: string): RawC
     throw new PinwatchError('config-invalid', `not valid YAML: ${first}`, { file, line });
   }
   if (doc.contents === null) return {};
-  return validateNode(doc.contents, CONFIG_SPEC, '', { file, lineCounter, ...(root ? { root } : {}) }) as RawConfig;
+  const raw = validateNode(doc.contents, CONFIG_SPEC, '', { file, lineCounter, ...(root ? { root } : {}) }) as RawConfig;
+  raw.producers?.forEach((p, i) => {
+    // where each producer is declared, for explain and findings; a write {file} alone reads as the plain string
+    const node = doc.getIn(['producers', i], true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) p.line = lineCounter.linePos(node.range[0]).line;
+    p.writes = p.writes.map((w) => (typeof w === 'object' && w.image === undefined ? w.file : w));
+  });
+  return raw;
 }
 
 /**

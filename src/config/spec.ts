@@ -74,8 +74,20 @@ const producerSpec: FieldSpec = {
     name: { kind: 'string', description: 'Human name, e.g. packages/core/platform/Makefile:image.' },
     writes: {
       kind: 'list',
-      description: 'Files and YAML key paths it stamps: values.yaml#.a.b.image, or a plain file for .tag.',
-      item: { kind: 'string', description: 'file or file#.key.path', repoPath: (v) => v.split('#')[0]! },
+      description: 'Files and YAML key paths it stamps: values.yaml#.a.b.image, a plain file for .tag, or {file, image} to write only that image (file may be a glob).',
+      item: {
+        kind: 'object',
+        description: 'file or file#.key.path, or {file, image}.',
+        required: ['file'],
+        shorthand: 'file',
+        fields: {
+          file: { kind: 'string', description: 'file or file#.key.path; a glob (manifests/*.yaml) matches files as globs.', repoPath: (v) => v.split('#')[0]! },
+          image: {
+            kind: 'string',
+            description: 'Only pins of this repository (quay.io/argoproj/argocd) are written; third-party refs in the same file are not.',
+          },
+        },
+      },
     },
     built: { kind: 'boolean', description: 'Whether the build entry point runs it (default true).' },
   },

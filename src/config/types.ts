@@ -23,13 +23,22 @@ export interface ImageConfig {
   derive?: boolean;
 }
 
+/** One declared write: `file` (a path or a glob, optionally `#.key.path`) and the image it writes there. */
+export interface ProducerWriteConfig {
+  file: string;
+  /** Only pins of this repository (`quay.io/argoproj/argocd`) in the file(s) are written. */
+  image?: string;
+}
+
 export interface ProducerConfig {
   /** Human name, e.g. `packages/core/platform/Makefile:image`. */
   name: string;
-  /** Files and YAML key paths it stamps: `values.yaml#.a.b.image`, or a plain file for `.tag`. */
-  writes: string[];
+  /** Files and YAML key paths it stamps: `values.yaml#.a.b.image`, a plain file for `.tag`, or `{file, image}`. */
+  writes: (string | ProducerWriteConfig)[];
   /** Whether the build entry point runs it (default true for declared producers). */
   built?: boolean;
+  /** Set by the loader: the 1-based line of this producer in the config file (not a config key). */
+  line?: number;
 }
 
 export type ProvenanceMethod = 'registry' | 'digest-history' | 'git-tag';

@@ -87,9 +87,11 @@ export function validateNode(node: Node | null | undefined, spec: FieldSpec, pat
       if (!isSeq(node)) return wrong();
       return node.items.map((item, i) => validateNode(item as Node, spec.item, `${path}[${i}]`, ctx));
     case 'object':
-      if (spec.shorthand && isSeq(node)) {
+      if (spec.shorthand && (isSeq(node) || (isScalar(node) && spec.fields[spec.shorthand]!.kind === 'string'))) {
         const field = spec.fields[spec.shorthand]!;
-        return { [spec.shorthand]: validateNode(node, field, path ? `${path}.${spec.shorthand}` : spec.shorthand, ctx) };
+        // a scalar standing for the whole object is reported at its own path (`writes[0]`, not `writes[0].file`)
+        const at = isScalar(node) ? path : path ? `${path}.${spec.shorthand}` : spec.shorthand;
+        return { [spec.shorthand]: validateNode(node, field, at, ctx) };
       }
       if (!isMap(node)) return wrong();
       return validateObject(node, spec, path, ctx);

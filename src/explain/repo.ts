@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/types.js';
 import type { Pin } from '../model/index.js';
-import { producersFor, type BuildRecipe, type Producer } from '../producers/index.js';
+import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type Producer } from '../producers/index.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
@@ -40,7 +40,8 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   const known = await imagesFromPins(repoRoot, config, scan.pins);
   const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT });
   const report = await computeStale(repoRoot, [match], { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
-  const producers = (pin: Pin): Producer[] => (known.model ? producersFor(known.model, pin.file, pin.keyPath, pin.line) : []);
+  const stamps = known.model ? stampIndex(known.model) : undefined;
+  const producers = (pin: Pin): Producer[] => (stamps ? distinctProducers(stamps(pin)) : []);
   return {
     image: match.image,
     repository: match.repository,
@@ -51,7 +52,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
         id: p.id,
         built: p.built,
         ...(p.builtVia ? { builtVia: p.builtVia } : {}),
-        via: p.writes.filter((w) => w.file === pin.file).map((w) => `${w.via} at ${w.source.file}:${w.source.line}`),
+        via: p.writes.filter((w) => writeCoversPin(w, pin)).map((w) => `${w.via} at ${w.source.file}:${w.source.line}`),
       })),
     })),
     recipes: match.recipes,

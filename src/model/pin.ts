@@ -55,6 +55,12 @@ export interface Pin {
    * `ref.path` and `ref.name` are '' then; tag, digest and form are real.
    */
   incomplete?: string;
+  /**
+   * Set when the tag is not stored at the pin but comes from another file: a Helm
+   * chart whose image `tag` is empty uses `appVersion` of the Chart.yaml beside
+   * the values file. `ref.tag` is that value; no span covers it.
+   */
+  tagFrom?: { file: string; line: number; key: string };
 }
 
 /**

@@ -60,7 +60,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   }
   recipes.push(...other.recipes);
   for (const r of cache.all()) problems.push(...r.db.problems);
-  producers.push(...declaredProducers(config.producers));
+  producers.push(...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml'));
   return { entry, producers, recipes, problems: dedupe(problems), vendored: tree.vendored };
 }
 

@@ -24,6 +24,12 @@ export interface PinWrite {
    * it edits. Pins on other lines of the file are not stamped by it.
    */
   lines?: number[];
+  /** `file` is a glob (declared writes): it covers every file it matches (util/glob.ts). */
+  glob?: boolean;
+  /** Declared `{file, image}`: only pins of this repository (as written or normalised) are written. */
+  image?: string;
+  /** A declared whole-file write without an image: only first-party pins, each repository its own lockstep group. */
+  firstPartyOnly?: boolean;
 }
 
 export interface Producer {

@@ -4,7 +4,17 @@
  */
 import type { Pin, Problem } from '../model/index.js';
 import { formatReference } from '../reference/index.js';
-import type { ExclusionCount, ScanResult, SkippedFile } from '../scan/index.js';
+import type { ExclusionCount, KustomizeOverlay, ScanResult, SkippedFile } from '../scan/index.js';
+
+export interface ScanJsonOverlay {
+  kustomization: string;
+  images: { file: string; line: number; keyPath: string; written: string; effective: string | null; setBy: string[]; templated: string | null }[];
+}
+
+const overlayJson = (o: KustomizeOverlay): ScanJsonOverlay => ({
+  kustomization: o.kustomization,
+  images: o.images.map((i) => ({ file: i.file, line: i.line, keyPath: i.keyPath, written: i.written, effective: i.effective ?? null, setBy: [...i.setBy], templated: i.templated ?? null })),
+});
 
 export const SCAN_JSON_VERSION = 1;
 
@@ -28,6 +38,8 @@ export interface ScanJsonPin {
   incomplete: string | null;
   /** Key paths of YAML aliases that reuse this pin's value. */
   aliases: string[];
+  /** Where the tag comes from when it is not stored at the pin (a Helm chart's appVersion), or null. */
+  tagFrom: { file: string; line: number; key: string } | null;
 }
 
 export interface ScanJson {
@@ -37,6 +49,8 @@ export interface ScanJson {
   skipped: { file: string; code: string; reason: string; line: number | null; scraped: boolean }[];
   problems: { file: string; line: number | null; column: number | null; code: string; reason: string }[];
   excluded: ExclusionCount[];
+  /** Per root kustomize overlay, the ref each container image of its resources deploys. */
+  kustomize: ScanJsonOverlay[];
   config: {
     file: string | null;
     firstParty: string[];
@@ -65,6 +79,7 @@ function pinJson(p: Pin): ScanJsonPin {
     scraped: p.scraped === true,
     incomplete: p.incomplete ?? null,
     aliases: [...(p.aliases ?? [])],
+    tagFrom: p.tagFrom ? { ...p.tagFrom } : null,
   };
 }
 
@@ -89,6 +104,7 @@ export function scanToJson(result: ScanResult): ScanJson {
     skipped: result.skipped.map(skippedJson),
     problems: result.problems.map(problemJson),
     excluded: result.excluded.map((e) => ({ reason: e.reason, count: e.count, examples: [...e.examples] })),
+    kustomize: result.kustomize.map(overlayJson),
     config: {
       file: c.origin.file ?? null,
       firstParty: [...c.firstParty],

@@ -40,7 +40,7 @@ function groupLabel(pins: readonly Pin[]): string {
 }
 
 function pinRows(pins: readonly Pin[]): string[] {
-  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.incomplete ? `  ${p.incomplete}` : '')]);
+  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
   return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
 }
@@ -96,7 +96,45 @@ function configSection(result: ScanResult): string[] {
   return lines;
 }
 
-export function formatScanText(result: ScanResult): string {
-  const lines = [headline(result), '', ...pinSection(result), ...skippedSection(result), ...problemSection(result), ...excludedSection(result), ...configSection(result)];
+/**
+ * Kustomize overlays: with `kustomize`, every root overlay and the ref each
+ * container image of its resources deploys (with the images: entries that set
+ * it); without, one line saying how many there are.
+ */
+function kustomizeSection(result: ScanResult, full: boolean): string[] {
+  const overlays = result.kustomize;
+  if (overlays.length === 0) return [];
+  if (!full) return [`Kustomize overlays: ${overlays.length} (scan --kustomize shows the ref each one deploys)`, ''];
+  const lines = [`Kustomize overlays (${overlays.length}): the ref each container image deploys`];
+  for (const o of overlays) {
+    lines.push(`  ${plainField(o.kustomization)}`);
+    const cells = o.images.map((i) => [
+      plainField(i.effective ?? `(template: ${(i.templated ?? '?').replace(/ at [^ ]+$/, '')})`),
+      `${plainField(i.file)}:${i.line}`,
+      i.setBy.length > 0 ? `set by ${i.setBy.map(plainField).join(', ')}` : 'as written',
+    ]);
+    const widths = [0, 1].map((k) => Math.max(...cells.map((c) => c[k]!.length)));
+    for (const c of cells) lines.push(`    ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]}`.trimEnd());
+  }
+  lines.push('');
+  return lines;
+}
+
+export interface ScanTextOptions {
+  /** List every kustomize overlay's effective refs (`scan --kustomize`). */
+  kustomize?: boolean;
+}
+
+export function formatScanText(result: ScanResult, options: ScanTextOptions = {}): string {
+  const lines = [
+    headline(result),
+    '',
+    ...pinSection(result),
+    ...kustomizeSection(result, options.kustomize === true),
+    ...skippedSection(result),
+    ...problemSection(result),
+    ...excludedSection(result),
+    ...configSection(result),
+  ];
   return terminalSafe(`${lines.join('\n')}\n`);
 }

@@ -76,8 +76,17 @@ function lockstepGroups(input: RuleInput): LockstepGroup[] {
     const byRef = new Map<string, PinWrite[]>();
     for (const w of producer.writes) pushTo(byRef, w.refId, w);
     for (const [refId, writes] of byRef) {
-      if (writes.length < 2) continue;
-      groups.push({ producer, refId, members: writes.map((write) => ({ write, pins: pinsByWrite.get(write) ?? [] })) });
+      if (writes.length < 2 && !writes[0]!.glob) continue; // one glob write may stamp many files: those agree too
+      const members = writes.map((write) => ({ write, pins: pinsByWrite.get(write) ?? [] }));
+      if (!writes.some((w) => w.firstPartyOnly)) {
+        groups.push({ producer, refId, members });
+        continue;
+      }
+      // a declared whole-file write stamps each first-party image of the file with that image's own ref
+      const repositories = [...new Set(members.flatMap((m) => m.pins.map((p) => p.ref.name)))];
+      for (const repo of repositories) {
+        groups.push({ producer, refId: `${refId}|${repo}`, members: members.map((m) => ({ write: m.write, pins: m.pins.filter((p) => p.ref.name === repo) })) });
+      }
     }
   }
   return groups;

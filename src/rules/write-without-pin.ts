@@ -56,7 +56,7 @@ function overlaps(range: NodeRange, pin: Pin): boolean {
   return pin.spans.some((s) => s.start < range[1] && s.end > range[0]);
 }
 
-type Verdict = 'covered' | 'no-pin-in-file' | 'key-missing' | 'not-a-ref' | 'unknown';
+type Verdict = 'covered' | 'no-pin-in-file' | 'no-pin-of-image' | 'key-missing' | 'not-a-ref' | 'unknown';
 
 /** What the rule computes once per run: pins by file, skipped files, one parse per written file. */
 interface Lookups {
@@ -88,10 +88,13 @@ function lookupsFor(input: RuleInput): Lookups {
 }
 
 function judge(at: Lookups, write: PinWrite): Verdict {
-  const pinsInFile = at.byFile.get(write.file) ?? [];
+  // a glob write covers the pins of every file it matches; only an exact file is looked into below
+  const pinsInFile = write.glob ? at.input.pins.filter((p) => writeCoversPin({ ...write, lines: undefined, keyPath: undefined, image: undefined, firstPartyOnly: false }, p)) : (at.byFile.get(write.file) ?? []);
   if (pinsInFile.some((p) => writeCoversPin(write, p))) return 'covered';
-  if (at.skipped.has(write.file)) return 'unknown'; // unparsed-file says why
+  if (!write.glob && at.skipped.has(write.file)) return 'unknown'; // unparsed-file says why
   if (pinsInFile.length === 0) return 'no-pin-in-file';
+  if (write.image !== undefined && (!write.keyPath || write.glob)) return 'no-pin-of-image';
+  if (write.glob) return 'unknown';
   if (!write.keyPath) return 'covered';
   const text = at.input.fileText?.(write.file);
   if (text === undefined) return 'unknown';
@@ -106,6 +109,8 @@ function message(producer: Producer, write: PinWrite, verdict: Verdict): string 
   switch (verdict) {
     case 'no-pin-in-file':
       return `${producer.id} writes ${target}, but pinwatch found no pin in that file: refs there are not checked (add the file to \`include\` or \`extraFiles\`; scan wider than you rewrite)`;
+    case 'no-pin-of-image':
+      return `${producer.id} writes ${write.image} to ${target}, but no pin of that image is there: the image name or the file is wrong`;
     case 'key-missing':
       return `${producer.id} writes ${target}, which does not exist in the file: the recipe creates a key nothing reads, or writes the wrong path`;
     default:

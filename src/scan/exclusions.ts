@@ -16,6 +16,15 @@ export class ExclusionCounter {
     if (entry.examples.length < MAX_EXAMPLES) entry.examples.push(example);
   }
 
+  /** Take back one count (a file counted as left out that was read after all). */
+  remove(reason: string, example: string): void {
+    const entry = this.byReason.get(reason);
+    if (!entry) return;
+    entry.count--;
+    entry.examples = entry.examples.filter((e) => e !== example);
+    if (entry.count <= 0) this.byReason.delete(reason);
+  }
+
   /** Largest counts first, then by reason: deterministic. */
   list(): ExclusionCount[] {
     return [...this.byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
@@ -33,4 +42,7 @@ export const EXCLUDED_REASONS = {
   notIncluded: 'YAML files matching no include glob (not read)',
   symlinkedDir: 'symlinked directories (not followed)',
   recipeTree: 'vendor/ and third_party/ trees (scanned for pins; not read for build recipes or producers)',
+  kustomizePlaceholder:
+    'kustomize base placeholders (:latest, untagged) that every overlay including them sets with images:; not pins of their own (scan --kustomize shows the effective refs)',
+  kustomizeNotFollowed: 'kustomize resources/components not followed (remote, not in the tree — generated before kustomize runs, or a mistake — or a directory without a kustomization)',
 } as const;

@@ -8,3 +8,4 @@ export { readTextFile, encodeText, MAX_FILE_BYTES } from './read.js';
 export type { ReadOutcome, TextRead } from './read.js';
 export { collectRead } from './read-collect.js';
 export type * from './types.js';
+export type { KustomizeImage, KustomizeOverlay } from './kustomize.js';

@@ -4,8 +4,11 @@
  * text (its pins flagged `scraped`), and comes back with a `not-utf8` note for
  * `skipped`. Never throws: a collector crash becomes a problem.
  */
-import { collectFile, scrapeText, type CollectContext, type CollectResult, type FileKind } from '../collect/index.js';
+import { join } from 'node:path';
+import { collectFile, isValuesFile, readChartInfo, scrapeText, type ChartInfo, type CollectContext, type CollectResult, type FileKind } from '../collect/index.js';
+import { CHART_FILE } from '../config/defaults.js';
 import { isFirstParty } from '../model/index.js';
+import { readRegularFile } from '../util/safe-read.js';
 import { readTextFile, type TextRead } from './read.js';
 import type { SkippedFile } from './types.js';
 
@@ -34,6 +37,8 @@ export function readAndCollect(task: FileTask, firstParty: readonly string[]): F
   const read = readTextFile(task.absBytes ? Buffer.from(task.absBytes) : task.abs, task.file);
   if ('skipped' in read) return read;
   const ctx: CollectContext = { file: task.file, isFirstParty: (repo) => isFirstParty(repo, firstParty) };
+  const chart = task.kind === 'yaml' && !task.absBytes ? chartBeside(task) : undefined;
+  if (chart) ctx.chart = chart;
   const note = read.latin1 ? { note: { ...read.latin1, scraped: true } } : {};
   try {
     const result = collectRead(task.kind, read, ctx);
@@ -44,4 +49,13 @@ export function readAndCollect(task: FileTask, firstParty: readonly string[]): F
     const reason = `internal error in the ${read.latin1 ? 'text' : task.kind} collector: ${(e as Error).message}`;
     return { result: { pins: [], problems: [{ file: task.file, code: 'collector-error', reason }] }, ...note };
   }
+}
+
+/** The Chart.yaml beside a Helm values file (its appVersion is the chart's default image tag), when there is one. */
+function chartBeside(task: FileTask): ChartInfo | undefined {
+  if (!isValuesFile(task.file)) return undefined;
+  const slash = task.file.lastIndexOf('/');
+  const file = slash === -1 ? CHART_FILE : `${task.file.slice(0, slash)}/${CHART_FILE}`;
+  const read = readRegularFile(join(task.abs, '..', CHART_FILE), { maxBytes: 1024 * 1024 });
+  return 'bytes' in read ? readChartInfo(file, read.bytes.toString('utf8')) : undefined;
 }

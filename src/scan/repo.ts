@@ -5,8 +5,8 @@
  * can run on worker threads when asked (pool.ts).
  */
 import { firstPartyPrefixes } from '../config/aliases.js';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { CollectResult } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
@@ -16,7 +16,11 @@ import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
 import { startRecovery } from '../journal/index.js';
-import { walkTree } from './walk.js';
+import { walkTree, type WalkResult } from './walk.js';
+import { EXCLUDED_REASONS } from './exclusions.js';
+import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type KustomizeGraph } from './kustomize.js';
+import { compileGlob } from '../util/glob.js';
+import { PREFIX_REASON, repositoryPrefixes } from './prefixes.js';
 
 export interface ScanOptions {
   /** Worker threads for reading and collecting (built package only); default 0: in-process. */
@@ -79,8 +83,10 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   // (the search for stale temp files runs in git beside the walk and the collectors)
   const recovery = await startRecovery(root);
   const walk = walkTree(root, config);
-  const outcomes = await collectAll(walk.files, firstPartyPrefixes(config), options);
-  const pins: Pin[] = [];
+  const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
+  const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];
+  const outcomes = await collectAll(tasks, firstPartyPrefixes(config), options);
+  let pins: Pin[] = [];
   const problems: Problem[] = [...recovery.journal, ...(await recovery.staleTemps())];
   const skipped = [...walk.skipped];
   let filesScanned = 0;
@@ -91,14 +97,25 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     }
     filesScanned++;
     if (outcome.note) skipped.push(outcome.note);
-    const task = walk.files[i]!;
+    const task = tasks[i]!;
     // An included compose file: its `image:` values with variables, interpolated from the project .env.
-    const result = task.kind === 'yaml' && !outcome.note && !outcome.result.scrapedBecause && isComposeFile(task.file) ? interpolateComposePins(task.abs, task.file, outcome.result, (r) => isFirstParty(r, config.firstParty)) : outcome.result;
+    const result = task.kind === 'yaml' && !outcome.note && !outcome.result.scrapedBecause && isComposeFile(task.file) ? interpolateComposePins(task.abs, task.file, outcome.result, (r) => isFirstParty(r, firstPartyPrefixes(config))) : outcome.result;
     const note = scrapeNote(task.file, result);
     if (note.skipped) skipped.push(note.skipped);
     pins.push(...result.pins);
     problems.push(...note.problems);
+    for (const left of outcome.result.leftOut ?? []) walk.excluded.add(left.reason, left.where);
   });
+  // a missing resource may be generated before kustomize runs (argo-cd plugins' `all.yaml`): counted, not a problem
+  for (const n of graph.notFollowed) walk.excluded.add(EXCLUDED_REASONS.kustomizeNotFollowed, `${n.file}:${n.line ?? 0} ${n.entry} (${n.reason})`);
+  const overlays = resolveOverlays(graph, pins);
+  const prefixes = repositoryPrefixes(pins);
+  if (overlays.placeholders.length > 0 || prefixes.length > 0) {
+    const left = new Set([...overlays.placeholders, ...prefixes]);
+    for (const p of overlays.placeholders) walk.excluded.add(EXCLUDED_REASONS.kustomizePlaceholder, `${p.file}:${p.line} ${p.raw}`);
+    for (const p of prefixes) walk.excluded.add(PREFIX_REASON, `${p.file}:${p.line} ${p.keyPath ?? ''}.repository ${p.ref.name}`);
+    pins = pins.filter((p) => !left.has(p));
+  }
   return {
     root,
     config,
@@ -107,5 +124,24 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     skipped: skipped.sort(compareLocated),
     problems: problems.sort(compareLocated),
     excluded: walk.excluded.list(),
+    kustomize: overlays.overlays,
   };
+}
+
+/**
+ * Resource manifests (and kustomizations) a scanned kustomization names that no
+ * include glob read: kustomize deploys them, so they are read too (user excludes
+ * still apply), and no longer counted as left out.
+ */
+function kustomizeTasks(root: string, config: Config, walk: WalkResult, graph: KustomizeGraph): FileTask[] {
+  const scanned = new Set(walk.files.map((f) => f.file));
+  const excludes = config.exclude.map((x) => compileGlob(x.endsWith('/') ? `${x}**` : x));
+  const wanted = [...graph.resourceFiles, ...graph.kustomizations.keys()].filter((f) => !scanned.has(f) && (/\.ya?ml$/.test(f) || isKustomizationFile(f)));
+  const tasks: FileTask[] = [];
+  for (const file of [...new Set(wanted)].sort()) {
+    if (excludes.some((x) => x(file))) continue;
+    walk.excluded.remove(EXCLUDED_REASONS.notIncluded, file);
+    tasks.push({ file, abs: join(root, ...file.split('/')), kind: 'yaml' });
+  }
+  return tasks;
 }

@@ -1,6 +1,7 @@
 /** What a scan of a tree returns; `pinwatch scan --format json` is this, documented in schemas/. */
 import type { Config } from '../config/types.js';
 import type { Pin, Problem } from '../model/index.js';
+import type { KustomizeOverlay } from './kustomize.js';
 
 export interface SkippedFile {
   file: string;
@@ -29,4 +30,6 @@ export interface ScanResult {
   /** Problems inside files that were read (an invalid ref on one line, …). */
   problems: Problem[];
   excluded: ExclusionCount[];
+  /** Per root kustomize overlay: the ref each container image of its resources deploys (scan/kustomize.ts). */
+  kustomize: KustomizeOverlay[];
 }

@@ -10,11 +10,15 @@ import { COMMAND_FORMATS } from '../formats.js';
 
 const FORMATS = COMMAND_FORMATS.scan;
 
-export async function runScan(ctx: CommandContext): Promise<number> {
+export interface ScanFlags {
+  kustomize?: boolean;
+}
+
+export async function runScan(ctx: CommandContext, flags: ScanFlags = {}): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
   const { repo } = ctx.global;
   const config = loadCommandConfig(ctx);
   const result = await scanRepo(repo, config);
-  emit(ctx, format === 'json' ? formatScanJson(result) : formatScanText(result));
+  emit(ctx, format === 'json' ? formatScanJson(result) : formatScanText(result, { kustomize: flags.kustomize === true }));
   return 0;
 }

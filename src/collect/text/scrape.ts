@@ -2,8 +2,12 @@
  * The text scrape: finds refs in any text, line by line, without parsing it.
  * A ref is the value after an image key (`image:`, `sidecarImage:`) or any token
  * that parses as a registry-qualified ref with a tag or digest (also inside Helm
- * conditionals and `--x-image=` arguments). Used for declared extra files and as
- * the fallback when YAML does not parse.
+ * conditionals and `--x-image=` arguments). In code and scripts also: a quoted
+ * string assigned to an image-named identifier (Go `const Image = "kindest/node:v1"`)
+ * or holding a digest, a shell default (`${IMAGE:-ghcr.io/x:v1}`) and a quoted or
+ * plain `FROM image` — these need no registry host. An identifier after an image
+ * key (`Image: image,` in Go) is code, not a ref. Used for declared extra files
+ * and as the fallback when YAML does not parse.
  */
 import type { Pin, Problem } from '../../model/index.js';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
@@ -16,12 +20,23 @@ const TOKEN = /[A-Za-z0-9._\-:/@[\]]+/g;
  * `<something>image:` in key position (line start, after `- `, or after `{`/`,`
  * in a flow map or JSON) followed by its value; prose like "the image: foo" is not a key.
  */
-const IMAGE_KEY = /(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)["']?([A-Za-z0-9_-]*image)["']?[ \t]*:[ \t]*/gi;
+const IMAGE_KEY = /(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)["']?([A-Za-z0-9_-]*image)["']?[ \t]*:(?![-=+?])[ \t]*/gi;
 
 interface Found {
   start: number;
   end: number;
 }
+
+/** `name = "ref"`, `name := "ref"` (Go, shell, Python, JS): group 1 the identifier, 3 the quoted text. */
+const ASSIGNED = /\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*:?=[ \t]*(["'`])([^"'`\s]+)\2/g;
+/** Any quoted string: a ref with a digest inside one is unambiguous without a registry host. */
+const QUOTED = /(["'`])([^"'`\s]+)\1/g;
+/** Shell `${VAR:-default}` / `${VAR-default}` / `${VAR:=default}`: group 1 the variable, 2 the default. */
+const SHELL_DEFAULT = /\$\{([A-Za-z_][A-Za-z0-9_]*):?[-=]([^}\s"']+)\}/g;
+/** `FROM image`, `FROM "image"` (a Dockerfile written by a script or held in code). */
+const FROM = /(?:^|[\s"'`(])FROM[ \t]+(?:--platform=\S+[ \t]+)?(["']?)([^\s"'`]+)\1/g;
+/** An identifier or selector (`image`, `cfg.Image`): code, not a ref, when it is followed by `,` `)` or `;`. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Scrape `text`; `scraped` marks the pins as coming from a fallback. */
 export function scrapeText(text: string, ctx: CollectContext, options: { scraped?: boolean } = {}): CollectResult {
@@ -55,6 +70,7 @@ function scrapeLine(line: string, base: number, s: LineState): void {
     if (!value) continue;
     taken.push(value);
     const raw = line.slice(value.start, value.end);
+    if (isCodeIdentifier(line, value, raw)) continue;
     const templatedValue = raw.includes('{{') || raw.startsWith('$');
     if (templatedValue || raw === '|' || raw === '>' || raw.startsWith('*') || raw.startsWith('&')) {
       if (templatedValue) {
@@ -69,6 +85,7 @@ function scrapeLine(line: string, base: number, s: LineState): void {
       s.problems.push(problemAt(s.ctx, s.lines, base + value.start, 'invalid-ref', messageOf(e)));
     }
   }
+  scrapeCode(line, base, s, taken);
   for (const m of line.matchAll(TOKEN)) {
     const start = m.index ?? 0;
     let raw = m[0];
@@ -81,6 +98,58 @@ function scrapeLine(line: string, base: number, s: LineState): void {
   }
   // A template whose branches hold a literal ref (`{{ if … }}ref{{ end }}`) was read; otherwise say so.
   if (s.pins.length === pinsBefore) s.problems.push(...templated);
+}
+
+/** `Image: image,` / `Image: cfg.Image)`: an unquoted identifier followed by code punctuation. */
+function isCodeIdentifier(line: string, value: Found, raw: string): boolean {
+  if (line[value.start - 1] === '"' || line[value.start - 1] === "'") return false;
+  const word = raw.replace(/[);]+$/, '');
+  if (!IDENTIFIER.test(word)) return false;
+  if (word !== raw) return true;
+  const next = line.slice(value.end).trimStart()[0];
+  return next === ',' || next === ')' || next === ';' || (word.includes('.') && /[A-Z]/.test(word));
+}
+
+/**
+ * Refs in code and scripts that need no registry host: a quoted string assigned
+ * to an image-named identifier, any quoted ref with a digest, a shell default
+ * `${IMAGE:-ref}`, `FROM ["]ref["]`. A candidate must carry a tag or digest
+ * (a bare name is too often a word); each found range is `taken`.
+ */
+function scrapeCode(line: string, base: number, s: LineState, taken: Found[]): void {
+  const consider = (start: number, raw: string, accept: (ref: NonNullable<ReturnType<typeof tryParseReference>>) => boolean): void => {
+    const end = start + raw.length;
+    if (taken.some((t) => start < t.end && end > t.start)) return;
+    const ref = tryParseReference(raw);
+    if (!ref || (ref.tag === undefined && ref.digest === undefined) || !accept(ref)) return;
+    taken.push({ start, end });
+    addPin(s, base + start, base + end, raw, ref);
+  };
+  if (line.includes('=')) {
+    for (const m of line.matchAll(ASSIGNED)) {
+      const raw = m[3]!;
+      consider((m.index ?? 0) + m[0].length - raw.length - 1, raw, (ref) => /image/i.test(m[1]!) || ref.digest !== undefined || hasExplicitDomain(raw));
+    }
+  }
+  if (line.includes('${')) {
+    for (const m of line.matchAll(SHELL_DEFAULT)) {
+      const raw = m[2]!;
+      consider((m.index ?? 0) + m[0].length - raw.length - 1, raw, (ref) => /image/i.test(m[1]!) || ref.digest !== undefined || hasExplicitDomain(raw));
+    }
+  }
+  if (line.includes('FROM')) {
+    for (const m of line.matchAll(FROM)) {
+      const raw = m[2]!;
+      if (raw.toLowerCase() === 'scratch') continue;
+      consider((m.index ?? 0) + m[0].length - raw.length - m[1]!.length, raw, () => true);
+    }
+  }
+  if (line.includes('@sha256:')) {
+    for (const m of line.matchAll(QUOTED)) {
+      const raw = m[2]!;
+      consider((m.index ?? 0) + 1, raw, (ref) => ref.digest !== undefined);
+    }
+  }
 }
 
 /** The token as a registry-qualified ref, trimming trailing punctuation; '' when none. */

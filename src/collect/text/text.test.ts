@@ -55,3 +55,29 @@ describe('text scrape key positions', () => {
     expect(r.problems.map((p) => p.code)).toEqual(codes);
   });
 });
+
+describe('refs in code and scripts (declared extra files)', () => {
+  const K = 'kindest/node:v1.29.2@sha256:51a1434a5397193442f0be2a297b488b6c919ce8a3931be0ce822606ea5ca245';
+  it.each<[string, string, string[], string[]]>([
+    ['a Go const with no registry host', `const Image = "${K}"`, [K], []],
+    ['a Go var with := and a tag only, image-named', 'defaultImage := "kindest/node:v1.29.2"', ['kindest/node:v1.29.2'], []],
+    ['a Go struct field, quoted', `\tImage: "${K}",`, [K], []],
+    ['an identifier after an image key is code, not a ref', '\t\tImage: image,', [], []],
+    ['a selector after an image key is code', '\t\tImage:   cfg.Image,', [], []],
+    ['a call argument after an image key is code', '\tImage: img)', [], []],
+    ['a quoted ref with a digest anywhere', `images := []string{"${K}"}`, [K], []],
+    ['a quoted word assigned to a non-image name is not a ref', 'name := "node:v1"', [], []],
+    ['a shell default', 'IMAGE="${IMAGE:-ghcr.io/acme/app:v1.2.3}"', ['ghcr.io/acme/app:v1.2.3'], []],
+    ['a shell default without a host, image-named variable', ': "${KIND_NODE_IMAGE:=kindest/node:v1.29.2}"', ['kindest/node:v1.29.2'], []],
+    ['a shell default of a non-image variable without a host is not a ref', 'V="${VERSION:-release:v1}"', [], []],
+    ['a quoted FROM', 'FROM "golang:1.22-alpine" AS build', ['golang:1.22-alpine'], []],
+    ['FROM inside a heredoc echo', "echo 'FROM --platform=$BUILDPLATFORM alpine:3.20' > Dockerfile", ['alpine:3.20'], []],
+    ['FROM a stage or scratch is not a ref', 'FROM build AS final\nFROM scratch', [], []],
+    ['prose with FROM and no tag is not a ref', '-- SELECT * FROM users', [], []],
+  ])('%s', (_name, text, refs, codes) => {
+    const r = scrapeText(`${text}\n`, acmeContext('hack/kind.go'));
+    expect(r.pins.map((p) => p.raw)).toEqual(refs);
+    expect(r.problems.map((p) => p.code)).toEqual(codes);
+    expect(spanMismatches(`${text}\n`, r.pins)).toEqual([]);
+  });
+});

@@ -41,10 +41,25 @@ export function collectYaml(text: string, ctx: CollectContext): CollectResult {
 
 function walkDocuments(text: string, ctx: CollectContext, lines: LineIndex, docs: { root: unknown; doc: Document | undefined }[]): CollectResult {
   const result: CollectResult = { pins: [], problems: [] };
+  const leftOut: NonNullable<CollectResult['leftOut']> = [];
+  // In a multi-document file a key path names its document (`[1].spec.containers[0].image`):
+  // the same path in two documents is two places (yq's documentIndex counts the same way).
+  const multi = docs.filter((d) => d.root !== null && d.root !== undefined).length > 1;
   docs.forEach(({ root, doc }, document) => {
-    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, document, root, doc, pinsByNode: new Map(), consumed: new Set() });
+    const before = result.pins.length;
+    walkDocument({ text, ctx, lines, pins: result.pins, problems: result.problems, leftOut, document, root, doc, pinsByNode: new Map(), consumed: new Set() });
+    if (!multi) return;
+    for (const pin of result.pins.slice(before)) {
+      if (pin.keyPath !== undefined) pin.keyPath = documentPath(document, pin.keyPath);
+      if (pin.aliases) pin.aliases = pin.aliases.map((a) => documentPath(document, a));
+    }
   });
+  if (leftOut.length > 0) result.leftOut = leftOut;
   return result;
+}
+
+function documentPath(document: number, keyPath: string): string {
+  return keyPath === '' || keyPath.startsWith('[') ? `[${document}]${keyPath}` : `[${document}].${keyPath}`;
 }
 
 /** Offset of a `{{ … }}` that the parser read as a flow map key, if any. */

@@ -1,6 +1,8 @@
 /**
- * Chart-global images: `global.registry.address` (or `global.imageRegistry`)
- * prefixes every `global.images.<name>.{repository, tag, digest}`.
+ * Chart-global images: `global.registry.address` (or `global.imageRegistry`, or
+ * `global.image.registry`) prefixes every `global.images.<name>.{repository, tag,
+ * digest}`; the same registry is kept on the state for the document's other
+ * image maps (split.ts), as Helm charts' image helpers apply it.
  */
 import { isMap, isScalar, type YAMLMap } from 'yaml';
 import type { Span } from '../../model/index.js';
@@ -12,9 +14,10 @@ import { addPin, addProblem, joinPath, type Located, type YamlState } from './st
 export function collectGlobal(state: YamlState, root: YAMLMap): void {
   const global = root.get('global', true);
   if (!isMap(global)) return;
+  const registry = globalRegistry(state, global);
+  if (registry) state.globalRegistry = registry;
   const images = global.get('images', true);
   if (!isMap(images)) return;
-  const registry = globalRegistry(state, global);
   if (!registry) return;
   for (const pair of images.items) {
     if (!isScalar(pair.key) || !isMap(pair.value)) continue;
@@ -30,6 +33,11 @@ function globalRegistry(state: YamlState, global: YAMLMap): Located | undefined 
   if (isMap(registry)) {
     const address = textOf(readField(state, pairsByKey(registry), 'address'));
     if (address) return address;
+  }
+  const image = global.get('image', true);
+  if (isMap(image)) {
+    const nested = textOf(readField(state, pairsByKey(image), 'registry'));
+    if (nested) return nested;
   }
   return textOf(readField(state, pairs, 'imageRegistry'));
 }

@@ -1,6 +1,10 @@
 /**
  * Kustomization `images: [{name, newName?, newTag?, digest?}]`: each entry
- * rewrites image `name` to `newName:newTag@digest`; the pin is the result.
+ * rewrites image `name` to `newName:newTag@digest`; the pin is the result. An
+ * entry whose values are templates (`newTag: CONTAINER_IMAGES_TAG`,
+ * `newName: ${REGISTRY}/app`) or that only appends a `tagSuffix` is not a pin:
+ * it is counted under `leftOut`. How an entry overrides the refs of its
+ * resources is scan's (scan/kustomize.ts): it spans files.
  */
 import { isMap, isSeq, type YAMLMap } from 'yaml';
 import type { Span } from '../../model/index.js';
@@ -41,6 +45,22 @@ export function collectKustomize(state: YamlState, root: YAMLMap): void {
   });
 }
 
+/** Why kustomize entries are left out (scan's `excluded` reasons). */
+export const KUSTOMIZE_LEFT_OUT = {
+  template: 'kustomize images: entries whose values are templates (newTag: CONTAINER_IMAGES_TAG), not pins',
+  tagSuffix: 'kustomize images: entries that only append a tagSuffix to the image they name, not pins of their own',
+} as const;
+
+/**
+ * A placeholder a pipeline substitutes before kustomize runs: an all-caps word
+ * with underscores (`CONTAINER_IMAGES_TAG`), `$VAR`/`${VAR}`/`$(VAR)`, `{{ … }}`,
+ * `<tag>`, `%TAG%`, `__TAG__`; checked per path segment of a name.
+ */
+export function isTemplateValue(value: string): boolean {
+  if (/[$]|\{\{|^<.*>$|^%.*%$|^__.*__$/.test(value)) return true;
+  return value.split('/').some((segment) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(segment));
+}
+
 function readEntry(state: YamlState, entry: YAMLMap, path: (string | number)[]): void {
   const keyPath = joinPath(path);
   const pairs = pairsByKey(entry);
@@ -48,6 +68,16 @@ function readEntry(state: YamlState, entry: YAMLMap, path: (string | number)[]):
   const newName = textOf(readField(state, pairs, 'newName'));
   const newTag = textOf(readField(state, pairs, 'newTag'));
   const digest = textOf(readField(state, pairs, 'digest'));
+  const tagSuffix = textOf(readField(state, pairs, 'tagSuffix'));
+  const where = `${state.ctx.file}:${state.lines.position(entry.range?.[0] ?? 0).line}`;
+  if ([newName, newTag, digest, tagSuffix].some((f) => f !== undefined && isTemplateValue(f.value))) {
+    state.leftOut.push({ reason: KUSTOMIZE_LEFT_OUT.template, where });
+    return;
+  }
+  if (tagSuffix && !newName && !newTag && !digest) {
+    state.leftOut.push({ reason: KUSTOMIZE_LEFT_OUT.tagSuffix, where });
+    return;
+  }
   const repo = newName ?? name;
   if (!repo) {
     addProblem(state, entry, 'incomplete-ref', `${keyPath} has no name; a kustomize image entry needs name (and newName/newTag/digest)`);

@@ -5,11 +5,11 @@
  * Spans point at each field (and inside `tag` at the tag and digest parts).
  */
 import type { Pair, YAMLMap } from 'yaml';
-import type { Span } from '../../model/index.js';
+import type { Pin, Span } from '../../model/index.js';
 import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
 import { pairsByKey, readField, type FieldRead } from './fields.js';
-import { addPin, addProblem, isImageKey, joinPath, type Located, type YamlState } from './state.js';
+import { addPin, addProblem, isImageKey, joinPath, nodeStart, type Located, type YamlState } from './state.js';
 
 interface SplitPlan {
   registry: FieldRead;
@@ -104,35 +104,47 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
     );
     return;
   }
-  buildSplitPin(state, map, keyPath, plan, repository);
+  buildSplitPin(state, map, path, keyPath, plan, repository);
 }
 
-function buildSplitPin(state: YamlState, map: YAMLMap, keyPath: string, plan: SplitPlan, repository: Located): void {
+function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | number)[], keyPath: string, plan: SplitPlan, repository: Located): void {
   const spans: Span[] = [];
   const parts: string[] = [];
+  const global = chartRegistry(state, plan, repository);
   for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
     if (read.kind !== 'text') continue;
+    if (global && read === plan.registry) continue; // the chart-wide registry wins, as in Helm's image helpers
     const value = read.at.value.replace(/\/+$/, '');
     parts.push(value);
     spans.push({ field, start: read.at.start, end: read.at.start + value.length });
   }
+  if (global) parts.unshift(global.value);
   parts.push(repository.value);
   spans.push({ field: 'repository', start: repository.start, end: repository.end });
   let ref = parts.join('/');
   const tagAt = plan.tag.kind === 'text' ? plan.tag.at : undefined;
   let digestInTag: string | undefined;
+  let tagText: string | undefined;
+  const tagSpans: Span[] = [];
   if (tagAt) {
     const at = tagAt.value.indexOf('@');
     const tag = at === -1 ? tagAt.value : tagAt.value.slice(0, at);
     if (tag !== '') {
-      ref += `:${tag}`;
-      spans.push({ field: 'tag', start: tagAt.start, end: tagAt.start + tag.length });
+      tagText = tag;
+      tagSpans.push({ field: 'tag', start: tagAt.start, end: tagAt.start + tag.length });
     }
     if (at !== -1) {
       digestInTag = tagAt.value.slice(at + 1);
       spans.push({ field: 'digest', start: tagAt.start + at + 1, end: tagAt.end });
     }
   }
+  // raw is what the file stores; a chart's appVersion completes the ref, not the stored text
+  const appVersion = tagText === undefined ? chartTag(state, plan, path) : undefined;
+  let raw = ref;
+  if (tagText !== undefined) raw += `:${tagText}`;
+  ref = raw;
+  if (appVersion) ref += `:${appVersion.tag}`;
+  spans.push(...tagSpans);
   const digestAt = plan.digest.kind === 'text' ? plan.digest.at : undefined;
   if (digestAt && digestInTag !== undefined && digestAt.value !== digestInTag) {
     addProblem(state, digestAt.node, 'conflicting-digest', `${keyPath} has a digest inside tag (${digestInTag}) and a different digest key (${digestAt.value}); keep one`);
@@ -141,15 +153,128 @@ function buildSplitPin(state: YamlState, map: YAMLMap, keyPath: string, plan: Sp
   if (digestAt && digestInTag === undefined) spans.push({ field: 'digest', start: digestAt.start, end: digestAt.end });
   const digest = digestInTag ?? digestAt?.value;
   if (digest !== undefined) ref += `@${digest}`;
+  const stored = raw;
+  if (digest !== undefined) raw += `@${digest}`;
+  if (global) spans.push({ field: 'registry', start: global.start, end: global.start + global.value.length });
   try {
     const parsed = parseReference(ref);
-    addPin(state, { shape: 'yaml-split', spans, raw: ref, ref: parsed, keyPath }, map);
+    const pin = addPin(state, { shape: 'yaml-split', spans, raw, ref: parsed, keyPath }, map, { keepSpanOrder: global !== undefined });
+    if (appVersion) pin.tagFrom = appVersion.from;
   } catch (e) {
     addProblem(state, repository.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
+    return;
   }
+  const shared = spans.filter((s) => s.field !== 'digest');
+  siblingDigests(state, map, keyPath, { stored, name: ref.split('@')[0]!, spans: shared, keepSpanOrder: global !== undefined }, appVersion?.from);
 }
 
+/**
+ * The chart-wide registry (global.imageRegistry, global.image.registry), when it
+ * applies to this map: always over a map's own `registry` key (Helm charts'
+ * image helpers let the global win), and to a repository that names no registry.
+ */
+function chartRegistry(state: YamlState, plan: SplitPlan, repository: Located): Located | undefined {
+  const global = state.globalRegistry;
+  if (!global) return undefined;
+  if (plan.registry.kind !== 'absent') return { ...global, value: global.value.replace(/\/+$/, '') };
+  const first = plan.prefix.kind === 'text' ? plan.prefix.at.value : repository.value;
+  if (hasExplicitDomain(first)) return undefined;
+  return { ...global, value: global.value.replace(/\/+$/, '') };
+}
 
+/**
+ * A Helm chart's default tag: an image map whose `tag` is empty or null (or has
+ * no tag key, under an `image` key) in a values file beside a Chart.yaml with an
+ * `appVersion` is deployed with that appVersion as its tag. The comment at the
+ * tag (its line and the comment lines above) can say otherwise: a prefix
+ * (`{{ printf "v%s" .Chart.AppVersion }}`, `v + .Chart.appVersion`) is applied;
+ * another default (`defaults to the Kubernetes version`) means the tag is not
+ * known here, and the pin keeps no tag.
+ */
+function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | number)[]): { tag: string; from: NonNullable<Pin['tagFrom']> } | undefined {
+  const chart = state.ctx.chart;
+  if (!chart?.appVersion || chart.appVersionLine === undefined) return undefined;
+  if (plan.digest.kind === 'text' && plan.tag.kind !== 'empty') return undefined; // a digest-only pin is complete without a tag
+  const empty = plan.tag.kind === 'empty';
+  const absentUnderImage = plan.tag.kind === 'absent' && isImageKey(path[path.length - 1]);
+  if (!empty && !absentUnderImage) return undefined;
+  let tag = chart.appVersion;
+  if (plan.tag.kind === 'empty') {
+    const said = commentAround(state, nodeStart(plan.tag.pair.key));
+    const printf = /printf\s+"([^"%]*)%s([^"%]*)"\s+\.Chart\.AppVersion/i.exec(said);
+    const plus = /\b([A-Za-z0-9_.-]+)\s*\+\s*\.?Charts?\.appVersion/i.exec(said);
+    // an appVersion that already starts with the prefix keeps it once (comments go stale: `v%s` over appVersion v0.28.0)
+    const withPrefix = (prefix: string) => (tag.startsWith(prefix) ? tag : `${prefix}${tag}`);
+    if (printf) tag = `${withPrefix(printf[1]!)}${tag.endsWith(printf[2]!) ? '' : printf[2]}`;
+    else if (plus) tag = withPrefix(plus[1]!);
+    else if (/default/i.test(said) && !/appVersion/i.test(said)) return undefined;
+  }
+  if (!isValidTag(tag)) return undefined;
+  return { tag, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion' } };
+}
+
+/** The comment on the line of `offset` and the comment lines right above it (at most three). */
+function commentAround(state: YamlState, offset: number): string {
+  const lineNo = state.lines.position(offset).line;
+  const lineText = (n: number): string => {
+    const start = state.lines.lineStart(n);
+    const end = state.text.indexOf('\n', start);
+    return state.text.slice(start, end === -1 ? state.text.length : end);
+  };
+  const own = lineText(lineNo);
+  const hash = own.search(/\s#/);
+  const parts = hash === -1 ? [] : [own.slice(hash + 2)];
+  for (let n = lineNo - 1; n >= 1 && n >= lineNo - 3; n--) {
+    const t = lineText(n).trim();
+    if (!t.startsWith('#')) break;
+    parts.unshift(t.slice(1));
+  }
+  return parts.join(' ');
+}
+
+/** `digestChroot`, `digestDistroless`: further digests of the same image map, each its own pin. */
+const SIBLING_DIGEST = /^digest([A-Z][A-Za-z0-9]*)$/;
+
+/**
+ * Sibling digest keys (ingress-nginx's `digestChroot`) pin a variant of the same
+ * image: the repository with the suffix appended (`controller` → `controller-chroot`),
+ * the same tag, that digest. Each is a pin of its own, keyed `<map>.<key>`.
+ */
+function siblingDigests(
+  state: YamlState,
+  map: YAMLMap,
+  keyPath: string,
+  base: { stored: string; name: string; spans: Span[]; keepSpanOrder: boolean },
+  tagFrom: Pin['tagFrom'],
+): void {
+  const pairs = pairsByKey(map);
+  for (const [key, pair] of pairs) {
+    const m = SIBLING_DIGEST.exec(key);
+    if (!m) continue;
+    state.consumed.add(pair);
+    const read = readField(state, pairs, key);
+    if (read.kind === 'absent' || read.kind === 'empty') continue; // `digestChroot: ""`: no variant pinned
+    const siblingPath = `${keyPath}.${key}`;
+    if (read.kind !== 'text') {
+      addProblem(state, read.pair.value, 'invalid-ref', `${siblingPath} must be a plain string digest (sha256:<64 hex>)`);
+      continue;
+    }
+    const suffix = m[1]!.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? c.toLowerCase() : `-${c.toLowerCase()}`));
+    const colon = base.name.lastIndexOf(':');
+    const slash = base.name.lastIndexOf('/');
+    const name = colon > slash ? base.name.slice(0, colon) : base.name;
+    const tag = colon > slash ? base.name.slice(colon) : '';
+    const ref = `${name}-${suffix}${tag}@${read.at.value}`;
+    // the stored fields are the map's own (registry, repository, tag) plus this digest; the variant's name is derived
+    const spans = [...base.spans, { field: 'digest' as const, start: read.at.start, end: read.at.end }];
+    try {
+      const pin = addPin(state, { shape: 'yaml-split', spans, raw: `${base.stored}@${read.at.value}`, ref: parseReference(ref), keyPath: siblingPath }, map, { keepSpanOrder: base.keepSpanOrder });
+      if (tagFrom) pin.tagFrom = tagFrom;
+    } catch (e) {
+      addProblem(state, read.at.node, 'invalid-ref', `${siblingPath}: ${messageOf(e)}`);
+    }
+  }
+}
 
 /**
  * `image: {tag: v1@sha256:…}` with no repository key: the chart supplies its

@@ -14,6 +14,8 @@ export interface YamlState {
   lines: LineIndex;
   pins: Pin[];
   problems: Problem[];
+  /** What was read and is neither a pin nor a problem (templates); CollectResult.leftOut. */
+  leftOut: { reason: string; where: string }[];
   document: number;
   /** The document's root node. */
   root: unknown;
@@ -23,6 +25,12 @@ export interface YamlState {
   pinsByNode: Map<Node, Pin[]>;
   /** Nodes already read by a recogniser (a split map's fields, an OCI pair). */
   consumed: Set<unknown>;
+  /**
+   * The chart-wide registry of a Helm values document (`global.imageRegistry`,
+   * `global.image.registry`, `global.registry.address`) when set: it applies to
+   * every image map of the document (collectGlobal sets it).
+   */
+  globalRegistry?: Located;
 }
 
 /** A scalar's value as text and where that text sits in the file. */

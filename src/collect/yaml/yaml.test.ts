@@ -77,9 +77,9 @@ describe('yaml chart-global images', () => {
   const { text, result } = collect('values-global.yaml');
   it('prefixes global.images with global.registry.address or global.imageRegistry, per document', () => {
     expect(result.pins.map((p) => `${summary(p)} doc${p.document}`)).toEqual([
-      `global.images.kubeovn yaml-global tag+digest ghcr.io/acme/platform/kubeovn:v1.15.10@${D} @6 doc0`,
-      `global.images.vpcnat yaml-global tag+digest ghcr.io/acme/platform/vpc-nat-gateway:v1.15.10@${D} @9 doc0`,
-      'global.images.agent yaml-global tag reg.acme.test:5000/agent:2.1 @17 doc1',
+      `[0].global.images.kubeovn yaml-global tag+digest ghcr.io/acme/platform/kubeovn:v1.15.10@${D} @6 doc0`,
+      `[0].global.images.vpcnat yaml-global tag+digest ghcr.io/acme/platform/vpc-nat-gateway:v1.15.10@${D} @9 doc0`,
+      '[1].global.images.agent yaml-global tag reg.acme.test:5000/agent:2.1 @17 doc1',
     ]);
     expect(result.pins.every((p, i) => p.firstParty === i < 2)).toBe(true);
   });
@@ -123,9 +123,10 @@ describe('kustomization images', () => {
 describe('multi-document manifests, CRLF and BOM', () => {
   const plain = collect('manifests-multidoc.yaml');
   const expected = [
-    `spec.template.spec.containers[0].image yaml-string tag+digest ghcr.io/acme/one:v1@${D} @10 doc0`,
-    'spec.template.spec.initContainers[0].image yaml-string tag ghcr.io/acme/init:v3 @21 doc1',
-    'spec.template.spec.containers[0].image yaml-string tag ghcr.io/acme/two:v2 @24 doc1',
+    // key paths name their document: the same path in two documents is two places
+    `[0].spec.template.spec.containers[0].image yaml-string tag+digest ghcr.io/acme/one:v1@${D} @10 doc0`,
+    '[1].spec.template.spec.initContainers[0].image yaml-string tag ghcr.io/acme/init:v3 @21 doc1',
+    '[1].spec.template.spec.containers[0].image yaml-string tag ghcr.io/acme/two:v2 @24 doc1',
   ];
   it.each([
     ['LF', (t: string) => t],

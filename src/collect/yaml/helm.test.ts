@@ -1,0 +1,153 @@
+/**
+ * Helm chart conventions (issue 11): the chart-wide registry (global.imageRegistry,
+ * global.image.registry) over each image map, sibling digest keys, and the
+ * Chart.yaml appVersion as the tag of an image whose tag is empty. Table-driven.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CollectContext } from '../types.js';
+import { readChartInfo, isValuesFile } from './chart.js';
+import { collectYaml } from './index.js';
+
+const D = 'sha256:0a92e861ead179dd6b46f475fd8878d44b3cfa40ce4d7a8ff92f790d54250d25';
+const E = 'sha256:5976b1067cfbca8a21d0ba53d71f83543a73316a61ea7f7e436d6cf84ddf9b26';
+const chart = readChartInfo('charts/app/Chart.yaml', 'apiVersion: v2\nname: app\nversion: 1.0.0\nappVersion: "v2.3.4"\n');
+const ctx = (withChart: boolean | string): CollectContext => ({
+  file: 'charts/app/values.yaml',
+  isFirstParty: (r) => r.startsWith('ghcr.io/acme/'),
+  ...(withChart === true ? { chart } : typeof withChart === 'string' ? { chart: readChartInfo('charts/app/Chart.yaml', withChart) } : {}),
+});
+
+function run(text: string, withChart: boolean | string = true) {
+  const r = collectYaml(text, ctx(withChart));
+  return {
+    pins: r.pins.map((p) => `${p.keyPath} ${p.ref.name}${p.ref.tag ? `:${p.ref.tag}` : ''}${p.ref.digest ? `@${p.ref.digest.slice(7, 13)}` : ''} ${p.form}${p.tagFrom ? ` tag<-${p.tagFrom.file}:${p.tagFrom.line}` : ''}`),
+    spans: r.pins.map((p) => p.spans.map((s) => `${s.field}=${text.slice(s.start, s.end)}`).join('|')),
+    problems: r.problems.map((p) => `${p.line} ${p.code}`),
+  };
+}
+
+describe('Chart.yaml reading', () => {
+  it.each([
+    ['appVersion: "v1.2"\n', 'v1.2', 1],
+    ["name: x\nappVersion: '1.0'\n", '1.0', 2],
+    ['appVersion: 1.9.1 # comment\n', '1.9.1', 1],
+    ['appVersion: ""\n', undefined, undefined],
+    ['name: x\n  appVersion: nested\n', undefined, undefined],
+  ])('%j → %s', (text, version, line) => {
+    const info = readChartInfo('Chart.yaml', text);
+    expect(info.appVersion).toBe(version);
+    expect(info.appVersionLine).toBe(line);
+  });
+  it.each([
+    ['values.yaml', true],
+    ['charts/a/values-prod.yaml', true],
+    ['charts/a/values.prod.yml', true],
+    ['charts/a/myvalues.yaml', false],
+    ['charts/a/Chart.yaml', false],
+  ])('%s is a values file: %s', (file, yes) => expect(isValuesFile(file)).toBe(yes));
+});
+
+describe('Helm image maps', () => {
+  const cases: { name: string; text: string; chart?: boolean | string; pins: string[]; spans?: string[]; problems?: string[] }[] = [
+    {
+      name: 'global.imageRegistry wins over the map registry (bitnami, prometheus-community)',
+      text: `global:\n  imageRegistry: ghcr.io\nimage:\n  registry: docker.io\n  repository: acme/app\n  tag: v1\n`,
+      pins: ['image ghcr.io/acme/app:v1 tag'],
+      spans: ['repository=acme/app|tag=v1|registry=ghcr.io'],
+    },
+    {
+      name: 'an empty global.imageRegistry leaves the map registry',
+      text: `global:\n  imageRegistry: ""\nimage:\n  registry: quay.io\n  repository: acme/app\n  tag: v1\n`,
+      pins: ['image quay.io/acme/app:v1 tag'],
+    },
+    {
+      name: 'global.image.registry applies to a repository with no registry',
+      text: `global:\n  image:\n    registry: ghcr.io/\nworker:\n  image:\n    repository: acme/worker\n    tag: v2\n    digest: ${D}\n`,
+      pins: ['worker.image ghcr.io/acme/worker:v2@0a92e8 tag+digest'],
+      spans: [`repository=acme/worker|tag=v2|digest=${D}|registry=ghcr.io`],
+    },
+    {
+      name: 'global.image.registry does not prefix a repository that names its registry',
+      text: `global:\n  image:\n    registry: ghcr.io\nimage:\n  repository: quay.io/other/app\n  tag: v2\n`,
+      pins: ['image quay.io/other/app:v2 tag'],
+    },
+    {
+      name: 'an empty tag takes the chart appVersion (not a floating tag)',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag: ""\n  pullPolicy: IfNotPresent\n`,
+      pins: ['image ghcr.io/acme/app:v2.3.4 tag tag<-charts/app/Chart.yaml:4'],
+      spans: ['repository=ghcr.io/acme/app'],
+    },
+    {
+      name: 'a null tag takes the appVersion; a digest stays',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag:\n  digest: ${D}\n`,
+      pins: ['image ghcr.io/acme/app:v2.3.4@0a92e8 tag+digest tag<-charts/app/Chart.yaml:4'],
+    },
+    {
+      name: 'no tag key under an image key takes the appVersion',
+      text: `image:\n  repository: ghcr.io/acme/app\n  pullPolicy: IfNotPresent\n`,
+      pins: ['image ghcr.io/acme/app:v2.3.4 tag tag<-charts/app/Chart.yaml:4'],
+    },
+    {
+      name: 'no Chart.yaml beside: an empty tag stays empty',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag: ""\n`,
+      chart: false,
+      pins: ['image ghcr.io/acme/app none'],
+    },
+    {
+      name: 'a set tag is kept',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag: v9\n`,
+      pins: ['image ghcr.io/acme/app:v9 tag'],
+    },
+    {
+      name: 'the comment at the tag gives a prefix: printf "v%s" .Chart.AppVersion',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # Overrides the image tag whose default is {{ printf "v%s" .Chart.AppVersion }}\n  tag: ""\n`,
+      chart: 'appVersion: 1.9.1\n',
+      pins: ['image ghcr.io/acme/app:v1.9.1 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'the comment at the tag gives a prefix: v + .Charts.appVersion',
+      text: `image:\n  repository: ghcr.io/acme/app\n  tag: "" # If unset use v + .Charts.appVersion\n`,
+      chart: 'appVersion: 1.9.1\n',
+      pins: ['image ghcr.io/acme/app:v1.9.1 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'an appVersion that already has the prefix keeps it once (a stale comment)',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # Overrides the image tag whose default is {{ printf "v%s" .Chart.AppVersion }}\n  tag: ""\n`,
+      chart: 'appVersion: v0.28.0\n',
+      pins: ['image ghcr.io/acme/app:v0.28.0 tag tag<-charts/app/Chart.yaml:1'],
+    },
+    {
+      name: 'another default named in the comment: the tag is not the appVersion',
+      text: `kubectl:\n  registry: registry.k8s.io\n  repository: kubectl\n  tag: ""  # defaults to the Kubernetes version\n`,
+      pins: ['kubectl registry.k8s.io/kubectl none'],
+    },
+    {
+      name: 'a comment naming the appVersion as the default keeps it',
+      text: `image:\n  repository: ghcr.io/acme/app\n  # if not set appVersion field from Chart.yaml is used\n  tag: ""\n`,
+      pins: ['image ghcr.io/acme/app:v2.3.4 tag tag<-charts/app/Chart.yaml:4'],
+    },
+    {
+      name: 'a sibling digest key pins the variant image (ingress-nginx digestChroot)',
+      text: `controller:\n  image:\n    registry: registry.k8s.io\n    image: ingress-nginx/controller\n    tag: "v1.9.4"\n    digest: ${D}\n    digestChroot: ${E}\n`,
+      pins: ['controller.image registry.k8s.io/ingress-nginx/controller:v1.9.4@0a92e8 tag+digest', 'controller.image.digestChroot registry.k8s.io/ingress-nginx/controller-chroot:v1.9.4@5976b1 tag+digest'],
+      spans: [`registry=registry.k8s.io|repository=ingress-nginx/controller|tag=v1.9.4|digest=${D}`, `registry=registry.k8s.io|repository=ingress-nginx/controller|tag=v1.9.4|digest=${E}`],
+    },
+    {
+      name: 'an empty sibling digest pins nothing',
+      text: `image:\n  registry: registry.k8s.io\n  image: ingress-nginx/controller\n  tag: "v1.9.4"\n  digestChroot: ""\n`,
+      pins: ['image registry.k8s.io/ingress-nginx/controller:v1.9.4 tag'],
+    },
+    {
+      name: 'a bad sibling digest is a problem, not dropped',
+      text: `image:\n  registry: registry.k8s.io\n  image: ingress-nginx/controller\n  tag: "v1.9.4"\n  digestChroot: sha256:zz\n`,
+      pins: ['image registry.k8s.io/ingress-nginx/controller:v1.9.4 tag'],
+      problems: ['5 invalid-ref'],
+    },
+  ];
+  it.each(cases)('$name', (c) => {
+    const r = run(c.text, c.chart ?? true);
+    expect(r.pins).toEqual(c.pins);
+    if (c.spans) expect(r.spans).toEqual(c.spans);
+    expect(r.problems).toEqual(c.problems ?? []);
+  });
+});
