@@ -12,6 +12,8 @@ export interface Subject<I extends SubjectSource = SubjectSource> extends ImageS
 export interface SubjectSource {
   repository: string;
   pins: Pin[];
+  /** Pins a recipe or producer stamps (see ImageSubject). */
+  stamped?: { file: string; line: number; by: string }[];
 }
 
 export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
@@ -25,7 +27,8 @@ export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
     if (byDigest.size === 0) byDigest.set('', []);
     for (const [digest, pins] of byDigest) {
       const tags = [...new Set(pins.flatMap((p) => (p.ref.tag !== undefined ? [p.ref.tag] : [])))];
-      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins });
+      const stamped = (input.stamped ?? []).filter((s) => pins.some((p) => p.file === s.file && p.line === s.line));
+      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins, ...(stamped.length > 0 ? { stamped } : {}) });
     }
   }
   return out;

@@ -18,7 +18,7 @@ import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import { provenanceSources } from '../provenance/sources.js';
 import { subjectsOf, type Subject as ProvenanceSubject } from '../provenance/subjects.js';
-import type { Provenance } from '../provenance/types.js';
+import type { Provenance, TagRules } from '../provenance/types.js';
 import { inputMatcher } from '../sources/matcher.js';
 import { conventionalType, prNumber } from './commit-meta.js';
 import { firstParentOwners } from './pr-owner.js';
@@ -36,6 +36,10 @@ export interface StaleOptions {
   registry?: RegistryAsk;
   /** Clock for ages (tests pin it). */
   now?: Date;
+  /** The config's tag rules (`tagRulesOf`): tag-commit pattern, git tag forms. */
+  tagRules?: TagRules;
+  /** `stale.fixPattern`: a message matching it marks an unshipped commit a fix. */
+  fixPattern?: RegExp;
 }
 
 const DAY_MS = 86_400_000;
@@ -54,13 +58,14 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   }
   const shallow = await readShallowState(repo);
   const subjects = subjectsOf(images);
-  const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
+  const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];
   const sources = await provenanceSources(repo, subjects, methods, {
     head,
     prefix: prefix ?? '',
     shallow,
     buildCommit: options.buildCommit ?? 'parent',
     ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.tagRules ? { tagRules: options.tagRules } : {}),
   });
   timer.lap('provenance-sources');
   const provenance = await resolveProvenance(repo, subjects, sources);
