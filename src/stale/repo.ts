@@ -43,7 +43,7 @@ export function staleConfigOptions(config: Config, registry: StaleOptions['regis
     methods: methodsFor(config, registry),
     buildCommit: config.provenance.buildCommit,
     tagRules: tagRulesOf(config),
-    ...(config.stale.fixPattern ? { fixPattern: new RegExp(config.stale.fixPattern) } : {}),
+    ...(config.stale.fixPattern ? { fixPattern: new RegExp(config.stale.fixPattern, 'm') } : {}),
   };
 }
 
