@@ -1,3 +1,3 @@
 export { buildDemoRepo } from './build.js';
-export { demoStory, DEMO_IMAGES } from './story.js';
+export { demoStory, DEMO_IMAGES, DASHBOARD_BUILD_MESSAGE, DASHBOARD_TAG } from './story.js';
 export { demoDigest } from './digest.js';
