@@ -13,18 +13,20 @@ import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js'
 const method = 'tag-commit' as const;
 
 /**
- * The default schemes, one regex: a whole-tag sha (7–64 hex), `git describe`'s
- * `-g<sha>` (optionally `-dirty`), or a last `-`/`_`/`.`-separated part of 7–40 hex
- * (`v20260820-69b56db7`, `sha-1a2b3c4`, `main-1a2b3c4d`).
+ * The default schemes, one regex: a whole-tag sha (7–64 hex); the Kubernetes
+ * staging scheme `vYYYYMMDD-<sha>` with an optional variant (`-master`, `-1.36`);
+ * `git describe`'s `-g<sha>` (optionally `-dirty`); or a last `-`/`_`/`.`-separated
+ * part of 7–40 hex (`sha-1a2b3c4`, `main-1a2b3c4d`).
  */
-export const DEFAULT_TAG_COMMIT_PATTERN = /^(?:(?<whole>[0-9a-f]{7,64})|.*-g(?<describe>[0-9a-f]{7,40})(?:-dirty)?|.*[-_.](?<suffix>[0-9a-f]{7,40}))$/;
+export const DEFAULT_TAG_COMMIT_PATTERN =
+  /^(?:(?<whole>[0-9a-f]{7,64})|v?\d{8}-(?<staging>[0-9a-f]{7,40})(?:-[A-Za-z0-9._-]+)?|.*-g(?<describe>[0-9a-f]{7,40})(?:-dirty)?|.*[-_.](?<suffix>[0-9a-f]{7,40}))$/;
 
 /** The commit abbreviation a tag embeds (lower-case hex, at least 7 characters), or undefined. */
 export function embeddedCommit(tag: string, custom?: RegExp): string | undefined {
   const own = custom?.exec(tag)?.groups?.commit;
   if (own !== undefined && /^[0-9a-fA-F]{4,64}$/.test(own)) return own.toLowerCase();
   const g = DEFAULT_TAG_COMMIT_PATTERN.exec(tag)?.groups;
-  return g?.whole ?? g?.describe ?? g?.suffix;
+  return g?.whole ?? g?.staging ?? g?.describe ?? g?.suffix;
 }
 
 /** Every abbreviation the subjects' tags embed, for one batched lookup. */
@@ -57,7 +59,7 @@ export function resolveFromTagCommit(image: ImageSubject, resolved: Map<string, 
     return { method, answered: false, reason: `the pins' tags embed ${commits.length} different commits (${listSome(answers.map((a) => `${a.tag} → ${a.commit.slice(0, 10)}`))}): pin one image` };
   }
   if (refusals.length > 0) return { method, answered: false, reason: refusals.join('; ') };
-  const schemes = '<name>-<sha>, vYYYYMMDD-<sha>, …-g<sha>, a bare sha';
+  const schemes = 'vYYYYMMDD-<sha>[-variant], <name>-<sha>, …-g<sha>, a bare sha';
   const hint = custom ? `neither provenance.tagCommitPattern nor a default scheme (${schemes})` : `no default scheme (${schemes}); set provenance.tagCommitPattern for another`;
   return { method, answered: false, reason: `tag(s) ${listSome(image.tags)} embed no commit: they match ${hint}` };
 }

@@ -88,7 +88,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   timer.lap('messages');
   const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
   const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], meta, now));
-  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
+  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
   timer.lap('describe');
   return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
 }

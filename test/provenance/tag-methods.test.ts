@@ -32,6 +32,9 @@ function repo() {
 describe('embeddedCommit (the default schemes)', () => {
   it.each([
     ['v20260820-69b56db7', '69b56db7'],
+    ['v20260810-7619858115-master', '7619858115'],
+    ['v20260810-7619858115-1.36', '7619858115'],
+    ['v20260210-new-1.15', undefined],
     ['sha-1a2b3c4', '1a2b3c4'],
     ['main-1a2b3c4d', '1a2b3c4d'],
     ['1.2.3-g1a2b3c4', '1a2b3c4'],
@@ -207,5 +210,22 @@ describe('tag methods cost a constant number of git processes', () => {
     };
     const one = await count(1);
     expect(await count(12)).toBe(one);
+  });
+});
+
+describe('tag-only pins of one repository at different tags', () => {
+  it('are separate images (one per tag), each with its own build commit', async () => {
+    const r = repo();
+    r.commit({ 'src/x/main.go': '1\n' }, 'initial');
+    const old = r.commit({ 'src/x/main.go': '2\n' }, 'feat(x): two (#1)');
+    const fix = r.commit({ 'src/x/main.go': '3\n' }, 'fix(x): three (#2)');
+    const tags = [`v20260101-${old.slice(0, 10)}-1.32`, `v20260102-${fix.slice(0, 10)}-master`];
+    r.commit({ 'jobs.yaml': `a:\n  image: ghcr.io/acme/x:${tags[0]}\nb:\n  image: ghcr.io/acme/x:${tags[1]}\n` }, 'chore: bump jobs');
+    const img = image('x', [pin('jobs.yaml', 2, `ghcr.io/acme/x:${tags[0]}`), pin('jobs.yaml', 4, `ghcr.io/acme/x:${tags[1]}`)], inputs('x', 'src/x/'));
+    const rep = await computeStale(r.dir, [img], { now: NOW, methods: [...TAG_METHODS] });
+    expect(rep.images.map((i) => [i.tags, i.status, i.builtFrom?.commit, i.unshipped.map((u) => u.commit)])).toEqual([
+      [[tags[0]], 'stale', old, [fix]],
+      [[tags[1]], 'current', fix, []],
+    ]);
   });
 });
