@@ -1,6 +1,6 @@
 /**
- * Tag-history provenance: digest history generalised to tags. When a build
- * recipe (or a declared producer) stamps an image's pin, the commit that
+ * Tag-history provenance: digest history generalised to tags, for pins without a
+ * digest. When a build recipe (or a declared producer) stamps an image's pin, the commit that
  * introduced the pinned tag into that pin is the stamp; the image was built from
  * its first parent (or itself with `provenance.buildCommit: self`, or when that
  * commit also changes the image's inputs; see digest-history.ts). Weaker than a
@@ -61,7 +61,7 @@ function holdsTag(text: string | undefined, file: string, pin: Pin, repository: 
 /** Read, for every subject whose pins a recipe stamps, the commit that introduced its tag. */
 export async function readTagHistory(repo: string, subjects: ImageSubject[], head: string, prefix = ''): Promise<TagHistory> {
   const out: TagHistory = new Map();
-  const wanted = subjects.map((s) => ({ s, stamped: stampedPins(s) }));
+  const wanted = subjects.filter((s) => !s.digest).map((s) => ({ s, stamped: stampedPins(s) }));
   const files = [...new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
   const tags = new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
   const occs = await readTagAdditions(repo, tags, files, head);
@@ -112,6 +112,7 @@ const WEAKER = 'weaker than a digest: a tag can be rebuilt, so the image may hol
 
 export function resolveFromTagHistory(image: ImageSubject, input: TagHistorySourceInput): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
+  if (image.digest) return { method, answered: false, reason: 'the pins store a digest, whose history digest-history reads (a tag can be rebuilt under the same name)' };
   if (stampedPins(image).length === 0) {
     return { method, answered: false, reason: 'no build recipe or declared producer stamps a tagged pin of this image, so the commit that changed its tag need not be where it was built (declare the producer in pinwatch.yaml)' };
   }

@@ -229,3 +229,16 @@ describe('tag-only pins of one repository at different tags', () => {
     ]);
   });
 });
+
+describe('tag-history leaves digest pins to digest-history', () => {
+  it('does not answer from the tag when the pin stores a digest that history never saw', async () => {
+    const r = repo();
+    r.commit({ 'src/x/main.go': '1\n', 'charts/x/values.yaml': tagValues('x', 'v1') }, 'initial');
+    r.commit({ 'charts/x/values.yaml': tagValues('x', 'v2') }, 'Release v2');
+    const digest = `sha256:${'9'.repeat(64)}`;
+    const img = { ...image('x', [pin('charts/x/values.yaml', 2, `ghcr.io/acme/x:v2@${digest}`)], inputs('x', 'src/x/')), stamped: [{ file: 'charts/x/values.yaml', line: 2, by: 'Makefile:image' }] };
+    const got = (await computeStale(r.dir, [img], { now: NOW, methods: ['digest-history', 'tag-history'] })).images[0]!;
+    expect(got.status).toBe('unknown');
+    expect(got.provenance[1]!.reason).toBe('the pins store a digest, whose history digest-history reads (a tag can be rebuilt under the same name)');
+  });
+});
