@@ -35,7 +35,7 @@ describe('loadConfig without a file', () => {
     expect(c.firstParty).toEqual([]);
     expect(c.skipVendoredCharts).toBe(true);
     expect(c.buildEntry).toBe('Makefile:build');
-    expect(c.provenance).toEqual({ methods: ['digest-history', 'git-tag'], buildCommit: 'parent' });
+    expect(c.provenance).toEqual({ methods: ['digest-history', 'tag-commit', 'tag-history', 'git-tag'], buildCommit: 'parent' });
     expect(c.origin.file).toBeUndefined();
     expect(c.origin.assumed[0]).toMatch(/no pinwatch.yaml/);
     expect(c.origin.assumed.some((a) => a.startsWith('include defaults: **/values.yaml'))).toBe(true);
@@ -106,9 +106,9 @@ insecureRegistries: ['reg.acme.test:5000']
   it('keeps the default methods when only buildCommit is set', () => {
     const short = loadConfig(repoWith('firstParty: [ghcr.io/acme/]\nprovenance: [registry, digest-history, git-tag]\n'));
     expect(short.provenance).toEqual({ methods: ['registry', 'digest-history', 'git-tag'], buildCommit: 'parent' });
-    expect(() => loadConfig(repoWith('provenance: [registry, carbon-dating]\n'))).toThrow(/provenance\.methods\[1\] must be one of registry, digest-history, git-tag/);
+    expect(() => loadConfig(repoWith('provenance: [registry, carbon-dating]\n'))).toThrow(/provenance\.methods\[1\] must be one of registry, digest-history, tag-commit, tag-history, git-tag/);
     const c = loadConfig(repoWith('firstParty: [ghcr.io/acme/]\nprovenance:\n  buildCommit: self\n'));
-    expect(c.provenance).toEqual({ methods: ['digest-history', 'git-tag'], buildCommit: 'self' });
+    expect(c.provenance).toEqual({ methods: ['digest-history', 'tag-commit', 'tag-history', 'git-tag'], buildCommit: 'self' });
   });
 });
 

@@ -39,7 +39,8 @@ interface RawConfig {
   images?: Record<string, ImageConfig>;
   producers?: ProducerConfig[];
   buildEntry?: string;
-  provenance?: { methods?: ProvenanceMethod[]; buildCommit?: 'parent' | 'self' };
+  provenance?: { methods?: ProvenanceMethod[]; buildCommit?: 'parent' | 'self'; tagCommitPattern?: string; gitTag?: string };
+  stale?: { fixPattern?: string };
   rules?: Record<string, RuleLevel>;
   baseline?: string;
   insecureRegistries?: string[];
@@ -160,6 +161,9 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   if (raw.buildEntry) config.buildEntry = raw.buildEntry;
   if (raw.provenance?.methods) config.provenance.methods = raw.provenance.methods;
   if (raw.provenance?.buildCommit) config.provenance.buildCommit = raw.provenance.buildCommit;
+  if (raw.provenance?.tagCommitPattern) config.provenance.tagCommitPattern = raw.provenance.tagCommitPattern;
+  if (raw.provenance?.gitTag) config.provenance.gitTag = raw.provenance.gitTag;
+  if (raw.stale?.fixPattern) config.stale.fixPattern = raw.stale.fixPattern;
   if (raw.rules) config.rules = raw.rules;
   if (raw.baseline) config.baseline = raw.baseline;
   if (raw.insecureRegistries) config.insecureRegistries = raw.insecureRegistries;

@@ -44,12 +44,33 @@ export type FieldSpec =
       value: FieldSpec;
     };
 
+/** A git tag form: holds `{tag}`. */
+const gitTagForm = (description: string): FieldSpec => ({ kind: 'string', description, check: (v) => (v.includes('{tag}') ? undefined : `${JSON.stringify(v)} has no {tag}; expected a form like controller-{tag}`) });
+
+/** Why `source` is not a regular expression, or undefined. */
+function regexProblem(source: string): string | undefined {
+  try {
+    new RegExp(source);
+    return undefined;
+  } catch (e) {
+    return `not a regular expression (${(e as Error).message})`;
+  }
+}
+
+/** Why `source` cannot be a tagCommitPattern (a regex with a group named commit), or undefined. */
+function tagCommitPatternProblem(source: string): string | undefined {
+  const example = 'expected one like ^build-(?<commit>[0-9a-f]{7,40})$';
+  const problem = regexProblem(source);
+  if (problem) return `${problem}; ${example}`;
+  return /\(\?<commit>/.test(source) ? undefined : `has no group named commit; ${example}`;
+}
+
 /** A glob: checked by util/glob.ts (strict brackets, bounded expansion), repo-relative, forward slashes. */
 const glob = (description: string): FieldSpec => ({ kind: 'string', description, glob: true });
 const globs = (description: string): FieldSpec => ({ kind: 'list', description, item: glob('a repo-relative glob') });
 
 export const RULE_LEVELS = ['error', 'warning', 'note', 'off'] as const;
-export const PROVENANCE_METHODS = ['registry', 'digest-history', 'git-tag'] as const;
+export const PROVENANCE_METHODS = ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'] as const;
 export const BUILD_COMMITS = ['parent', 'self'] as const;
 
 const imageSpec: FieldSpec = {
@@ -63,6 +84,7 @@ const imageSpec: FieldSpec = {
     inputs: globs('Extra input globs whose change changes the image (replace the derivation when derive is false).'),
     ignore: globs('Globs inside the inputs that do not affect the image (docs, tests).'),
     derive: { kind: 'boolean', description: 'Also derive inputs from the Dockerfile and Go imports (default true).' },
+    gitTag: gitTagForm('The git tag form of this image\'s releases, with {tag}: controller-{tag} (git-tag provenance; tried before provenance.gitTag).'),
   },
 };
 
@@ -123,13 +145,30 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       fields: {
         methods: {
           kind: 'list',
-          description: 'Methods to try, strongest first. Default [digest-history, git-tag].',
+          description: 'Methods to try, strongest first. Default [digest-history, tag-commit, tag-history, git-tag].',
           item: { kind: 'enum', description: 'a provenance method', values: PROVENANCE_METHODS },
         },
         buildCommit: {
           kind: 'enum',
           description: 'Which commit an image was built from, given the commit that introduced its digest: its first parent (default) or itself.',
           values: BUILD_COMMITS,
+        },
+        tagCommitPattern: {
+          kind: 'string',
+          description: 'A regular expression with a group named commit, for image tags that embed the build commit another way (tag-commit): ^build-(?<commit>[0-9a-f]{7,40})$. Tried before the default schemes.',
+          check: tagCommitPatternProblem,
+        },
+        gitTag: gitTagForm('The git tag form of releases, with {tag} (and {image}, the last part of the repository): release-{tag}. Tried before the default search ({tag}, v{tag}, {image}-{tag}, {image}/{tag}).'),
+      },
+    },
+    stale: {
+      kind: 'object',
+      description: 'How stale judges unshipped commits.',
+      fields: {
+        fixPattern: {
+          kind: 'string',
+          description: 'A regular expression: an unshipped commit whose message (subject and body) matches it counts as a fix for --fail-on-stale fix, besides a fix type and Fixes: trailers.',
+          check: regexProblem,
         },
       },
     },

@@ -21,6 +21,8 @@ export interface ImageConfig {
   ignore?: string[];
   /** Derive inputs from the Dockerfile and Go imports as well (default true). */
   derive?: boolean;
+  /** The git tag form of this image's releases, with `{tag}`: `controller-{tag}` (git-tag provenance). */
+  gitTag?: string;
 }
 
 /** One declared write: `file` (a path or a glob, optionally `#.key.path`) and the image it writes there. */
@@ -41,7 +43,7 @@ export interface ProducerConfig {
   line?: number;
 }
 
-export type ProvenanceMethod = 'registry' | 'digest-history' | 'git-tag';
+export type ProvenanceMethod = 'registry' | 'digest-history' | 'tag-commit' | 'tag-history' | 'git-tag';
 
 export interface Config {
   /** Repository prefixes this repo builds, like `ghcr.io/acme/`. */
@@ -64,6 +66,14 @@ export interface Config {
     methods: ProvenanceMethod[];
     /** Which commit an introducing commit's image was built from: its first parent (default) or itself. */
     buildCommit: 'parent' | 'self';
+    /** A regex with a `(?<commit>…)` group for tags that embed a commit another way (tag-commit). */
+    tagCommitPattern?: string;
+    /** The git tag form of releases, with `{tag}` (and `{image}`): `release-{tag}` (git-tag). */
+    gitTag?: string;
+  };
+  stale: {
+    /** A regex: an unshipped commit whose message matches it counts as a fix for `--fail-on-stale fix`. */
+    fixPattern?: string;
   };
   /** Rule id → level override. */
   rules: Record<string, RuleLevel>;

@@ -27,6 +27,15 @@ function gitIn(dir: string, args: string[], date: string): void {
   });
 }
 
+/** `{{commit8:<message>}}` → the first 8 hex digits of the earlier story commit with that message. */
+export function fillCommitRefs(text: string, shas: ReadonlyMap<string, string>): string {
+  return text.replace(/\{\{commit8:([^}]*)\}\}/g, (_, message: string) => {
+    const sha = shas.get(message);
+    if (!sha) throw new Error(`internal: the demo story names a commit "${message}" before it exists`);
+    return sha.slice(0, 8);
+  });
+}
+
 /** Create the demo repo in `dir` (must be empty or absent) or a new temp folder; returns its path. */
 export function buildDemoRepo(dir?: string): string {
   const root = dir ?? mkdtempSync(join(tmpdir(), 'pinwatch-demo-'));
@@ -36,14 +45,16 @@ export function buildDemoRepo(dir?: string): string {
   }
   const story = demoStory();
   gitIn(root, ['init', '-q', '-b', 'main'], story[0]!.date);
+  const shas = new Map<string, string>();
   for (const step of story) {
     for (const [path, content] of Object.entries(step.files)) {
       const full = join(root, path);
       mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, content);
+      writeFileSync(full, fillCommitRefs(content, shas));
     }
     gitIn(root, ['add', '-A'], step.date);
     gitIn(root, ['-c', 'commit.gpgsign=false', 'commit', '-q', '-m', step.message], step.date);
+    shas.set(step.message, execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim());
     if (step.tag) gitIn(root, ['-c', 'tag.gpgsign=false', 'tag', step.tag], step.date);
   }
   return root;

@@ -13,12 +13,18 @@
  *   images/*.tag), and its Makefile is not called from the root `build:` target.
  * - multus: a Helm-templated manifest no YAML parser accepts, declared in
  *   extraFiles and stamped with `sed -i`.
+ * - dashboard: a chart pinned by tag only (`v20260702-<sha>`, the Kubernetes
+ *   staging scheme), stamped by its recipe; the tag embeds the commit it was
+ *   built from (tag-commit provenance), and a fix (#46) merged after it → stale.
+ *   Its tag names a commit of the story: `{{commit8:<message>}}` is filled in by
+ *   build.ts with that commit's first 8 hex digits.
  */
 import { demoDigest } from './digest.js';
 
 export interface DemoCommit {
   date: string;
   message: string;
+  /** Contents may hold `{{commit8:<message of an earlier step>}}`, replaced by that commit's short sha. */
   files: Record<string, string>;
   tag?: string;
 }
@@ -37,7 +43,56 @@ export const DEMO_IMAGES = {
   sidecarB: `${REG}/objectstorage-sidecar:v1.0.0@${d('objectstorage-sidecar build B')}`,
   multus: `${REG}/multus-cni:v4.1.0@${d('multus v4.1.0')}`,
   redis: `docker.io/library/redis:7.2.5@${d('redis 7.2.5')}`,
+  dashboard: `${REG}/dashboard`,
 };
+
+/** The commit the dashboard image is built from, and the tag its recipe stamps (the date, then the commit). */
+export const DASHBOARD_BUILD_MESSAGE = 'feat(dashboard): add the platform dashboard chart (#45)';
+export const DASHBOARD_TAG = `v20260702-{{commit8:${DASHBOARD_BUILD_MESSAGE}}}`;
+
+const rootMakefileWithDashboard = `# Root build: every package whose images ship must be listed here.
+REGISTRY ?= ${REG}
+
+build:
+	make -C packages/system/billing image
+	make -C packages/system/gateway image
+	make -C packages/system/backup-strategy image
+	make -C packages/system/multus image
+	make -C packages/apps/dashboard image
+`;
+
+const dashboardMakefile = `include ../../../hack/common-envs.mk
+
+# Tags the image with the build date and the commit it is built from
+# (vYYYYMMDD-<sha>), and stamps that tag into the chart: no digest.
+image:
+	docker buildx build images/dashboard --tag $(REGISTRY)/dashboard:$(TAG)
+	TAG=$(TAG) yq -i '.dashboard.image.tag = strenv(TAG)' values.yaml
+`;
+
+const dashboardDockerfile = `FROM docker.io/library/nginx:1.27-alpine
+COPY index.html /usr/share/nginx/html/index.html
+`;
+
+const dashboardPage = (escaped: boolean) => `<!doctype html>
+<title>platform dashboard</title>
+<ul id="claims"></ul>
+<script>
+  for (const c of window.claims ?? []) claims.insertAdjacentHTML('beforeend', \`<li>\${${escaped ? 'escapeHtml(c.name)' : 'c.name'}}</li>\`);
+</script>
+`;
+
+function dashboardValues(tag: string): string {
+  return `# dashboard: the platform status page. packages/apps/dashboard/Makefile stamps image.tag.
+dashboard:
+  image:
+    registry: ghcr.io
+    repository: acme/platform/dashboard
+    tag: ${tag}
+  service:
+    port: 80
+`;
+}
 
 const goMod = 'module github.com/acme/platform\n\ngo 1.22\n';
 
@@ -319,6 +374,26 @@ export function demoStory(): DemoCommit[] {
       date: '2026-06-29T08:00:00Z',
       message: 'docs: explain the release flow (#44)',
       files: { 'docs/release.md': '# Releases\n\nRelease-prep rebuilds every image and stamps its digest.\n' },
+    },
+    {
+      date: '2026-07-01T10:00:00Z',
+      message: DASHBOARD_BUILD_MESSAGE,
+      files: {
+        Makefile: rootMakefileWithDashboard,
+        'packages/apps/dashboard/Makefile': dashboardMakefile,
+        'packages/apps/dashboard/images/dashboard/Dockerfile': dashboardDockerfile,
+        'packages/apps/dashboard/images/dashboard/index.html': dashboardPage(false),
+      },
+    },
+    {
+      date: '2026-07-02T09:00:00Z',
+      message: 'Release dashboard',
+      files: { 'packages/apps/dashboard/values.yaml': dashboardValues(DASHBOARD_TAG) },
+    },
+    {
+      date: '2026-07-03T14:00:00Z',
+      message: 'fix(dashboard): escape claim names on the status page (#46)',
+      files: { 'packages/apps/dashboard/images/dashboard/index.html': dashboardPage(true) },
     },
   ];
 }

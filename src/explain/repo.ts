@@ -10,7 +10,7 @@ import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type P
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { methodsFor } from '../provenance/sources.js';
+import { staleConfigOptions } from '../stale/repo.js';
 import { computeStale, type StaleOptions, type StaleImage } from '../stale/index.js';
 
 export interface ExplainedPin {
@@ -39,7 +39,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
   const known = await imagesFromPins(repoRoot, config, scan.pins);
   const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT });
-  const report = await computeStale(repoRoot, [match], { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
+  const report = await computeStale(repoRoot, [match], { ...opts, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;
   const producers = (pin: Pin): Producer[] => (stamps ? distinctProducers(stamps(pin)) : []);
   return {

@@ -34,16 +34,22 @@ const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-
 const PICKAXE = 'sha[0-9]*:[0-9a-f]';
 const MAX_MOVE_ROUNDS = 4;
 /** File names are paths, not pathspec patterns (a `*` in a name is a `*`). */
-const LITERAL = { env: { GIT_LITERAL_PATHSPECS: '1' } };
+export const LITERAL_PATHSPECS = { env: { GIT_LITERAL_PATHSPECS: '1' } };
+const LITERAL = LITERAL_PATHSPECS;
 
-interface PatchOccurrence {
+export interface PatchOccurrence {
   commit: string;
   parentShas: string[];
   date: string;
   subject: string;
   added: Map<string, string>; // digest → file
   removed: Map<string, string[]>; // digest → files
+  /** Every file each token was added to (the tag pass needs all of them). */
+  addedTo: Map<string, string[]>;
 }
+
+/** The digests in one line of a patch. */
+const digestsIn = (line: string) => [...line.matchAll(DIGEST_IN_TEXT)].map((m) => m[1]!);
 
 /**
  * Parse `git log -p --unified=0 --format=<nonce>COMMIT_FORMAT` output. Records
@@ -52,11 +58,11 @@ interface PatchOccurrence {
  * the line counts of their `@@` header, so a content line is never read as a
  * diff header (a fake `diff --git`, `+++ b/…` or `commit <sha>` is content).
  */
-export function parsePatchLog(stdout: string, nonce: string): PatchOccurrence[] {
+export function parsePatchLog(stdout: string, nonce: string, tokensIn: (line: string) => string[] = digestsIn): PatchOccurrence[] {
   const result: PatchOccurrence[] = [];
   for (const r of nonceRecords(stdout, nonce)) {
     const { header, rest } = readCommitHeader(r);
-    const occ: PatchOccurrence = { commit: header.sha, parentShas: header.parentShas, date: header.date, subject: header.subject, added: new Map(), removed: new Map() };
+    const occ: PatchOccurrence = { commit: header.sha, parentShas: header.parentShas, date: header.date, subject: header.subject, added: new Map(), removed: new Map(), addedTo: new Map() };
     let file = '';
     let oldFile = '';
     let removing = 0;
@@ -73,10 +79,12 @@ export function parsePatchLog(stdout: string, nonce: string): PatchOccurrence[] 
           adding--;
           continue;
         } else throw malformed('hunk line', line);
-        for (const m of line.matchAll(DIGEST_IN_TEXT)) {
-          const d = m[1]!;
+        for (const d of tokensIn(line.slice(1))) {
           if (sign === '+') {
             if (!occ.added.has(d)) occ.added.set(d, file);
+            const files = occ.addedTo.get(d) ?? [];
+            if (!files.includes(file)) files.push(file);
+            occ.addedTo.set(d, files);
           } else {
             const list = occ.removed.get(d) ?? [];
             if (!list.includes(oldFile)) list.push(oldFile);
@@ -122,15 +130,24 @@ function patchPath(p: string): string {
  * `--relative`: paths relative to the repository root pinwatch was given, even when it is a subdirectory of the work tree.
  * Prefixes, colour, external diff, textconv and signatures are pinned so no user config changes the output's shape.
  */
-const patchArgs = (nonce: string) => [
+const patchArgs = (nonce: string, pickaxe: string | undefined) => [
   '-p', '--relative', '--unified=0', '--inter-hunk-context=0', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-show-signature',
-  '--src-prefix=a/', '--dst-prefix=b/', `-G${PICKAXE}`, `--format=${nonce}${COMMIT_FORMAT}`,
+  '--src-prefix=a/', '--dst-prefix=b/', ...(pickaxe ? [`-G${pickaxe}`] : []), `--format=${nonce}${COMMIT_FORMAT}`,
 ];
 
-/** One `git log` patch pass (revisions and pathspecs in `args`), parsed. */
-async function patchLog(repo: string, args: string[], options: Parameters<typeof git>[2] = {}): Promise<PatchOccurrence[]> {
+/**
+ * One `git log` patch pass (revisions and pathspecs in `args`), parsed. By default it
+ * looks for digests; `find` gives another pickaxe (an extended regex, as git compiles
+ * `-G`; undefined reads every patch) and the tokens to take from each changed line.
+ */
+export async function patchLog(
+  repo: string,
+  args: string[],
+  options: Parameters<typeof git>[2] = {},
+  find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] } = { pickaxe: PICKAXE, tokensIn: digestsIn },
+): Promise<PatchOccurrence[]> {
   const nonce = newNonce();
-  return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce), ...args], options), nonce);
+  return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options), nonce, find.tokensIn);
 }
 
 /** Oldest adding commit per wanted digest, given newest-first topo-ordered occurrences. */

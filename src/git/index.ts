@@ -6,3 +6,5 @@ export * from './patch-id.js';
 export * from './shallow.js';
 export * from './tags.js';
 export * from './objects.js';
+export * from './tag-history.js';
+export * from './messages.js';

@@ -84,3 +84,29 @@ export async function readBlobs(repo: string, specs: string[]): Promise<Map<stri
   for (const [spec, text] of parseBatchBlobs(r.stdout, asked)) out.set(spec, text);
   return out;
 }
+
+/** What an abbreviated object name is in this repository: one commit, several objects, or none. */
+export type Abbreviation = { commit: string } | { ambiguous: true } | { absent: true };
+
+/**
+ * Resolve abbreviated commit names (4–64 hex) in one `git cat-file --batch-check`:
+ * each is asked as `<abbrev>^{commit}` (a unique commit, even where a tree or blob
+ * shares the prefix) and as `<abbrev>` (which tells "ambiguous" from "missing").
+ * Only a prefix that names exactly one commit resolves.
+ */
+export async function resolveAbbreviations(repo: string, abbrevs: string[]): Promise<Map<string, Abbreviation>> {
+  const out = new Map<string, Abbreviation>();
+  const asked = [...new Set(abbrevs)].filter((s) => /^[0-9a-f]{4,64}$/.test(s));
+  if (asked.length === 0) return out;
+  const input = asked.flatMap((a) => [`${a}^{commit}`, a]).join('\n');
+  const lines = (await git(repo, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${input}\n` })).split('\n');
+  asked.forEach((abbrev, i) => {
+    const peeled = lines[2 * i] ?? '';
+    const plain = lines[2 * i + 1] ?? '';
+    const m = /^([0-9a-f]{40}|[0-9a-f]{64}) commit$/.exec(peeled);
+    if (m && m[1]!.startsWith(abbrev)) out.set(abbrev, { commit: m[1]! });
+    else if (plain === `${abbrev} ambiguous`) out.set(abbrev, { ambiguous: true });
+    else out.set(abbrev, { absent: true });
+  });
+  return out;
+}

@@ -7,7 +7,7 @@
 import type { Config, ImageConfig } from '../config/types.js';
 import { canonicalRepository } from '../config/aliases.js';
 import type { Pin } from '../model/index.js';
-import { loadBuildModel, recipeLabel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
+import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
 import type { ImageInput } from './types.js';
@@ -80,11 +80,13 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
     }
   }
   const images: ImageKnowledge[] = [];
+  const stampsOf = model ? stampIndex(model) : undefined;
   for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
     const declared = declaredImage(config, repository);
     const image = declared?.key ?? shortName(repository);
     const recipes = model ? recipesOf(model, repository, repoPins, notes, config.aliases) : [];
-    const knowledge: ImageKnowledge = { image, repository, pins: repoPins, recipes, ...(declared ? { declared } : {}) };
+    const stamped = stampsOf ? stampedPins(repoPins, recipes, stampsOf) : [];
+    const knowledge: ImageKnowledge = { image, repository, pins: repoPins, recipes, ...(declared ? { declared } : {}), ...(stamped.length > 0 ? { stamped } : {}) };
     if (recipes.length === 0 && !declared) {
       knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
     } else {
@@ -94,6 +96,15 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
     images.push(knowledge);
   }
   return { images, notes, ...(model ? { model } : {}) };
+}
+
+/** The pins a recipe of the image or any producer stamps, each with the first stamper's name. */
+function stampedPins(pins: Pin[], recipes: BuildRecipe[], stampsOf: ReturnType<typeof stampIndex>): NonNullable<ImageInput['stamped']> {
+  return pins.flatMap((pin) => {
+    const recipe = recipes.find((r) => r.stamps.some((s) => writeCoversPin(s, pin)));
+    const by = recipe ? recipeLabel(recipe) : stampsOf(pin)[0]?.producer.id;
+    return by ? [{ file: pin.file, line: pin.line, by }] : [];
+  });
 }
 
 function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[], aliases: Readonly<Record<string, string>>): BuildRecipe[] {

@@ -12,4 +12,6 @@ export interface ImageInput {
   inputs?: BuildInputs;
   /** Why inputs are absent (no recipe, …), when `inputs` is undefined. */
   missingInputsReason?: string;
+  /** Pins a build recipe or declared producer stamps, and its name (tag-history provenance reads these). */
+  stamped?: { file: string; line: number; by: string }[];
 }

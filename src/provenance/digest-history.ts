@@ -51,12 +51,15 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
 }
 
+/** Methods that answer with the parent of an introducing commit (a digest's, or a stamped tag's: tag-history.ts). */
+const INTRODUCING_METHODS = new Set<ProvenanceStep['method']>(['digest-history', 'tag-history']);
+
 /**
- * The commit that introduced the digest, when `step` answered with its first
+ * The commit that introduced the digest (or tag), when `step` answered with its first
  * parent (`buildCommit: parent`); undefined otherwise.
  */
 export function introducerBuiltFromParent(step: ProvenanceStep | undefined): string | undefined {
-  if (!step || step.method !== 'digest-history' || !step.answered) return undefined;
+  if (!step || !INTRODUCING_METHODS.has(step.method) || !step.answered) return undefined;
   const intro = (step.evidence?.introducedBy as { commit?: string } | undefined)?.commit;
   return intro && intro !== step.commit ? intro : undefined;
 }
@@ -68,15 +71,17 @@ export function introducerBuiltFromParent(step: ProvenanceStep | undefined): str
  */
 export function builtWithIntroducer(step: ProvenanceStep, introducer: string, paths: string[]): ProvenanceStep {
   const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string } | undefined;
-  const introText = `introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}`;
+  const tag = step.method === 'tag-history' ? step.evidence?.tag : undefined;
+  const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}`;
   const shown = paths.slice(0, 2).join(', ') + (paths.length > 2 ? ', …' : '');
-  return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself` };
+  const weaker = tag !== undefined ? '; weaker than a digest: a tag can be rebuilt, so the image may hold a later build' : '';
+  return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself${weaker}` };
 }
 
 /** The commit that introduced the digest, when `p` was answered by digest history with that commit's first parent. */
 export function introducerOf(p: Provenance): string | undefined {
-  if (p.method !== 'digest-history') return undefined;
-  return introducerBuiltFromParent(p.steps.find((st) => st.commit === p.commit && st.method === 'digest-history'));
+  if (!p.method || !INTRODUCING_METHODS.has(p.method)) return undefined;
+  return introducerBuiltFromParent(p.steps.find((st) => st.commit === p.commit && st.method === p.method));
 }
 
 /** Provenance moved from the introducing commit's parent to the commit itself (see `builtWithIntroducer`). */

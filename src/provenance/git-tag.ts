@@ -6,21 +6,24 @@
  * digest in one of the image's pin files (read beforehand by `readTagTrees`):
  * a tag whose tree pins another digest did not build this image.
  */
-import { digestsPinnedIn, gitTagCandidates, pinFiles, tagTreeKey, type TagTrees } from './tag-trees.js';
-import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
+import { digestsPinnedIn, gitTagCandidates, gitTagForms, pinFiles, tagTreeKey, type TagTrees } from './tag-trees.js';
+import type { ImageSubject, ProvenanceSource, ProvenanceStep, TagRules } from './types.js';
 import { listSome } from '../util/list.js';
 
 const method = 'git-tag' as const;
 const shortDigest = (d: string) => `${d.slice(0, 19)}…`;
 
-export function gitTagSource(tags: Map<string, string>, trees: TagTrees): ProvenanceSource {
-  return { method, resolve: async (image) => resolveFromGitTag(image, tags, trees) };
+export function gitTagSource(tags: Map<string, string>, trees: TagTrees, rules: TagRules = {}): ProvenanceSource {
+  return { method, resolve: async (image) => resolveFromGitTag(image, tags, trees, rules) };
 }
 
-export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees): ProvenanceStep {
+export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees, rules: TagRules = {}): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
-  const candidates = gitTagCandidates(image, tags);
-  if (candidates.length === 0) return { method, answered: false, reason: `image tag(s) ${listSome(image.tags)} name no git tag` };
+  const candidates = gitTagCandidates(image, tags, rules);
+  if (candidates.length === 0) {
+    const forms = gitTagForms(image.repository, rules).join(', ');
+    return { method, answered: false, reason: `image tag(s) ${listSome(image.tags)} name no git tag (searched ${forms}; set provenance.gitTag, e.g. "controller-{tag}", for another form)` };
+  }
   const refusals: string[] = [];
   for (const { tag, gitTag, commit } of candidates) {
     const named = `image tag ${tag} names git tag ${gitTag}`;

@@ -6,3 +6,5 @@ export * from './resolve.js';
 export * from './tag-trees.js';
 export * from './sources.js';
 export * from './subjects.js';
+export * from './tag-commit.js';
+export * from './tag-history.js';

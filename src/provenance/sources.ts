@@ -3,19 +3,24 @@
  * explain and repin: the configured methods in order (registry first when asked
  * and not configured), each built as a `ProvenanceSource` in a constant number
  * of git processes whatever the number of subjects (one digest-history pass;
- * one tag listing and one cat-file of the pin files at those tags), then
+ * one cat-file for the commits tags embed; one tag-history pass and one cat-file
+ * of its candidates; one tag listing and one cat-file of the pin files at those
+ * tags), then
  * resolved with the presence check of `resolve.ts`.
  */
 import type { Config, ProvenanceMethod } from '../config/types.js';
 import { readDigestIntroductions } from '../git/digest-history.js';
+import { resolveAbbreviations } from '../git/objects.js';
 import type { ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import { digestHistorySource } from './digest-history.js';
 import { gitTagSource } from './git-tag.js';
 import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryAsk } from './registry.js';
 import { resolveProvenance } from './resolve.js';
+import { embeddedCommits, tagCommitSource } from './tag-commit.js';
+import { readTagHistory, tagHistorySource } from './tag-history.js';
 import { readTagTrees } from './tag-trees.js';
-import type { ImageSubject, Provenance, ProvenanceSource } from './types.js';
+import type { ImageSubject, Provenance, ProvenanceSource, TagRules } from './types.js';
 
 /** Where the history is read and how a digest-history answer is taken. */
 export interface ProvenanceContext {
@@ -27,6 +32,22 @@ export interface ProvenanceContext {
   buildCommit: 'parent' | 'self';
   /** Set to ask the registry; unset, a configured `registry` method says it was not asked. */
   registry?: RegistryAsk;
+  /** What the config says about tags (tag-commit pattern, git tag forms). */
+  tagRules?: TagRules;
+}
+
+/** The config's tag rules: `provenance.tagCommitPattern`, `provenance.gitTag` and each image's `images.<key>.gitTag`. */
+export function tagRulesOf(config: Pick<Config, 'provenance' | 'images'>): TagRules {
+  const own = Object.entries(config.images).filter(([, e]) => e.gitTag !== undefined);
+  const gitTagFor = (repository: string) => {
+    const name = repository.slice(repository.lastIndexOf('/') + 1);
+    return (own.find(([, e]) => e.repository === repository) ?? own.find(([k, e]) => !e.repository && k === name))?.[1].gitTag;
+  };
+  return {
+    ...(config.provenance.tagCommitPattern ? { tagCommitPattern: new RegExp(config.provenance.tagCommitPattern) } : {}),
+    ...(config.provenance.gitTag ? { gitTag: config.provenance.gitTag } : {}),
+    ...(own.length > 0 ? { gitTagFor } : {}),
+  };
 }
 
 /** Methods to run: the configured ones, with `registry` first when asked and not configured already. */
@@ -47,9 +68,15 @@ export async function provenanceSources(repo: string, subjects: ImageSubject[], 
       const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
       const history = await readDigestIntroductions(repo, digests, files, ctx.head);
       sources.push(digestHistorySource({ history, shallow: ctx.shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length }));
+    } else if (method === 'tag-commit') {
+      const custom = ctx.tagRules?.tagCommitPattern;
+      sources.push(tagCommitSource(await resolveAbbreviations(repo, embeddedCommits(subjects, custom)), custom));
+    } else if (method === 'tag-history') {
+      sources.push(tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix), shallow: ctx.shallow, buildCommit: ctx.buildCommit }));
     } else if (method === 'git-tag') {
       const tags = await readTags(repo);
-      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix)));
+      const rules = ctx.tagRules ?? {};
+      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix, rules), rules));
     }
   }
   return sources;

@@ -1,4 +1,8 @@
-/** Group an image's pins by digest: each distinct digest is one provenance subject. */
+/**
+ * Group an image's pins into provenance subjects: each distinct digest is one,
+ * and so is each distinct tag among the pins without a digest (`v20260810-…-master`
+ * and `…-1.36` are two builds; one tag-only subject per repository would mix them).
+ */
 import type { Pin } from '../model/index.js';
 import type { ImageSubject } from './types.js';
 import { pushTo } from '../util/list.js';
@@ -12,6 +16,8 @@ export interface Subject<I extends SubjectSource = SubjectSource> extends ImageS
 export interface SubjectSource {
   repository: string;
   pins: Pin[];
+  /** Pins a recipe or producer stamps (see ImageSubject). */
+  stamped?: { file: string; line: number; by: string }[];
 }
 
 export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
@@ -19,13 +25,15 @@ export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
   for (const input of images) {
     const byDigest = new Map<string, Pin[]>();
     for (const pin of input.pins) {
-      const key = pin.ref.digest ?? '';
+      const key = pin.ref.digest ?? (pin.ref.tag !== undefined ? `tag:${pin.ref.tag}` : '');
       pushTo(byDigest, key, pin);
     }
     if (byDigest.size === 0) byDigest.set('', []);
-    for (const [digest, pins] of byDigest) {
+    for (const [key, pins] of byDigest) {
+      const digest = key.startsWith('tag:') ? '' : key;
       const tags = [...new Set(pins.flatMap((p) => (p.ref.tag !== undefined ? [p.ref.tag] : [])))];
-      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins });
+      const stamped = (input.stamped ?? []).filter((s) => pins.some((p) => p.file === s.file && p.line === s.line));
+      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins, ...(stamped.length > 0 ? { stamped } : {}) });
     }
   }
   return out;

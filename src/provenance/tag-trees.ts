@@ -7,18 +7,34 @@
 import { collectFile } from '../collect/index.js';
 import { readBlobs } from '../git/objects.js';
 import { fileKind } from '../scan/index.js';
-import type { ImageSubject } from './types.js';
+import type { ImageSubject, TagRules } from './types.js';
 
 /** `${commit}:${file}` (file relative to the pinwatch root) → text at that commit, or undefined when absent. */
 export type TagTrees = Map<string, string | undefined>;
 
 export const tagTreeKey = (commit: string, file: string) => `${commit}:${file}`;
 
-/** Git tags an image's pin tags name, in the order they are tried (`v1.6.0`, then `v` + tag). */
-export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>): { tag: string; gitTag: string; commit: string }[] {
+/** The git tag forms searched when nothing is configured, in order: `{tag}`, `v{tag}`, `<image>-{tag}`, `<image>/{tag}`. */
+export const DEFAULT_GIT_TAG_FORMS: readonly string[] = ['{tag}', 'v{tag}', '{image}-{tag}', '{image}/{tag}'];
+
+/** Last path component of a repository: `ghcr.io/acme/controller` → `controller`. */
+const imageName = (repository: string) => repository.slice(repository.lastIndexOf('/') + 1);
+
+/** The forms tried for one image: its own `images.<key>.gitTag`, then `provenance.gitTag`, then the defaults. */
+export function gitTagForms(repository: string, rules: TagRules = {}): string[] {
+  const own = rules.gitTagFor?.(repository);
+  return [...new Set([...(own ? [own] : []), ...(rules.gitTag ? [rules.gitTag] : []), ...DEFAULT_GIT_TAG_FORMS])];
+}
+
+/** A form with `{tag}` and `{image}` filled in. */
+export const fillGitTagForm = (form: string, tag: string, repository: string) => form.replaceAll('{tag}', tag).replaceAll('{image}', imageName(repository));
+
+/** Git tags an image's pin tags name, in the order they are tried (configured forms, then `v1.6.0`, `v` + tag, …). */
+export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>, rules: TagRules = {}): { tag: string; gitTag: string; commit: string }[] {
   const out: { tag: string; gitTag: string; commit: string }[] = [];
+  const forms = gitTagForms(image.repository, rules);
   for (const tag of image.tags) {
-    for (const gitTag of [tag, `v${tag}`]) {
+    for (const gitTag of new Set(forms.map((f) => fillGitTagForm(f, tag, image.repository)))) {
       const commit = tags.get(gitTag);
       if (commit) out.push({ tag, gitTag, commit });
     }
@@ -33,11 +49,11 @@ export const pinFiles = (image: ImageSubject) => [...new Set(image.pins.map((p) 
  * `prefix` is where the pinwatch root sits in the work tree (`platform/`, or '').
  * No git process when no image needs it.
  */
-export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = ''): Promise<TagTrees> {
+export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = '', rules: TagRules = {}): Promise<TagTrees> {
   const keys = new Set<string>();
   for (const image of images) {
     if (!image.digest) continue;
-    for (const c of gitTagCandidates(image, tags)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
+    for (const c of gitTagCandidates(image, tags, rules)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
   }
   const trees: TagTrees = new Map();
   if (keys.size === 0) return trees;

@@ -15,6 +15,8 @@ export interface ImageSubject {
   /** Distinct tags the pins carry (`v1.6.0`, `v1.6.0-rc.4`). */
   tags: string[];
   pins: Pin[];
+  /** Pins a build recipe or declared producer stamps, with its name (tag-history reads only these). */
+  stamped?: { file: string; line: number; by: string }[];
 }
 
 export interface ProvenanceStep {
@@ -35,6 +37,16 @@ export interface Provenance {
   steps: ProvenanceStep[];
   /** Why no method answered (set iff commit is absent). */
   reason?: string;
+}
+
+/** What the config says about tags (`provenance.tagCommitPattern`, `provenance.gitTag`, `images.<key>.gitTag`). */
+export interface TagRules {
+  /** Tried before the default tag-commit schemes; has a `(?<commit>…)` group. */
+  tagCommitPattern?: RegExp;
+  /** A git tag form with `{tag}` (and `{image}`), tried before the default search. */
+  gitTag?: string;
+  /** An image's own git tag form, by repository (`images.<key>.gitTag`). */
+  gitTagFor?: (repository: string) => string | undefined;
 }
 
 /** The seam every method implements (registry, digest-history, git-tag). */

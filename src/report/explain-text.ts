@@ -1,6 +1,7 @@
 /** `pinwatch explain IMAGE` as text: one section per question, each answer with how it was found. */
 import type { Explanation } from '../explain/index.js';
 import { terminalSafe } from './sanitize.js';
+import { typeText } from './stale-common.js';
 
 export function formatExplainText(e: Explanation): string {
   const out: string[] = [`${e.image}  (${e.repository})${e.declared ? `  declared in pinwatch.yaml as images.${e.declared.key}` : ''}`, ''];
@@ -31,7 +32,7 @@ export function formatExplainText(e: Explanation): string {
     if (s.builtFrom) out.push(`  built from ${s.builtFrom.commit}${s.builtFrom.subject ? ` "${s.builtFrom.subject}"` : ''} (${s.builtFrom.method})`);
     if (s.status === 'stale' || s.status === 'current') {
       out.push(`  unshipped (${s.unshipped.length}):`);
-      for (const u of s.unshipped) out.push(`    ${u.commit.slice(0, 10)} ${u.date.slice(0, 10)} ${u.type ?? '-'} ${u.pr ? `#${u.pr}` : '-'} ${u.subject}  [${u.paths.join(', ')}]`);
+      for (const u of s.unshipped) out.push(`    ${u.commit.slice(0, 10)} ${u.date.slice(0, 10)} ${typeText(u)} ${u.pr ? `#${u.pr}` : '-'} ${u.subject}  [${u.paths.join(', ')}]`);
       for (const c of s.cherryPicked) out.push(`    (${c.commit.slice(0, 10)} is already shipped as cherry-pick ${c.equals.slice(0, 10)})`);
     }
   }

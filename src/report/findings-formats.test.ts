@@ -104,10 +104,36 @@ describe('text, json, markdown', () => {
   it('text lists active findings with location, fix and related places', () => {
     const text = formatFindingsText(findings, { title: 'pinwatch lint' });
     expect(text).toContain(`${A}:2:10: error [first-party-missing-digest] ghcr.io/acme/x:v1 is pinned without a digest`);
-    expect(text).toContain('    fix: Have the producer stamp');
+    expect(text).toContain('\n  fix: Have the producer stamp');
     expect(text).toContain(`    see ${B}:3:12: ghcr.io/acme/y@sha256:222222222222…`);
     expect(text).not.toContain('[floating-tag]');
     expect(text.trimEnd().split('\n').at(-1)).toBe('4 findings: 3 errors, 1 warning, 0 notes (1 suppressed: 1 inline, 0 by baseline)');
+  });
+
+  it('text groups findings by rule, errors first, and prints a rule\'s fix once per group', () => {
+    const hint = 'Pin the digest: have the producer stamp name@sha256.';
+    const f = (file: string, rule: string, severity: Finding['severity'], own?: string): Finding => ({ rule, severity, message: `${rule} in ${file}`, file, line: 1, hint: own ?? hint });
+    const text = formatFindingsText([
+      f('a.yaml', 'floating-tag', 'warning', 'Pin a version.'),
+      f('a.yaml', 'first-party-missing-digest', 'error'),
+      f('b.yaml', 'first-party-missing-digest', 'error'),
+      f('c.yaml', 'first-party-missing-digest', 'error', 'A finding of its own.'),
+    ]);
+    expect(text.split('\n')).toEqual([
+      '[first-party-missing-digest] 3 errors',
+      `  fix: ${hint}`,
+      'a.yaml:1: error [first-party-missing-digest] first-party-missing-digest in a.yaml',
+      'b.yaml:1: error [first-party-missing-digest] first-party-missing-digest in b.yaml',
+      'c.yaml:1: error [first-party-missing-digest] first-party-missing-digest in c.yaml',
+      '    fix: A finding of its own.',
+      '',
+      '[floating-tag] 1 warning',
+      '  fix: Pin a version.',
+      'a.yaml:1: warning [floating-tag] floating-tag in a.yaml',
+      '',
+      '4 findings: 3 errors, 1 warning, 0 notes',
+      '',
+    ]);
   });
 
   it('text says so when there is nothing', () => {

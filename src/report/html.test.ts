@@ -26,7 +26,7 @@ function image(name: string, status: StaleImage['status'], extra: Partial<StaleI
 const staleImg = (name: string, days: number, subject = `fix(${name}): requeue (#42)`) =>
   image(name, 'stale', {
     builtFrom: { commit: 'b'.repeat(40), method: 'digest-history' },
-    unshipped: [{ commit: 'c'.repeat(40), date: '2026-06-24T10:00:00Z', subject, pr: 42, type: 'fix', paths: [] }],
+    unshipped: [{ commit: 'c'.repeat(40), date: '2026-06-24T10:00:00Z', subject, pr: 42, type: 'fix', fix: 'type fix', paths: [] }],
     oldestUnshipped: { commit: 'c'.repeat(40), date: '2026-06-24T10:00:00Z', ageDays: days },
   });
 

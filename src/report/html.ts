@@ -127,7 +127,7 @@ function unshippedTable(img: StaleImage, label: string): string {
     row([
       td(`<code title="${esc(u.commit)}">${esc(short(u.commit))}</code>`),
       td(esc(u.date.slice(0, 10)), 'nowrap'),
-      td(u.type ? (u.type === 'fix' ? badge('sev-error', 'fix') : esc(u.type)) : '<span class="muted">-</span>'),
+      td(u.fix ? badge('sev-error', u.type ?? 'fix') : u.type ? esc(u.type) : '<span class="muted">-</span>'),
       td(u.pr !== undefined ? esc(`#${u.pr}`) : '<span class="muted">-</span>', 'num'),
       td(esc(u.subject)),
     ]),

@@ -12,7 +12,7 @@ export function builtFromText(img: StaleImage): string {
 
 export function unshippedCount(img: StaleImage): string {
   if (img.status !== 'stale') return img.status === 'current' ? '0' : '-';
-  const fixes = img.unshipped.filter((u) => u.type === 'fix').length;
+  const fixes = img.unshipped.filter((u) => u.fix !== undefined).length;
   return fixes > 0 ? `${img.unshipped.length} (${fixes} fix)` : `${img.unshipped.length}`;
 }
 
@@ -20,8 +20,13 @@ export function ageText(img: StaleImage): string {
   return img.oldestUnshipped ? `${img.oldestUnshipped.ageDays}d` : '-';
 }
 
+/** The type column: the type, or `fix` for a commit a trailer or stale.fixPattern makes a fix. */
+export function typeText(u: UnshippedCommit): string {
+  return u.type ?? (u.fix ? 'fix' : '-');
+}
+
 export function commitLine(u: UnshippedCommit): string {
-  return `${short(u.commit)} ${u.date.slice(0, 10)} ${(u.type ?? '-').padEnd(8)} ${u.pr ? `#${u.pr}`.padEnd(7) : '-'.padEnd(7)} ${plainField(u.subject)}`;
+  return `${short(u.commit)} ${u.date.slice(0, 10)} ${typeText(u).padEnd(8)} ${u.pr ? `#${u.pr}`.padEnd(7) : '-'.padEnd(7)} ${plainField(u.subject)}`;
 }
 
 export function summaryCounts(images: StaleImage[]): string {

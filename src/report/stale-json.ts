@@ -13,7 +13,7 @@ function imageJson(img: StaleImage): Record<string, unknown> {
     reason: img.reason ?? null,
     builtFrom: img.builtFrom ?? null,
     oldestUnshipped: img.oldestUnshipped ?? null,
-    unshipped: img.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, pr: u.pr ?? null, type: u.type ?? null, paths: u.paths })),
+    unshipped: img.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, pr: u.pr ?? null, type: u.type ?? null, fix: u.fix ?? null, paths: u.paths })),
     cherryPicked: img.cherryPicked,
     pins: img.pins,
     inputs: { count: img.inputs.count, paths: img.inputs.patterns.map((p) => p.path), ignore: img.inputs.ignore, unknownReason: img.inputs.unknownReason ?? null },

@@ -24,7 +24,7 @@ export function formatStaleMarkdown(report: StaleReport & { notes?: string[] }):
     if (img.reason) out.push(`Reason: ${cell(img.reason)}`, '');
     if (img.unshipped.length > 0) {
       out.push('| Commit | Date | Type | PR | Subject |', '|---|---|---|---|---|');
-      for (const u of img.unshipped) out.push(`| ${markdownCode(u.commit.slice(0, 10), true)} | ${cell(u.date.slice(0, 10))} | ${cell(u.type ?? '')} | ${u.pr ? `#${u.pr}` : ''} | ${cell(u.subject)} |`);
+      for (const u of img.unshipped) out.push(`| ${markdownCode(u.commit.slice(0, 10), true)} | ${cell(u.date.slice(0, 10))} | ${cell(u.type ?? (u.fix ? 'fix' : ''))} | ${u.pr ? `#${u.pr}` : ''} | ${cell(u.subject)} |`);
       out.push('');
     }
   }

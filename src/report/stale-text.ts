@@ -2,6 +2,7 @@
 import type { StaleReport } from '../stale/index.js';
 import { ageText, builtFromText, commitLine, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 import { plainField, terminalSafe } from './sanitize.js';
+import { listSome } from '../util/list.js';
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -23,7 +24,7 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
       if (step) lines.push(`  ${step.method}: ${step.reason}`);
     }
     if (img.reason) lines.push(`  reason: ${img.reason}`);
-    lines.push(`  pins: ${img.pins.map((p) => `${plainField(p.file)}:${p.line}`).join(', ') || '(none)'}`);
+    lines.push(`  pins: ${listSome(img.pins.map((p) => `${plainField(p.file)}:${p.line}`)) || '(none)'}`);
     if (img.unshipped.length > 0) {
       lines.push('  unshipped:');
       for (const u of img.unshipped) lines.push(`    ${commitLine(u)}`);

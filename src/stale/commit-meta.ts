@@ -1,8 +1,29 @@
-/** What a commit subject says: PR number and conventional-commit type. */
+/**
+ * What a commit says about itself: PR number, Conventional Commits type, and
+ * whether it is a fix for the `--fail-on-stale fix` policy (its type, a trailer,
+ * or `stale.fixPattern`). The "Area: subject" style (`Images: bump …`) is not a type.
+ */
+import type { CommitMessage } from '../git/messages.js';
 
 const PR_IN_SUBJECT = /\(#(\d+)\)/g;
 const MERGE_PR = /^Merge pull request #(\d+)\b/;
 const CONVENTIONAL = /^([A-Za-z]+)(?:\([^)]*\))?!?:\s/;
+
+/**
+ * Conventional Commits types (the conventional-changelog set, plus `deps`,
+ * `security`, `hotfix`, `bugfix`). Any other `Word:` prefix is an area
+ * (`Images: bump …`, `kubevirt: …`), not a type.
+ */
+export const COMMIT_TYPES: ReadonlySet<string> = new Set(['build', 'chore', 'ci', 'docs', 'feat', 'fix', 'perf', 'refactor', 'revert', 'style', 'test', 'deps', 'security', 'hotfix', 'bugfix']);
+
+/** Types that are fixes. */
+export const FIX_TYPES: ReadonlySet<string> = new Set(['fix', 'hotfix', 'bugfix']);
+
+/** Trailer keys that say a commit fixes something (`Fixes: #12`, `Fixes: <sha> ("subject")`), case-insensitive. */
+export const FIX_TRAILERS: ReadonlySet<string> = new Set(['fixes', 'fixed', 'fix', 'closes-bug']);
+/** Trailer keys that name a change type (`Changelog: fixed`, GitLab; `Change-Type: fix`), and the values that mean a fix. */
+const TYPE_TRAILERS: ReadonlySet<string> = new Set(['changelog', 'change-type', 'commit-type', 'type']);
+const FIX_VALUES: ReadonlySet<string> = new Set(['fix', 'fixed', 'bugfix', 'hotfix']);
 
 /** `fix(x): y (#12)` → 12; `Merge pull request #12 from …` → 12; the last `(#n)` wins. */
 export function prNumber(subject: string): number | undefined {
@@ -13,8 +34,25 @@ export function prNumber(subject: string): number | undefined {
   return last === undefined ? undefined : Number(last);
 }
 
-/** `fix(scope)!: x` → `fix`; no conventional prefix → undefined. */
+/** `fix(scope)!: x` → `fix`; an area prefix (`Images: bump`) or none → undefined. */
 export function conventionalType(subject: string): string | undefined {
   const m = CONVENTIONAL.exec(subject);
-  return m ? m[1]!.toLowerCase() : undefined;
+  const type = m?.[1]!.toLowerCase();
+  return type !== undefined && COMMIT_TYPES.has(type) ? type : undefined;
+}
+
+/**
+ * Why the commit counts as a fix, or undefined: its type (`type fix`), a trailer
+ * (`trailer Fixes: #12`), or the configured pattern matching its message
+ * (`stale.fixPattern`; the subject alone when the message was not read).
+ */
+export function fixReason(subject: string, message?: CommitMessage, fixPattern?: RegExp): string | undefined {
+  const type = conventionalType(subject);
+  if (type !== undefined && FIX_TYPES.has(type)) return `type ${type}`;
+  for (const t of message?.trailers ?? []) {
+    const key = t.key.toLowerCase();
+    if (FIX_TRAILERS.has(key) || (TYPE_TRAILERS.has(key) && FIX_VALUES.has(t.value.toLowerCase()))) return `trailer ${t.key}: ${t.value.slice(0, 60)}`;
+  }
+  if (fixPattern && fixPattern.test(message?.message ?? subject)) return `stale.fixPattern ${fixPattern.source.slice(0, 60)}`;
+  return undefined;
 }

@@ -32,7 +32,7 @@ function fingerprint(...parts: (string | undefined)[]): string {
 }
 
 function staleMessage(img: StaleImage): string {
-  const fixes = img.unshipped.filter((u) => u.type === 'fix').length;
+  const fixes = img.unshipped.filter((u) => u.fix !== undefined).length;
   const built = img.builtFrom ? `built from ${img.builtFrom.commit.slice(0, 10)} (${img.builtFrom.method})` : 'build commit unknown';
   const prs = [...new Set(img.unshipped.flatMap((u) => (u.pr ? [`#${u.pr}`] : [])))].slice(0, 5);
   return `${img.repository} is ${built} and lacks ${img.unshipped.length} merged commit(s) to its inputs${fixes ? `, ${fixes} fix(es)` : ''}${prs.length ? ` (${prs.join(', ')})` : ''}`;

@@ -3,7 +3,8 @@
  * StaleReport out. Reads history in a constant number of git processes: shallow
  * state, tags (+ one cat-file --batch of the pin files at the git tags pins name),
  * one digest-history pass (+ bounded move rounds), one cat-file,
- * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id.
+ * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id,
+ * one read of the unshipped commits' messages (trailers, stale.fixPattern).
  */
 import { PinwatchError } from '../errors.js';
 import { readChangedPaths } from '../git/changed-paths.js';
@@ -18,9 +19,10 @@ import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import { provenanceSources } from '../provenance/sources.js';
 import { subjectsOf, type Subject as ProvenanceSubject } from '../provenance/subjects.js';
-import type { Provenance } from '../provenance/types.js';
+import type { Provenance, TagRules } from '../provenance/types.js';
 import { inputMatcher } from '../sources/matcher.js';
-import { conventionalType, prNumber } from './commit-meta.js';
+import { conventionalType, fixReason, prNumber } from './commit-meta.js';
+import { readCommitMessages, type CommitMessage } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
@@ -36,6 +38,10 @@ export interface StaleOptions {
   registry?: RegistryAsk;
   /** Clock for ages (tests pin it). */
   now?: Date;
+  /** The config's tag rules (`tagRulesOf`): tag-commit pattern, git tag forms. */
+  tagRules?: TagRules;
+  /** `stale.fixPattern`: a message matching it marks an unshipped commit a fix. */
+  fixPattern?: RegExp;
 }
 
 const DAY_MS = 86_400_000;
@@ -54,13 +60,14 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   }
   const shallow = await readShallowState(repo);
   const subjects = subjectsOf(images);
-  const methods = options.methods ?? ['registry', 'digest-history', 'git-tag'];
+  const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];
   const sources = await provenanceSources(repo, subjects, methods, {
     head,
     prefix: prefix ?? '',
     shallow,
     buildCommit: options.buildCommit ?? 'parent',
     ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.tagRules ? { tagRules: options.tagRules } : {}),
   });
   timer.lap('provenance-sources');
   const provenance = await resolveProvenance(repo, subjects, sources);
@@ -76,8 +83,12 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
   if (prefix) warnings.push(subdirectoryWarning(repo, prefix));
   const owners = judged.some((j) => j && j.unshipped.length > 0) ? firstParentOwners(graph, head) : new Int32Array(0);
-  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], graph, owners, now));
-  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? ''));
+  // one process for the messages (trailers, fixPattern) of every unshipped commit
+  const messages = await readCommitMessages(repo, judged.flatMap((j) => (j ? j.unshipped.map((c) => graph.nodes[c.index]!.sha) : [])));
+  timer.lap('messages');
+  const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
+  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], meta, now));
+  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
   timer.lap('describe');
   return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
 }
@@ -153,16 +164,26 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
   });
 }
 
-function describeCommit(graph: CommitGraph, owners: Int32Array, c: Candidate): UnshippedCommit {
+/** What describing a commit reads: the graph, first-parent owners (PR merges), messages and the fix pattern. */
+interface CommitMeta {
+  graph: CommitGraph;
+  owners: Int32Array;
+  messages: Map<string, CommitMessage>;
+  fixPattern?: RegExp;
+}
+
+function describeCommit({ graph, owners, messages, fixPattern }: CommitMeta, c: Candidate): UnshippedCommit {
   const node = graph.nodes[c.index]!;
   const owner = owners[c.index]!;
   const ownerNode = owner >= 0 && owner !== c.index ? graph.nodes[owner] : undefined;
   const pr = prNumber(node.subject) ?? (ownerNode && ownerNode.parentShas.length > 1 ? prNumber(ownerNode.subject) : undefined);
   const type = conventionalType(node.subject);
-  return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), paths: c.paths.slice(0, 5) };
+  const fix = fixReason(node.subject, messages.get(node.sha), fixPattern);
+  return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), ...(fix ? { fix } : {}), paths: c.paths.slice(0, 5) };
 }
 
-function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: CommitGraph, owners: Int32Array, now: Date): StaleImage {
+function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date): StaleImage {
+  const { graph } = meta;
   const inputs = s.input.inputs;
   const base: StaleImage = {
     image: s.input.image,
@@ -191,7 +212,7 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, graph: Com
   else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
-  const unshipped = j.unshipped.map((c) => describeCommit(graph, owners, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  const unshipped = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
   const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
   return {
     ...base,

@@ -1,6 +1,6 @@
 /**
  * When stale fails the run: `failOnStale` fix|any|never (default fix: an
- * unshipped commit is a `fix`) and `maxAgeDays` (only when the oldest counted
+ * unshipped commit is a fix: its type, a `Fixes:` trailer or stale.fixPattern, see commit-meta.ts) and `maxAgeDays` (only when the oldest counted
  * unshipped commit is older than that). The CLI parses the flags into this
  * policy (src/cli/flags/stale.ts).
  */
@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
 /** The unshipped commits that count under the policy. */
 export function countedCommits(img: StaleImage, policy: StalePolicy): UnshippedCommit[] {
   if (policy.failOnStale === 'never') return [];
-  return policy.failOnStale === 'fix' ? img.unshipped.filter((u) => u.type === 'fix') : img.unshipped;
+  return policy.failOnStale === 'fix' ? img.unshipped.filter((u) => u.fix !== undefined) : img.unshipped;
 }
 
 export function imageFails(img: StaleImage, policy: StalePolicy): boolean {

@@ -8,7 +8,7 @@ import { RECOVERY_CODES } from '../journal/index.js';
 import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { methodsFor } from '../provenance/sources.js';
+import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type StaleOptions } from './history.js';
 import type { StaleReport } from './types.js';
 
@@ -30,11 +30,21 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
   const known = await imagesFromPins(repoRoot, config, scan.pins, opts.model);
   const images = selectImages(known, opts.only);
-  const report = await computeStale(repoRoot, images, { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
+  const report = await computeStale(repoRoot, images, { ...opts, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
   return { ...report, notes: [...recovered, ...notes, ...known.notes] };
+}
+
+/** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
+export function staleConfigOptions(config: Config, registry: StaleOptions['registry']): Pick<StaleOptions, 'methods' | 'buildCommit' | 'tagRules' | 'fixPattern'> {
+  return {
+    methods: methodsFor(config, registry),
+    buildCommit: config.provenance.buildCommit,
+    tagRules: tagRulesOf(config),
+    ...(config.stale.fixPattern ? { fixPattern: new RegExp(config.stale.fixPattern, 'm') } : {}),
+  };
 }
 
 /**

@@ -16,8 +16,10 @@ export interface UnshippedCommit {
   subject: string;
   /** Pull request number from `(#123)` in the subject or the merge that brought it in. */
   pr?: number;
-  /** Conventional-commit type: `fix`, `feat`, …; absent when the subject has none. */
+  /** Conventional-commit type: `fix`, `feat`, …; absent when the subject has none (an `Area: subject` prefix is none). */
   type?: string;
+  /** Why it counts as a fix for `--fail-on-stale fix`: `type fix`, `trailer Fixes: #12`, `stale.fixPattern …`; absent when it does not. */
+  fix?: string;
   /** Input paths this commit changed (first few), for reports. */
   paths: string[];
 }

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDemoRepo, DEMO_IMAGES } from '../../src/demo/index.js';
+import { buildDemoRepo, DASHBOARD_BUILD_MESSAGE, DEMO_IMAGES } from '../../src/demo/index.js';
+import { fillCommitRefs } from '../../src/demo/build.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -35,5 +36,20 @@ describe('demo repository', () => {
     const dir = buildDemoRepo();
     dirs.push(dir);
     expect(() => buildDemoRepo(dir)).toThrow(/empty folder/);
+  });
+});
+
+describe('demo story commit references', () => {
+  it('fills {{commit8:<message>}} with the earlier commit\'s short sha, and refuses a commit that does not exist yet', () => {
+    const shas = new Map([['feat: a', '0123456789abcdef0123456789abcdef01234567']]);
+    expect(fillCommitRefs('tag: v20260702-{{commit8:feat: a}}\n', shas)).toBe('tag: v20260702-01234567\n');
+    expect(() => fillCommitRefs('{{commit8:feat: later}}', shas)).toThrow(/names a commit "feat: later" before it exists/);
+  });
+
+  it('stamps the dashboard tag with the commit the dashboard is built from', () => {
+    const dir = buildDemoRepo();
+    dirs.push(dir);
+    const built = git(dir, 'log', '--format=%H', '-F', '--grep', DASHBOARD_BUILD_MESSAGE);
+    expect(readFileSync(join(dir, 'packages/apps/dashboard/values.yaml'), 'utf8')).toContain(`tag: v20260702-${built.slice(0, 8)}\n`);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildDemoRepo } from '../../src/demo/index.js';
+import { buildDemoRepo, DASHBOARD_BUILD_MESSAGE } from '../../src/demo/index.js';
 import { runCli } from '../support/io.js';
 
 let dir: string;
@@ -34,6 +34,10 @@ describe('pinwatch check on the demo', () => {
     expect(byName.get('backup-strategy-controller')!.unshipped.map((u) => u.pr)).toEqual([43]);
     expect(byName.get('gateway')!.status).toBe('current');
     expect(byName.get('migration-controller')!.status).toBe('unknown');
+    // the tag-pinned chart: its tag embeds the commit it was built from; the fix after it is unshipped
+    const dashboard = byName.get('dashboard')!;
+    expect(dashboard).toMatchObject({ status: 'stale', builtFrom: { commit: git('log', '--format=%H', '-F', '--grep', DASHBOARD_BUILD_MESSAGE), method: 'tag-commit' } });
+    expect(dashboard.unshipped).toEqual([expect.objectContaining({ pr: 46, type: 'fix', subject: expect.stringContaining('escape claim names') })]);
     // a fix is unshipped: the default policy fails
     expect(r.code).toBe(1);
   });
@@ -42,12 +46,12 @@ describe('pinwatch check on the demo', () => {
     const r = await runCli(['--repo', dir, 'check', '--format', 'json']);
     const findings = (JSON.parse(r.out) as { findings: JsonFinding[] }).findings;
     const where = (rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line}`).sort();
-    expect(where('first-party-missing-digest')).toEqual(['packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
+    expect(where('first-party-missing-digest')).toEqual(['packages/apps/dashboard/values.yaml:6', 'packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
     expect(where('floating-tag')).toEqual(['packages/system/backup-strategy/values.yaml:7']);
     expect(where('repository-multiple-digests')).toEqual(['packages/extra/storage/images/objectstorage-sidecar.tag:1', 'packages/extra/storage/values.yaml:3']);
     expect(where('producer-not-built')).toEqual(['packages/extra/storage/Makefile:4']);
     expect(where('no-producer')).toEqual(['packages/system/backup-strategy/values.yaml:5', 'packages/system/backup-strategy/values.yaml:7']);
-    expect(where('stale-image')).toEqual(['packages/system/backup-strategy/values.yaml:3', 'packages/system/billing/values.yaml:4']);
+    expect(where('stale-image')).toEqual(['packages/apps/dashboard/values.yaml:4', 'packages/system/backup-strategy/values.yaml:3', 'packages/system/billing/values.yaml:4']);
     // the Helm-templated manifest is declared: its template value is not a finding, its refs are pins
     expect(where('invalid-ref')).toEqual([]);
     expect(where('unparsed-file')).toEqual([]);

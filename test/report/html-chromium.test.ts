@@ -84,7 +84,7 @@ describe('pinwatch report --html in headless Chromium', () => {
     const billing = dom.slice(dom.indexOf('unshipped commit(s) in billing-controller'));
     expect(billing).toMatch(/<td class="num">#42<\/td><td>fix\(billing-controller\): requeue BillingClaim/);
     const staleRows = dom.match(/<span class="badge status-stale">stale<\/span><\/td>/g) ?? [];
-    expect(staleRows.length).toBe(2);
+    expect(staleRows.length).toBe(3); // billing-controller, backup-strategy-controller and the tag-pinned dashboard
     expect((dom.match(/<rect class="bar"/g) ?? []).length).toBe(staleRows.length);
     expect((dom.match(/<title>[^<]*oldest unshipped commit is \d+ day/g) ?? []).length).toBe(staleRows.length);
     expect(dom).not.toMatch(/<script/i);

@@ -1,0 +1,39 @@
+/**
+ * Tag archaeology: the commits whose patch adds a line holding one of the given
+ * image tags (as a whole token: `v1.2.3` is not found in `v1.2.30`), newest first
+ * in topological order, with the files each tag was added to. One `git log -p -G`
+ * pass over the pin files' history, whatever the number of tags.
+ */
+import { LITERAL_PATHSPECS, patchLog, type PatchOccurrence } from './digest-history.js';
+
+/** A tag's characters (the reference grammar's `[\w][\w.-]*`); a token ends where they do. */
+const TAG_CHAR = /[A-Za-z0-9_.-]/;
+/** Above this, the pickaxe is dropped and every patch of the paths is read (argv stays small). */
+const MAX_PICKAXE_CHARS = 32_768;
+
+const escapeEre = (s: string) => s.replace(/[.[\]\\()*+?{}|^$]/g, (c) => `\\${c}`);
+
+/** The wanted tags a line holds as whole tokens. */
+export function tagsInLine(line: string, wanted: ReadonlySet<string>, longest: number): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < line.length; i++) {
+    if (!TAG_CHAR.test(line[i]!) || (i > 0 && TAG_CHAR.test(line[i - 1]!))) continue;
+    let j = i;
+    while (j < line.length && j - i <= longest && TAG_CHAR.test(line[j]!)) j++;
+    const token = line.slice(i, j);
+    if (wanted.has(token) && !found.includes(token)) found.push(token);
+    i = j - 1;
+  }
+  return found;
+}
+
+/** Commits adding the tags to `paths` in the history of `head`, newest first (`addedTo`: tag → files). */
+export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD'): Promise<PatchOccurrence[]> {
+  const wanted = new Set([...tags].filter((t) => t !== ''));
+  if (wanted.size === 0 || paths.length === 0) return [];
+  const longest = Math.max(...[...wanted].map((t) => t.length));
+  const alternation = [...wanted].sort().map(escapeEre).join('|');
+  const pickaxe = alternation.length <= MAX_PICKAXE_CHARS ? alternation : undefined;
+  const occs = await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL_PATHSPECS, { pickaxe, tokensIn: (line) => tagsInLine(line, wanted, longest) });
+  return occs.filter((o) => o.addedTo.size > 0);
+}
