@@ -73,8 +73,9 @@ function registryFlags(cmd: Command): Command {
 /** The flags `check` and `report` share: the stale policy, the baseline, and asking the registry. */
 function checkFlags(cmd: Command): Command {
   cmd
-    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), or never', 'fix')
+    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), any commit or cannot be judged (unknown), or never', 'fix')
     .option('--max-age <days>', 'a stale image is an error only when its oldest counted unshipped commit is older than DAYS')
+    .option('--allow-shallow', 'a shallow clone that leaves images unjudged is not refused (exit 2); they count only under --fail-on-stale unknown')
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
     .option('--registry', 'ask the registry for the image revision label first (network)');
@@ -133,8 +134,9 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .command('stale')
       .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
       .argument('[images...]', 'only these images (short name or repository)')
-      .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
+      .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), any commit or cannot be judged (unknown), or never', 'fix')
       .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
+      .option('--allow-shallow', 'a shallow clone that leaves images unjudged is not refused (exit 2); they count only under --fail-on-stale unknown')
       .option('--registry', 'ask the registry for the image revision label first (network)'),
   ).action(run(async (ctx, images: string[], flags: StaleFlags) => (await import('./commands/stale.js')).runStale(ctx, images, flags)));
 

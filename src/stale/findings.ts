@@ -43,7 +43,7 @@ export function staleFindings(report: StaleReport, policy: StalePolicy): Finding
   for (const img of report.images) {
     if (img.status === 'current') continue;
     const stale = img.status === 'stale';
-    const severity: Severity = stale ? (imageFails(img, policy) ? 'error' : 'warning') : 'note';
+    const severity: Severity = imageFails(img, policy) ? 'error' : stale ? 'warning' : 'note';
     const rule = stale ? 'stale-image' : 'stale-unknown';
     const message = stale ? staleMessage(img) : `${img.repository}: stale status unknown: ${img.reason ?? 'no reason recorded'}`;
     const evidence = { repository: img.repository, digest: img.digest, builtFrom: img.builtFrom, unshipped: img.unshipped, reason: img.reason };

@@ -45,7 +45,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
     emitFindingsReport(ctx, format, result.findings, options);
   }
   const failOn = ctx.global.failOn ?? 'error';
-  const refusal = failOn === 'never' ? undefined : shallowRefusal(result.stale);
+  const refusal = failOn === 'never' || flags.allowShallow ? undefined : shallowRefusal(result.stale);
   if (refusal) {
     ctx.io.err(`pinwatch: ${terminalSafe(refusal)}\n`);
     return 2;

@@ -30,7 +30,7 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   else emit(ctx, findingsReport(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
   // The global --fail-on never also silences stale (check runs lint and stale under one switch).
   if (ctx.global.failOn === 'never') return 0;
-  const refusal = shallowRefusal(report);
+  const refusal = policy.allowShallow ? undefined : shallowRefusal(report);
   if (refusal) ctx.io.err(`pinwatch: ${terminalSafe(refusal)}\n`);
   return staleExitCode(report, policy);
 }
