@@ -1,5 +1,5 @@
 /**
- * The install path a user takes: `npm pack` (its prepack script builds dist/), then
+ * The install path a user takes: `npm pack` (its prepare script builds dist/), then
  * `npm install` of the tarball into an empty folder, then the installed
  * `pinwatch` bin. It used to die with ERR_MODULE_NOT_FOUND (no dist/ in the pack).
  */
@@ -22,10 +22,14 @@ const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, en
 
 describe('npm pack, npm install, pinwatch', () => {
   it('the packed tarball installs and runs, with LICENSE and without tests', { timeout: 120_000 }, () => {
-    // prepack builds dist/ (rebuilding it here would pull it from under the other test files,
+    // prepare builds dist/ (rebuilding it here would pull it from under the other test files,
     // which run the built CLI at the same time): check the script, pack what `npm test` built.
-    const pkg = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: ROOT, encoding: 'utf8' })) as { scripts: Record<string, string> };
-    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+    const pkg = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: ROOT, encoding: 'utf8' })) as { scripts: Record<string, string>; repository: { url: string }; homepage: string; bugs: { url: string } };
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/pinwatch\.git$/);
+    expect(pkg.homepage).toMatch(/^https:\/\/github\.com\//);
+    expect(pkg.bugs.url).toMatch(/\/issues$/);
+    // prepare, not prepack: npm runs prepare for npm pack and for an install from git
+    expect(pkg.scripts.prepare).toMatch(/npm run build/);
     const packs = temp('pinwatch-pack-');
     const listing = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--silent', '--pack-destination', packs], ROOT)) as { filename: string; files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
