@@ -29,7 +29,7 @@ describe('npm pack, npm install, pinwatch', () => {
     expect(pkg.homepage).toMatch(/^https:\/\/github\.com\//);
     expect(pkg.bugs.url).toMatch(/\/issues$/);
     // prepare, not prepack: npm runs prepare for npm pack and for an install from git
-    expect(pkg.scripts.prepare).toMatch(/npm run build/);
+    expect(pkg.scripts.prepare).toBe("node scripts/prepare.mjs");
     const packs = temp('pinwatch-pack-');
     const listing = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--silent', '--pack-destination', packs], ROOT)) as { filename: string; files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
