@@ -15,7 +15,8 @@ function run(args, env = process.env) {
 }
 
 if (!existsSync('node_modules/typescript/bin/tsc')) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(global|prefix|location)$/i.test(k)));
+  // none of the outer install's location settings: this install is the clone's own
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(global|location|prefix|local_prefix|global_prefix|globalconfig)$/i.test(k)));
   run(['install', '--no-save', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--location=project'], env);
 }
 run(['run', 'build', '--silent']);
