@@ -90,7 +90,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .version(VERSION)
     .option('--repo <dir>', 'repository root (default: the nearest folder at or above the working directory with pinwatch.yaml or .git)')
     .option('--config <file>', 'config file (default: pinwatch.yaml, or pinwatch.yml, .pinwatch.yaml, .pinwatch.yml, .github/pinwatch.yaml, at the repo root)')
-    .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
+    .option('--format <format>', 'output format: text|json|sarif|markdown|github|gitlab (per command)')
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
