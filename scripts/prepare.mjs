@@ -15,8 +15,9 @@ function run(args, env = process.env) {
 }
 
 if (!existsSync('node_modules/typescript/bin/tsc')) {
-  // none of the outer install's location settings: this install is the clone's own
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(global|location|prefix|local_prefix|global_prefix|globalconfig)$/i.test(k)));
+  // none of the outer install's settings but where packages come from: this install is the clone's own
+  const keep = /^npm_config_(cache|registry|userconfig|offline|prefer_offline|prefer_online|proxy|https_proxy|noproxy|cafile|strict_ssl|@.*:registry)$/i;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k) || keep.test(k)));
   run(['install', '--no-save', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--location=project'], env);
 }
 run(['run', 'build', '--silent']);
