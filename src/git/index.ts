@@ -6,3 +6,4 @@ export * from './patch-id.js';
 export * from './shallow.js';
 export * from './tags.js';
 export * from './objects.js';
+export * from './tree-export.js';

@@ -3,7 +3,7 @@
  * `npm install` of the tarball into an empty folder, then the installed
  * `pinwatch` bin. It used to die with ERR_MODULE_NOT_FOUND (no dist/ in the pack).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,7 +29,7 @@ describe('npm pack, npm install, pinwatch', () => {
     expect(pkg.homepage).toMatch(/^https:\/\/github\.com\//);
     expect(pkg.bugs.url).toMatch(/\/issues$/);
     // prepare, not prepack: npm runs prepare for npm pack and for an install from git
-    expect(pkg.scripts.prepare).toBe("node scripts/prepare.mjs");
+    expect(pkg.scripts.prepare).toMatch(/npm run build/);
     const packs = temp('pinwatch-pack-');
     const listing = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--silent', '--pack-destination', packs], ROOT)) as { filename: string; files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
@@ -47,5 +47,21 @@ describe('npm pack, npm install, pinwatch', () => {
     writeFileSync(join(tree, 'values.yaml'), 'image: ghcr.io/acme/app:v1.0.0\n');
     const scan = JSON.parse(execFileSync(bin, ['--repo', tree, 'scan', '--format', 'json'], { encoding: 'utf8' })) as { summary: { pins: number } };
     expect(scan.summary.pins).toBe(1);
+  });
+
+  it('from git (npm pack git+file://…, what `npm pack github:OWNER/pinwatch` does): prepare builds dist/ in the clone, the tarball installs globally and runs', { timeout: 300_000 }, () => {
+    // a clone of this repository's HEAD commit, reached through a git URL as npm reaches github:
+    const src = join(temp('pinwatch-git-src-'), 'pinwatch');
+    execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, src]);
+    const packs = temp('pinwatch-git-pack-');
+    npm(['pack', '--prefer-offline', '--no-audit', '--no-fund', '--silent', '--pack-destination', packs, `git+file://${src}`], packs);
+    const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!);
+    const prefix = temp('pinwatch-git-global-');
+    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--silent', tarball], packs);
+    const bin = join(prefix, 'bin/pinwatch');
+    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const demo = join(temp('pinwatch-git-demo-'), 'demo');
+    const out = spawnSync(bin, ['demo', '--dir', demo], { encoding: 'utf8' });
+    expect(out.stdout).toMatch(/billing-controller\s+stale/);
   });
 });
