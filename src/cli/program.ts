@@ -107,7 +107,11 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     };
 
   // pinwatch check (the default command): lint + stale in one report, one exit code.
-  checkFlags(program.command('check').description('lint + stale in one report (the default command): the one job CI runs')).action(
+  checkFlags(program.command('check').description('lint + stale in one report (the default command): the one job CI runs'))
+    // PR mode and adoption (issue 14): --base REV judges only what the PR adds; --write-baseline accepts today's findings
+    .option('--base <rev>', "PR mode: lint findings only where new relative to REV's tree; stale counts only REV's commits, the PR's own are rebuild-needed")
+    .addOption(new Option('--write-baseline [file]', `record every current finding, lint and stale, in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
+    .action(
     run(async (ctx, flags: CheckFlags) => (await import('./commands/check.js')).runCheck(ctx, flags)),
   );
 

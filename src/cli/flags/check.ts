@@ -6,4 +6,8 @@ export interface CheckFlags extends RegistryFlags, StalePolicyFlags {
   registry?: boolean;
   /** `--baseline FILE`, or false for `--no-baseline`. */
   baseline?: string | false;
+  /** `check --base REV` (PR mode). */
+  base?: string;
+  /** `check --write-baseline [FILE]`. */
+  writeBaseline?: string | boolean;
 }
