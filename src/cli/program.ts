@@ -181,12 +181,13 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     program
       .command('repin')
       .description('rewrite every pin of IMAGE (all shapes, lockstep keys included) to a new ref with byte-minimal edits, then rescan')
-      .argument('<image>', 'repository (ghcr.io/acme/app) or a configured image name')
+      .argument('[image]', 'repository (ghcr.io/acme/app) or a configured image name (not with --from-build-metadata)')
       .option('--to <ref>', 'the new ref: REPO:TAG@DIGEST (a missing digest is resolved through the registry)')
       .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
       .option('--dry-run', 'print the unified diff and write nothing')
-      .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's"),
-  ).action(run(async (ctx, image: string, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
+      .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's")
+      .option('--from-build-metadata <files...>', 'repin every image these files name: docker buildx/bake --metadata-file JSON or ko --image-refs'),
+  ).action(run(async (ctx, image: string | undefined, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
 
   // pinwatch inspect REF: what the registry says about an image — digest, platforms, labels, build commit.
   registryFlags(
