@@ -111,6 +111,8 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     // PR mode and adoption (issue 14): --base REV judges only what the PR adds; --write-baseline accepts today's findings
     .option('--base <rev>', "PR mode: lint findings only where new relative to REV's tree; stale counts only REV's commits, the PR's own are rebuild-needed")
     .addOption(new Option('--write-baseline [file]', `record every current finding, lint and stale, in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
+    .option('--sarif <file>', 'also write the findings as SARIF to FILE (same run; for code scanning upload)')
+    .option('--html <file>', 'also write the HTML report to FILE (same run, as pinwatch report --html)')
     .action(
     run(async (ctx, flags: CheckFlags) => (await import('./commands/check.js')).runCheck(ctx, flags)),
   );

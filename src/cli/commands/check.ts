@@ -1,7 +1,10 @@
 /** What `pinwatch check` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
-import { appendStepSummary, emit, emitFindingsReport } from '../output.js';
+import { appendStepSummary, emit, emitFindingsReport, findingsReport, setStepOutputs } from '../output.js';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { formatHtmlReport } from '../../report/html.js';
 import { loadCommandConfig } from '../config.js';
 import { checkRepo, type CheckResult } from '../../check/index.js';
 import type { CheckFlags } from '../flags/check.js';
@@ -61,6 +64,13 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
     // github: annotations on stdout; the job summary leads with the stale table, then the findings
     if (format === 'github') appendStepSummary(ctx, formatStaleMarkdown(result.stale));
     emitFindingsReport(ctx, format, result.findings, options);
+    if (format === 'github') setStepOutputs(ctx, { 'stale-count': result.stale.images.filter((i) => i.status === 'stale').length });
+  }
+  // side outputs of the same run (the GitHub Action's sarif: and html: inputs)
+  if (flags.sarif) writeFileAtomic(resolve(ctx.io.cwd, flags.sarif), findingsReport('sarif', result.findings, options));
+  if (flags.html) {
+    const html = formatHtmlReport({ repo, generatedAt: new Date().toISOString(), stale: { ...result.stale, notes }, findings: result.findings, pins: result.lint.scan.pins });
+    writeFileAtomic(resolve(ctx.io.cwd, flags.html), html);
   }
   const failOn = ctx.global.failOn ?? 'error';
   const refusal = failOn === 'never' || flags.allowShallow ? undefined : shallowRefusal(result.stale);

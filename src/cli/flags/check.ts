@@ -10,4 +10,7 @@ export interface CheckFlags extends RegistryFlags, StalePolicyFlags {
   base?: string;
   /** `check --write-baseline [FILE]`. */
   writeBaseline?: string | boolean;
+  /** `check --sarif FILE`, `check --html FILE`: also write these reports of the same run. */
+  sarif?: string;
+  html?: string;
 }
