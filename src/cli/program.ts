@@ -188,7 +188,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
       .option('--dry-run', 'print the unified diff and write nothing')
       .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's")
-      .option('--from-build-metadata <files...>', 'repin every image these files name: docker buildx/bake --metadata-file JSON or ko --image-refs'),
+      .option('--from-build-metadata <files...>', 'repin every image these files (or every file in these folders) name: docker buildx/bake --metadata-file JSON or ko --image-refs'),
   ).action(run(async (ctx, image: string | undefined, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
 
   // pinwatch inspect REF: what the registry says about an image — digest, platforms, labels, build commit.

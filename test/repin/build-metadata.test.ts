@@ -86,6 +86,13 @@ describe('repin --from-build-metadata on the demo repository', () => {
     expect(readFileSync(join(demo, 'packages/system/billing/values.yaml'), 'utf8')).toContain(`billing-controller:v1.0.1@${billing}`);
   });
 
+  it('a folder stands for every file in it: a dry run over the three files plans the same three images', async () => {
+    const r = await runCli(['--repo', demo, 'repin', '--from-build-metadata', files, '--dry-run', '--format', 'json']);
+    const doc = JSON.parse(r.out) as { fromBuildMetadata: string[]; images: unknown[] };
+    expect(doc.fromBuildMetadata.map((f) => f.slice(files.length + 1))).toEqual(['bake.json', 'billing.json', 'ko.txt']);
+    expect(doc.images).toHaveLength(4);
+  });
+
   it('with IMAGE or --to as well: a usage error, nothing written', async () => {
     const r = await runCli(['--repo', demo, 'repin', 'gateway', '--from-build-metadata', join(files, 'ko.txt')]);
     expect(r.code).toBe(2);

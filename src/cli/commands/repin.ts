@@ -9,7 +9,8 @@ import { registryClientOptions, type RegistryFlags } from '../flags/registry.js'
 import { batchRepinExitCode, parseBuildMetadata, repin, repinBuilt, repinExitCode } from '../../repin/index.js';
 import { PinwatchError } from '../../errors.js';
 import { readRegularFile } from '../../util/safe-read.js';
-import { resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { formatBatchRepinJson, formatRepinJson } from '../../report/repin-json.js';
 import { formatBatchRepinText, formatRepinText } from '../../report/repin-text.js';
@@ -65,7 +66,15 @@ async function runRepinFromMetadata(ctx: CommandContext, image: string | undefin
   if (image !== undefined || flags.to !== undefined || flags.toTag !== undefined) {
     throw new PinwatchError('conflicting-options', `--from-build-metadata takes the images and digests from its files; drop ${image !== undefined ? `IMAGE "${image}"` : flags.to !== undefined ? '--to' : '--to-tag'}`);
   }
-  const metadata = flags.fromBuildMetadata!.map((file) => {
+  // a folder stands for every file in it (a CI job downloads one artifact per built image into one folder)
+  const files = flags.fromBuildMetadata!.flatMap((f) => {
+    const abs = resolve(ctx.io.cwd, f);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) return [f];
+    const inside = readdirSync(abs).filter((n) => !n.startsWith('.')).sort().map((n) => join(f, n));
+    if (inside.length === 0) throw new PinwatchError('build-metadata-invalid', 'the folder holds no metadata file; expected the files docker buildx/bake --metadata-file or ko --image-refs wrote', { file: f });
+    return inside;
+  });
+  const metadata = files.map((file) => {
     const read = readRegularFile(resolve(ctx.io.cwd, file), { followSymlinks: true });
     if ('refused' in read) throw new PinwatchError('build-metadata-invalid', `cannot read it: ${read.refused.reason}`, { file });
     return { file, parsed: parseBuildMetadata(read.bytes.toString('utf8'), file) };
