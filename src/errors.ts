@@ -88,6 +88,8 @@ export const PINWATCH_ERROR_CODES = [
   'step-summary-unwritable',
   // demo
   'demo-dir-not-empty',
+  // CI integration (issue 14): repin --from-build-metadata
+  'build-metadata-invalid',
   ...REGISTRY_ERROR_CODES,
   // running (pod lists and kubectl)
   'pods-invalid',

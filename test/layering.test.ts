@@ -48,6 +48,7 @@ const RANK: Record<string, number> = {
   report: 11,
   demo: 12,
   cli: 13,
+  action: 13, // the GitHub Action's entry: given the CLI's main by bin/pinwatch-action.js, it imports no cli/
   index: 14, // the library's public barrel
 };
 

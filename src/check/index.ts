@@ -1,2 +1,2 @@
 export { checkRepo } from './repo.js';
-export type { CheckOptions, CheckResult } from './repo.js';
+export type { CheckOptions, CheckPrMode, CheckResult } from './repo.js';

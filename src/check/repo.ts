@@ -2,9 +2,15 @@
  * `check`: lint and stale on one scan and one build model — the one report a CI
  * job runs. Stale findings go through lint's levels, suppressions and baseline,
  * so `# pinwatch-ignore stale-image reason` and the baseline work for them too.
+ *
+ * PR mode (`base`): lint findings already present in the base revision's tree
+ * are suppressed (a baseline computed from that tree, no file to commit), and
+ * stale counts only commits the base has: the PR's own commits that change an
+ * image's inputs are `rebuild-needed` notes, the rebuild its build owes.
  */
 import type { Config } from '../config/types.js';
-import { lintScanned, type LintRepoResult } from '../lint/index.js';
+import { exportTree } from '../git/tree-export.js';
+import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
 import { scanRepo } from '../scan/index.js';
@@ -15,6 +21,20 @@ export interface CheckOptions {
   /** Baseline file, or false to ignore any baseline (default: config / .pinwatch-baseline.json when present). */
   baseline?: string | false;
   registry?: StaleReportOptions['registry'];
+  /** PR mode: the base revision (the PR's target branch, e.g. origin/main). */
+  base?: string;
+}
+
+/** What PR mode compared against, and how many lint findings the base tree already had. */
+export interface CheckPrMode {
+  base: string;
+  commit: string;
+  /** Commits only the PR has (reachable from HEAD, not from the base). */
+  prCommits: number;
+  /** Lint findings of this tree that the base tree has too (suppressed as `already on the base`). */
+  onBase: number;
+  /** Images whose inputs the PR's own commits change. */
+  rebuild: string[];
 }
 
 export interface CheckResult {
@@ -22,7 +42,10 @@ export interface CheckResult {
   stale: StaleReportResult;
   /** Lint findings and stale findings together, after levels, suppressions and baseline. */
   findings: Finding[];
+  pr?: CheckPrMode;
 }
+
+const STALE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
 export async function checkRepo(repoRoot: string, config: Config, options: CheckOptions): Promise<CheckResult> {
   const [scan, model] = await Promise.all([scanRepo(repoRoot, config), loadBuildModel(repoRoot, config)]);
@@ -31,11 +54,38 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
     model,
     now: options.policy.now,
     ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.base !== undefined ? { base: options.base } : {}),
   });
   const lint = lintScanned(repoRoot, config, scan, model, {
     ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     extraRuleIds: STALE_RULES.map((r) => r.id),
     extraFindings: staleFindings(stale, options.policy),
   });
-  return { lint, stale, findings: lint.findings };
+  if (!stale.base) return { lint, stale, findings: lint.findings };
+  const onBase = await baseFingerprints(repoRoot, config, stale.base.commit);
+  let suppressed = 0;
+  for (const f of lint.findings) {
+    if (f.suppressed || STALE_IDS.has(f.rule) || !f.fingerprint || !onBase.has(f.fingerprint)) continue;
+    f.suppressed = { kind: 'baseline', reason: `already in ${stale.base.rev}` };
+    suppressed++;
+  }
+  const pr: CheckPrMode = {
+    base: stale.base.rev,
+    commit: stale.base.commit,
+    prCommits: stale.base.prCommits,
+    onBase: suppressed,
+    rebuild: stale.images.filter((i) => (i.rebuild ?? []).length > 0).map((i) => i.image),
+  };
+  return { lint, stale, findings: lint.findings, pr };
+}
+
+/** Fingerprints of the lint findings of the base revision's tree (written to a temp folder, linted with this config). */
+async function baseFingerprints(repoRoot: string, config: Config, commit: string): Promise<Set<string>> {
+  const tree = await exportTree(repoRoot, commit);
+  try {
+    const base = await lintRepo(tree.dir, config, { baseline: false });
+    return new Set(baselineOf(base.findings).findings.map((e) => e.fingerprint));
+  } finally {
+    tree.remove();
+  }
 }

@@ -4,10 +4,10 @@
  * them under every command. Plain data, so `--help` loads nothing else.
  */
 export const COMMAND_FORMATS = {
-  check: ['text', 'json', 'sarif', 'markdown', 'github'],
+  check: ['text', 'json', 'sarif', 'markdown', 'github', 'gitlab'],
   scan: ['text', 'json'],
-  lint: ['text', 'json', 'sarif', 'markdown', 'github'],
-  stale: ['text', 'json', 'markdown', 'github', 'sarif'],
+  lint: ['text', 'json', 'sarif', 'markdown', 'github', 'gitlab'],
+  stale: ['text', 'json', 'markdown', 'github', 'sarif', 'gitlab'],
   explain: ['text', 'json'],
   affected: ['json', 'text'],
   overlay: ['text', 'json', 'markdown', 'github'],

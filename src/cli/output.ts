@@ -1,10 +1,12 @@
 /**
  * Where the CLI's reports go: stdout, or `--output FILE` (written atomically;
  * `--output -` is stdout), and for `--format github` the Markdown job summary
- * appended to `$GITHUB_STEP_SUMMARY`. One policy for the summary: when the
- * environment names a file that cannot be appended to, the run fails
+ * appended to `$GITHUB_STEP_SUMMARY` and the step outputs (`error-count`,
+ * `warning-count`, `stale-count`) to `$GITHUB_OUTPUT`. One policy for both: when
+ * the environment names a file that cannot be appended to, the run fails
  * (`step-summary-unwritable`, exit 2) rather than dropping it silently.
  */
+import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PinwatchError } from '../errors.js';
@@ -35,6 +37,29 @@ export function appendStepSummary(ctx: CommandContext, markdown: string): boolea
   return true;
 }
 
+/**
+ * Set step outputs in `$GITHUB_OUTPUT` (heredoc form, so any value is safe);
+ * nothing when the variable is unset (not in a GitHub Actions step).
+ */
+export function setStepOutputs(ctx: CommandContext, outputs: Record<string, string | number>): boolean {
+  const path = ctx.io.env.GITHUB_OUTPUT;
+  if (!path) return false;
+  const delimiter = `pinwatch_${randomBytes(8).toString('hex')}`;
+  const body = Object.entries(outputs).map(([k, v]) => `${k}<<${delimiter}\n${String(v)}\n${delimiter}\n`).join('');
+  try {
+    appendFileSync(resolve(ctx.io.cwd, path), body);
+  } catch (e) {
+    throw new PinwatchError('step-summary-unwritable', `cannot append to GITHUB_OUTPUT ${JSON.stringify(path)}: ${(e as Error).message}`);
+  }
+  return true;
+}
+
+/** The counts a workflow branches on: active (not suppressed) errors and warnings. */
+export function findingCounts(findings: readonly Finding[]): { 'error-count': number; 'warning-count': number } {
+  const active = findings.filter((f) => !f.suppressed);
+  return { 'error-count': active.filter((f) => f.severity === 'error').length, 'warning-count': active.filter((f) => f.severity === 'warning').length };
+}
+
 /** Any command's findings in a findings format, naming this pinwatch (version from package.json) as the tool. */
 export function findingsReport(format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): string {
   return formatFindings(format, findings, { tool: TOOL, ...options });
@@ -43,5 +68,8 @@ export function findingsReport(format: FindingsFormat, findings: readonly Findin
 /** Emit a findings report; for `github`, also append the Markdown report to the job summary. */
 export function emitFindingsReport(ctx: CommandContext, format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): void {
   emit(ctx, findingsReport(format, findings, options));
-  if (format === 'github') appendStepSummary(ctx, formatFindingsMarkdown(findings, options));
+  if (format === 'github') {
+    appendStepSummary(ctx, formatFindingsMarkdown(findings, options));
+    setStepOutputs(ctx, findingCounts(findings));
+  }
 }

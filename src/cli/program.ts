@@ -74,8 +74,9 @@ function registryFlags(cmd: Command): Command {
 /** The flags `check` and `report` share: the stale policy, the baseline, and asking the registry. */
 function checkFlags(cmd: Command): Command {
   cmd
-    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), or never', 'fix')
+    .option('--fail-on-stale <when>', 'a stale image is an error when it lacks a merged fix (fix), any commit (any), any commit or cannot be judged (unknown), or never', 'fix')
     .option('--max-age <days>', 'a stale image is an error only when its oldest counted unshipped commit is older than DAYS')
+    .option('--allow-shallow', 'a shallow clone that leaves images unjudged is not refused (exit 2); they count only under --fail-on-stale unknown')
     .option('--baseline <file>', 'baseline file to apply (default: config baseline, else .pinwatch-baseline.json when present)')
     .option('--no-baseline', 'ignore any baseline: report every finding')
     .option('--registry', 'ask the registry for the image revision label first (network)');
@@ -89,8 +90,8 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .description('Every image pin in a GitOps monorepo: where it is, what is wrong with it, and which merged fixes it does not ship.')
     .version(VERSION)
     .option('--repo <dir>', 'repository root (default: the nearest folder at or above the working directory with pinwatch.yaml or .git)')
-    .option('--config <file>', 'config file (default: pinwatch.yaml, or pinwatch.yml, .pinwatch.yaml, .pinwatch.yml, at the repo root)')
-    .option('--format <format>', 'output format: text|json|sarif|markdown|github (per command)')
+    .option('--config <file>', 'config file (default: pinwatch.yaml, or pinwatch.yml, .pinwatch.yaml, .pinwatch.yml, .github/pinwatch.yaml, at the repo root)')
+    .option('--format <format>', 'output format: text|json|sarif|markdown|github|gitlab (per command)')
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
@@ -107,7 +108,13 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     };
 
   // pinwatch check (the default command): lint + stale in one report, one exit code.
-  checkFlags(program.command('check').description('lint + stale in one report (the default command): the one job CI runs')).action(
+  checkFlags(program.command('check').description('lint + stale in one report (the default command): the one job CI runs'))
+    // PR mode and adoption (issue 14): --base REV judges only what the PR adds; --write-baseline accepts today's findings
+    .option('--base <rev>', "PR mode: lint findings only where new relative to REV's tree; stale counts only REV's commits, the PR's own are rebuild-needed")
+    .addOption(new Option('--write-baseline [file]', `record every current finding, lint and stale, in a baseline (default: config baseline or ${DEFAULT_BASELINE_FILE}) and exit 0`))
+    .option('--sarif <file>', 'also write the findings as SARIF to FILE (same run; for code scanning upload)')
+    .option('--html <file>', 'also write the HTML report to FILE (same run, as pinwatch report --html)')
+    .action(
     run(async (ctx, flags: CheckFlags) => (await import('./commands/check.js')).runCheck(ctx, flags)),
   );
 
@@ -135,8 +142,9 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .command('stale')
       .description('per first-party image: which commit it was built from (and how we know), and the merged commits to its build inputs it does not ship')
       .argument('[images...]', 'only these images (short name or repository)')
-      .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), or never', 'fix')
+      .option('--fail-on-stale <when>', 'exit 1 when an image lacks a merged fix (fix), any commit (any), any commit or cannot be judged (unknown), or never', 'fix')
       .option('--max-age <days>', 'fail only when the oldest counted unshipped commit is older than DAYS')
+      .option('--allow-shallow', 'a shallow clone that leaves images unjudged is not refused (exit 2); they count only under --fail-on-stale unknown')
       .option('--registry', 'ask the registry for the image revision label first (network)'),
   ).action(run(async (ctx, images: string[], flags: StaleFlags) => (await import('./commands/stale.js')).runStale(ctx, images, flags)));
 
@@ -177,12 +185,13 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     program
       .command('repin')
       .description('rewrite every pin of IMAGE (all shapes, lockstep keys included) to a new ref with byte-minimal edits, then rescan')
-      .argument('<image>', 'repository (ghcr.io/acme/app) or a configured image name')
+      .argument('[image]', 'repository (ghcr.io/acme/app) or a configured image name (not with --from-build-metadata)')
       .option('--to <ref>', 'the new ref: REPO:TAG@DIGEST (a missing digest is resolved through the registry)')
       .option('--to-tag <tag>', 'the new tag; its digest is resolved through the registry')
       .option('--dry-run', 'print the unified diff and write nothing')
-      .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's"),
-  ).action(run(async (ctx, image: string, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
+      .option('--only-forward', "refuse unless the new image's build commit descends from the pinned image's")
+      .option('--from-build-metadata <files...>', 'repin every image these files (or every file in these folders) name: docker buildx/bake --metadata-file JSON or ko --image-refs'),
+  ).action(run(async (ctx, image: string | undefined, flags: RepinFlags) => (await import('./commands/repin.js')).runRepin(ctx, image, flags)));
 
   // pinwatch inspect REF: what the registry says about an image — digest, platforms, labels, build commit.
   registryFlags(

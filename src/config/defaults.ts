@@ -39,8 +39,8 @@ export const DEFAULT_BUILD_ENTRY = 'Makefile:build';
 
 /** The config file read at the repository root when --config is not given. */
 export const CONFIG_FILE_NAME = 'pinwatch.yaml';
-/** Every name the repository's config may have at its root, the preferred first; two at once is an error. */
-export const CONFIG_FILE_NAMES: readonly string[] = [CONFIG_FILE_NAME, 'pinwatch.yml', '.pinwatch.yaml', '.pinwatch.yml'];
+/** Every name the repository's config may have (at its root, or in .github/), the preferred first; two at once is an error. */
+export const CONFIG_FILE_NAMES: readonly string[] = [CONFIG_FILE_NAME, 'pinwatch.yml', '.pinwatch.yaml', '.pinwatch.yml', '.github/pinwatch.yaml', '.github/pinwatch.yml'];
 
 /** A config with every default filled in; `origin` says nothing was read. */
 export function defaultConfig(): Config {

@@ -6,7 +6,7 @@
  * repository, the paths it names must stay inside, and errors quote only short
  * escaped excerpts of it.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
@@ -127,6 +127,29 @@ export function repoConfigName(repoRoot: string): string | undefined {
   return present[0];
 }
 
+/**
+ * Files that look meant as the config but are not read under their name
+ * (`Pinwatch.yaml`, `pinwatch.json`, `.github/pinwatch.config.yml`): each is
+ * named with the rename that makes pinwatch read it, never silently ignored.
+ */
+export function nearMissConfigNames(repoRoot: string): string[] {
+  const out: string[] = [];
+  for (const dir of ['', '.github/']) {
+    let names: string[];
+    try {
+      names = readdirSync(resolve(repoRoot, dir || '.'));
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      const rel = `${dir}${name}`;
+      if (CONFIG_FILE_NAMES.includes(rel)) continue;
+      if (/^\.?pinwatch[._-].+$/i.test(name) && !/baseline/i.test(name)) out.push(rel);
+    }
+  }
+  return out;
+}
+
 function readConfigFile(repoRoot: string, configPath: string | undefined): { file: string; raw: RawConfig } | undefined {
   const name = configPath ?? repoConfigName(repoRoot);
   if (name === undefined) return undefined;
@@ -148,7 +171,10 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   const raw = read?.raw ?? {};
   const config = defaultConfig();
   const assumed: string[] = [];
-  if (!read) assumed.push(`no ${CONFIG_FILE_NAME} (or ${CONFIG_FILE_NAMES.slice(1).join(', ')}) at the repository root: using the defaults`);
+  if (!read) {
+    assumed.push(`no ${CONFIG_FILE_NAME} (or ${CONFIG_FILE_NAMES.slice(1).join(', ')}) at the repository root: using the defaults`);
+    for (const near of nearMissConfigNames(repoRoot)) assumed.push(`found ${near}, which pinwatch does not read under that name; rename it ${near.startsWith('.github/') ? '.github/pinwatch.yaml' : CONFIG_FILE_NAME}`);
+  }
 
   config.firstParty = [...new Set([...(raw.firstParty ?? []), ...cliPrefixes])];
   if (raw.include) config.include = raw.include;

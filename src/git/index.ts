@@ -8,3 +8,4 @@ export * from './tags.js';
 export * from './objects.js';
 export * from './tag-history.js';
 export * from './messages.js';
+export * from './tree-export.js';

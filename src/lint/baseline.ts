@@ -31,9 +31,15 @@ function entryOf(f: Finding): BaselineEntry {
     rule: f.rule,
     ...(f.file ? { file: f.file } : {}),
     ...(f.pin?.keyPath ? { keyPath: f.pin.keyPath } : {}),
-    ...(f.pin ? { repository: f.pin.ref.name } : {}),
+    ...(f.pin ? { repository: f.pin.ref.name } : evidenceRepository(f) ? { repository: evidenceRepository(f) } : {}),
     message: f.message,
   };
+}
+
+/** A finding without a pin (stale's, one per image) names its repository in its evidence. */
+function evidenceRepository(f: Finding): string | undefined {
+  const r = (f.evidence as { repository?: unknown } | undefined)?.repository;
+  return typeof r === 'string' ? r : undefined;
 }
 
 const byFileRule = (a: BaselineEntry, b: BaselineEntry) =>

@@ -23,6 +23,6 @@ export const LINT_RULE_IDS = [
   'unused-suppression',
 ] as const;
 
-export const STALE_RULE_IDS = ['stale-image', 'stale-unknown'] as const;
+export const STALE_RULE_IDS = ['stale-image', 'stale-unknown', 'rebuild-needed'] as const;
 
 export type RuleId = (typeof LINT_RULE_IDS)[number] | (typeof STALE_RULE_IDS)[number];

@@ -4,3 +4,7 @@ export type { RepinOptions } from './repo.js';
 export type * from './types.js';
 export { resolveRepository, resolveTarget } from './target.js';
 export { planRepin } from './plan.js';
+export { mergeBuiltImages, parseBuildMetadata } from './build-metadata.js';
+export type { BuildMetadata, BuiltImage } from './build-metadata.js';
+export { batchRepinExitCode, repinBuilt } from './batch.js';
+export type { BatchRepinResult } from './batch.js';

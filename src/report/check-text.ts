@@ -8,11 +8,30 @@ import { terminalSafe } from './sanitize.js';
 
 const STALE_RULE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
-export function formatCheckText(stale: StaleReportResult, findings: readonly Finding[], notes: readonly string[] = []): string {
+/** PR mode (check --base): what the report compared against and the rebuilds the PR owes. */
+export interface CheckTextPr {
+  base: string;
+  commit: string;
+  prCommits: number;
+  onBase: number;
+}
+
+export function formatCheckText(stale: StaleReportResult, findings: readonly Finding[], notes: readonly string[] = [], pr?: CheckTextPr): string {
   const lintFindings = findings.filter((f) => !STALE_RULE_IDS.has(f.rule));
   const active = findings.filter((f) => !f.suppressed);
   const count = (s: Finding['severity']) => active.filter((f) => f.severity === s).length;
+  const rebuild = active.filter((f) => f.rule === 'rebuild-needed');
+  const prSection = pr
+    ? [
+        `== This pull request, against ${pr.base} (${pr.commit.slice(0, 10)}): ${pr.prCommits} commit(s) of its own`,
+        '',
+        ...(rebuild.length > 0 ? rebuild.map((f) => `${f.message}`) : ['it changes no first-party image\'s build inputs']),
+        `${pr.onBase} lint finding(s) already in ${pr.base} are not reported; unshipped commits count only those ${pr.base} has`,
+        '',
+      ]
+    : [];
   const out = [
+    ...prSection,
     '== Merged but not shipped: first-party images vs the commits they were built from',
     '',
     formatStaleText(stale).trimEnd(),

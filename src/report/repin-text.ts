@@ -1,5 +1,5 @@
 /** `pinwatch repin` as text: what moved, what could not, what was left behind; the diff on --dry-run. */
-import type { RepinResult } from '../repin/index.js';
+import type { BatchRepinResult, RepinResult } from '../repin/index.js';
 import { terminalSafe } from './sanitize.js';
 
 export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): string {
@@ -33,5 +33,19 @@ export function formatRepinText(r: RepinResult, opts: { diff?: boolean } = {}): 
     out.push('', 'Wide search: after the planned edits no file in the tree would name the old digest.');
   }
   if (opts.diff && r.files.length) out.push('', ...r.files.map((f) => f.diff.trimEnd()));
+  return terminalSafe(`${out.join('\n')}\n`);
+}
+
+/** `repin --from-build-metadata …`: one section per built image, then what was not repinned and why. */
+export function formatBatchRepinText(r: BatchRepinResult): string {
+  const out: string[] = [`Build metadata: ${r.files.join(', ')}: ${r.images.length} image(s)`, ''];
+  for (const res of r.results) out.push(formatRepinText(res, { diff: res.dryRun }).trimEnd(), '');
+  if (r.skipped.length) {
+    out.push(`Not repinned (${r.skipped.length}):`);
+    for (const s of r.skipped) out.push(`  ${s.repository ?? s.source ?? '?'}${s.repository && s.source ? ` (${s.source})` : ''}: ${s.reason}`);
+  }
+  const moved = r.results.filter((x) => x.changes.length > 0).length;
+  const blocked = r.results.filter((x) => x.problems.some((p) => p.blocking)).length;
+  out.push(`${moved} of ${r.images.length} image(s) ${r.results.some((x) => x.dryRun) ? 'would move' : 'moved'}; ${blocked} blocked by a problem; ${r.skipped.length} not repinned`);
   return terminalSafe(`${out.join('\n')}\n`);
 }

@@ -18,6 +18,8 @@ function imageJson(img: StaleImage): Record<string, unknown> {
     pins: img.pins,
     inputs: { count: img.inputs.count, paths: img.inputs.patterns.map((p) => p.path), ignore: img.inputs.ignore, unknownReason: img.inputs.unknownReason ?? null },
     provenance: img.provenance,
+    // PR mode only: the PR's own commits that change the image's inputs
+    ...(img.rebuild ? { rebuild: img.rebuild.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, pr: u.pr ?? null, type: u.type ?? null, paths: u.paths })) } : {}),
   };
 }
 
@@ -27,6 +29,7 @@ export function staleJson(report: StaleReport & { notes?: string[] }): Record<st
     version: STALE_JSON_VERSION,
     head: report.head,
     shallow: report.shallow,
+    ...(report.base ? { base: report.base } : {}),
     summary: { images: report.images.length, stale: count('stale'), current: count('current'), unknown: count('unknown') },
     warnings: report.warnings,
     notes: report.notes ?? [],

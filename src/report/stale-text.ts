@@ -9,8 +9,13 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd());
 }
 
+/** The shallow clone's fix, said once in the warning at the top, is not repeated in every image's reason. */
+const SHALLOW_FIX = /: fetch full history \(git fetch --unshallow, or fetch-depth: 0\)/g;
+
 export function formatStaleText(report: StaleReport & { notes?: string[] }): string {
-  const lines: string[] = [];
+  // what limits the answer for every image comes first, once
+  const lines: string[] = report.warnings.map((w) => `warning: ${w}`);
+  if (lines.length > 0) lines.push('');
   const labels = imageLabels(report.images);
   const rows = [['IMAGE', 'STATUS', 'BUILT FROM', 'UNSHIPPED', 'OLDEST'], ...report.images.map((i, n) => [labels[n]!, i.status, builtFromText(i), unshippedCount(i), ageText(i)])];
   lines.push(...table(rows), '');
@@ -23,7 +28,7 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
       for (const failed of failedBeforeAnswer(img)) lines.push(`  ${failed.method}: no — ${failed.reason}`);
       if (step) lines.push(`  ${step.method}: ${step.reason}`);
     }
-    if (img.reason) lines.push(`  reason: ${img.reason}`);
+    if (img.reason) lines.push(`  reason: ${report.shallow ? img.reason.replace(SHALLOW_FIX, ' (see the shallow-clone warning at the top)') : img.reason}`);
     lines.push(`  pins: ${listSome(img.pins.map((p) => `${plainField(p.file)}:${p.line}`)) || '(none)'}`);
     if (img.unshipped.length > 0) {
       lines.push('  unshipped:');
@@ -32,7 +37,6 @@ export function formatStaleText(report: StaleReport & { notes?: string[] }): str
     if (img.cherryPicked.length > 0) lines.push(`  already shipped as cherry-picks: ${img.cherryPicked.map((c) => `${c.commit.slice(0, 10)}=${c.equals.slice(0, 10)}`).join(', ')}`);
     lines.push('');
   }
-  for (const w of report.warnings) lines.push(`warning: ${w}`);
   for (const n of report.notes ?? []) lines.push(`note: ${n}`);
   lines.push(summaryCounts(report.images));
   return terminalSafe(`${lines.join('\n')}\n`);

@@ -9,9 +9,9 @@
 import { PinwatchError } from '../errors.js';
 import { readChangedPaths } from '../git/changed-paths.js';
 import { readCommitGraph, type CommitGraph } from '../git/graph.js';
-import { resolveCommitAndPrefix } from '../git/objects.js';
+import { resolveCommit, resolveCommitAndPrefix } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
-import { gitStats, runGit } from '../git/run.js';
+import { git, gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
 import type { ProvenanceMethod } from '../config/types.js';
 import { introducerOf, withIntroducerBuild } from '../provenance/digest-history.js';
@@ -42,6 +42,11 @@ export interface StaleOptions {
   tagRules?: TagRules;
   /** `stale.fixPattern`: a message matching it marks an unshipped commit a fix. */
   fixPattern?: RegExp;
+  /**
+   * PR mode: the base revision. Commits reachable from HEAD but not from it are
+   * the PR's own: listed per image as `rebuild`, never counted as unshipped.
+   */
+  base?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -59,6 +64,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
     throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);
   }
   const shallow = await readShallowState(repo);
+  const pr = options.base === undefined ? undefined : await prCommits(repo, head, options.base);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];
   const sources = await provenanceSources(repo, subjects, methods, {
@@ -87,10 +93,28 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const messages = await readCommitMessages(repo, judged.flatMap((j) => (j ? j.unshipped.map((c) => graph.nodes[c.index]!.sha) : [])));
   timer.lap('messages');
   const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
-  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], meta, now));
+  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], meta, now, pr?.own));
   out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
   timer.lap('describe');
-  return { head, shallow: shallow.shallow, images: out, warnings, gitProcesses: gitStats.processes - startProcesses, timings: timer.phases };
+  return {
+    head,
+    shallow: shallow.shallow,
+    ...(pr ? { base: { rev: options.base!, commit: pr.commit, prCommits: pr.own.size } } : {}),
+    images: out,
+    warnings,
+    gitProcesses: gitStats.processes - startProcesses,
+    timings: timer.phases,
+  };
+}
+
+/** PR mode: the base commit and the commits only HEAD has (`git rev-list HEAD --not BASE`), in one or two git processes. */
+async function prCommits(repo: string, head: string, base: string): Promise<{ commit: string; own: Set<string> }> {
+  const commit = base.startsWith('-') ? undefined : await resolveCommit(repo, base);
+  if (!commit) {
+    throw new PinwatchError('unknown-revision', `base ${JSON.stringify(base)} does not name a commit here; expected a branch, tag or sha (in CI fetch it first: git fetch origin ${base}, or actions/checkout with fetch-depth: 0)`);
+  }
+  const own = await git(repo, ['rev-list', head, `^${commit}`]);
+  return { commit, own: new Set(own.split('\n').filter(Boolean)) };
 }
 
 /** The root is a subdirectory of the work tree: history is read through it only. */
@@ -182,7 +206,7 @@ function describeCommit({ graph, owners, messages, fixPattern }: CommitMeta, c: 
   return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), ...(fix ? { fix } : {}), paths: c.paths.slice(0, 5) };
 }
 
-function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date): StaleImage {
+function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date, prOwn?: Set<string>): StaleImage {
   const { graph } = meta;
   const inputs = s.input.inputs;
   const base: StaleImage = {
@@ -212,13 +236,17 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
   else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
-  const unshipped = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  const described = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  // PR mode: the PR's own commits are its build's to ship, not unshipped merged work
+  const unshipped = prOwn ? described.filter((u) => !prOwn.has(u.commit)) : described;
+  const rebuild = prOwn ? described.filter((u) => prOwn.has(u.commit)) : [];
   const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
   return {
     ...base,
     status: unshipped.length > 0 ? 'stale' : 'current',
     unshipped,
     cherryPicked: j.cherryPicked,
+    ...(prOwn ? { rebuild } : {}),
     ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: Math.floor((now.getTime() - Date.parse(oldest.date)) / DAY_MS) } } : {}),
   };
 }

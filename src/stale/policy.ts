@@ -1,17 +1,21 @@
 /**
- * When stale fails the run: `failOnStale` fix|any|never (default fix: an
- * unshipped commit is a fix: its type, a `Fixes:` trailer or stale.fixPattern, see commit-meta.ts) and `maxAgeDays` (only when the oldest counted
+ * When stale fails the run: `failOnStale` fix|any|unknown|never (default fix: an
+ * unshipped commit is a fix: its type, a `Fixes:` trailer or stale.fixPattern, see commit-meta.ts;
+ * unknown: any unshipped commit, and an image pinwatch could not judge, fails too) and `maxAgeDays` (only when the oldest counted
  * unshipped commit is older than that). The CLI parses the flags into this
  * policy (src/cli/flags/stale.ts).
  */
 import type { StaleImage, StaleReport, UnshippedCommit } from './types.js';
 
-export type FailOnStale = 'fix' | 'any' | 'never';
+export type FailOnStale = 'fix' | 'any' | 'unknown' | 'never';
+export const FAIL_ON_STALE_LEVELS: readonly FailOnStale[] = ['fix', 'any', 'unknown', 'never'];
 
 export interface StalePolicy {
   failOnStale: FailOnStale;
   maxAgeDays?: number;
   now: Date;
+  /** `--allow-shallow`: a shallow clone's unjudged images are not a refusal (they still fail under `unknown`). */
+  allowShallow?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -23,6 +27,7 @@ export function countedCommits(img: StaleImage, policy: StalePolicy): UnshippedC
 }
 
 export function imageFails(img: StaleImage, policy: StalePolicy): boolean {
+  if (img.status === 'unknown') return policy.failOnStale === 'unknown';
   const counted = countedCommits(img, policy);
   if (counted.length === 0) return false;
   if (policy.maxAgeDays === undefined) return true;
@@ -49,9 +54,9 @@ export function shallowRefusal(report: StaleReport): string | undefined {
 /**
  * 2 when a shallow clone left images unjudged (the answer cannot be given; not
  * silenced by --fail-on-stale never, only by the global --fail-on never), else 1
- * when some image fails the policy, else 0.
+ * when some image fails the policy, else 0. `allowShallow` lifts the refusal.
  */
 export function staleExitCode(report: StaleReport, policy: StalePolicy): number {
-  if (shallowUnknowns(report).length > 0) return 2;
+  if (!policy.allowShallow && shallowUnknowns(report).length > 0) return 2;
   return report.images.some((i) => imageFails(i, policy)) ? 1 : 0;
 }

@@ -39,6 +39,12 @@ export interface StaleImage {
   /** Unshipped commits whose patch already is in the build commit's history (cherry-picks). */
   cherryPicked: { commit: string; equals: string }[];
   oldestUnshipped?: { commit: string; date: string; ageDays: number };
+  /**
+   * PR mode (`base`): commits of the PR itself (reachable from HEAD, not from the
+   * base) that change this image's inputs. They are not unshipped: the PR's own
+   * build must rebuild and repin the image.
+   */
+  rebuild?: UnshippedCommit[];
   pins: { file: string; line: number; keyPath?: string }[];
   inputs: { count: number; patterns: InputPattern[]; ignore: string[]; steps: string[]; unknownReason?: string };
 }
@@ -47,6 +53,8 @@ export interface StaleReport {
   head: string;
   shallow: boolean;
   images: StaleImage[];
+  /** PR mode: the base revision and the commits only the PR has (reachable from HEAD, not from it). */
+  base?: { rev: string; commit: string; prCommits: number };
   /** Things that limit the answer for every image (shallow clone, …). */
   warnings: string[];
   /** Git processes this run started (constant in the number of images). */

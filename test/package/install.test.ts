@@ -1,9 +1,9 @@
 /**
- * The install path a user takes: `npm pack` (its prepack script builds dist/), then
+ * The install path a user takes: `npm pack` (its prepare script builds dist/), then
  * `npm install` of the tarball into an empty folder, then the installed
  * `pinwatch` bin. It used to die with ERR_MODULE_NOT_FOUND (no dist/ in the pack).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,10 +22,14 @@ const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, en
 
 describe('npm pack, npm install, pinwatch', () => {
   it('the packed tarball installs and runs, with LICENSE and without tests', { timeout: 120_000 }, () => {
-    // prepack builds dist/ (rebuilding it here would pull it from under the other test files,
+    // prepare builds dist/ (rebuilding it here would pull it from under the other test files,
     // which run the built CLI at the same time): check the script, pack what `npm test` built.
-    const pkg = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: ROOT, encoding: 'utf8' })) as { scripts: Record<string, string> };
-    expect(pkg.scripts.prepack).toMatch(/npm run build/);
+    const pkg = JSON.parse(execFileSync('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: ROOT, encoding: 'utf8' })) as { scripts: Record<string, string>; repository: { url: string }; homepage: string; bugs: { url: string } };
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/pinwatch\.git$/);
+    expect(pkg.homepage).toMatch(/^https:\/\/github\.com\//);
+    expect(pkg.bugs.url).toMatch(/\/issues$/);
+    // prepare, not prepack: npm runs prepare for npm pack and for an install from git
+    expect(pkg.scripts.prepare).toMatch(/npm run build/);
     const packs = temp('pinwatch-pack-');
     const listing = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--silent', '--pack-destination', packs], ROOT)) as { filename: string; files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
@@ -43,5 +47,21 @@ describe('npm pack, npm install, pinwatch', () => {
     writeFileSync(join(tree, 'values.yaml'), 'image: ghcr.io/acme/app:v1.0.0\n');
     const scan = JSON.parse(execFileSync(bin, ['--repo', tree, 'scan', '--format', 'json'], { encoding: 'utf8' })) as { summary: { pins: number } };
     expect(scan.summary.pins).toBe(1);
+  });
+
+  it('from git (npm pack git+file://…, what `npm pack github:OWNER/pinwatch` does): prepare builds dist/ in the clone, the tarball installs globally and runs', { timeout: 300_000 }, () => {
+    // a clone of this repository's HEAD commit, reached through a git URL as npm reaches github:
+    const src = join(temp('pinwatch-git-src-'), 'pinwatch');
+    execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, src]);
+    const packs = temp('pinwatch-git-pack-');
+    npm(['pack', '--prefer-offline', '--no-audit', '--no-fund', '--silent', '--pack-destination', packs, `git+file://${src}`], packs);
+    const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!);
+    const prefix = temp('pinwatch-git-global-');
+    npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--silent', tarball], packs);
+    const bin = join(prefix, 'bin/pinwatch');
+    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const demo = join(temp('pinwatch-git-demo-'), 'demo');
+    const out = spawnSync(bin, ['demo', '--dir', demo], { encoding: 'utf8' });
+    expect(out.stdout).toMatch(/billing-controller\s+stale/);
   });
 });

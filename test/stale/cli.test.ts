@@ -80,7 +80,7 @@ describe('pinwatch stale (CLI)', () => {
     expect((await cli(r.dir, 'stale', '--max-age', '0')).code).toBe(1);
     const bad = await cli(r.dir, 'stale', '--fail-on-stale', 'sometimes');
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--fail-on-stale must be fix, any or never');
+    expect(bad.err).toContain('--fail-on-stale must be fix, any, unknown or never');
   });
 
   it('does not fail on stale without a fix by default', async () => {

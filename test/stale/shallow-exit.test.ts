@@ -44,6 +44,27 @@ describe('a shallow clone that cannot answer', () => {
   it('the global --fail-on never still silences it (an explicit opt-out)', async () => {
     expect((await runCli(['--repo', shallow, '--fail-on', 'never', 'stale'])).code).toBe(0);
   });
+  it('--allow-shallow: no refusal, exit per policy; unknown images fail only under --fail-on-stale unknown', async () => {
+    for (const cmd of ['stale', 'check']) {
+      const allowed = await runCli(['--repo', shallow, cmd, '--allow-shallow']);
+      // check may still fail on lint findings of this small tree; never the refusal's 2
+      expect(allowed.code, cmd).toBe(cmd === 'stale' ? 0 : allowed.code === 2 ? -1 : allowed.code);
+      expect(allowed.err).not.toMatch(/shallow-clone\]/);
+      const strict = await runCli(['--repo', shallow, cmd, '--allow-shallow', '--fail-on-stale', 'unknown']);
+      expect(strict.code, cmd).toBe(1);
+    }
+  });
+  it('--fail-on-stale unknown: the unknown image is an error finding in check', async () => {
+    const r = await runCli(['--repo', shallow, 'check', '--allow-shallow', '--fail-on-stale', 'unknown', '--format', 'json']);
+    const unknown = (JSON.parse(r.out).findings as { rule: string; severity: string }[]).filter((f) => f.rule === 'stale-unknown');
+    expect(unknown.map((f) => f.severity)).toEqual(['error']);
+  });
+  it('text: the shallow warning comes once, first, and no image reason repeats its fix', async () => {
+    const r = await runCli(['--repo', shallow, '--fail-on', 'never', 'stale']);
+    expect(r.out.split('\n')[0]).toMatch(/^warning: the clone is shallow/);
+    expect(r.out.match(/fetch-depth: 0/g)).toHaveLength(1);
+    expect(r.out).toMatch(/reason: .*shallow clone.*\(see the shallow-clone warning at the top\)/);
+  });
   it('the full clone answers: the image is stale, exit 1, no refusal', async () => {
     const r = await runCli(['--repo', full, 'stale', '--fail-on-stale', 'any']);
     expect(r.code).toBe(1);

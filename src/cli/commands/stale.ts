@@ -1,7 +1,7 @@
 /** What `pinwatch stale` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
-import { emit, findingsReport } from '../output.js';
+import { emit, findingCounts, findingsReport, setStepOutputs } from '../output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
 import { shallowRefusal, staleReport, staleExitCode, STALE_RULES, staleFindings } from '../../stale/index.js';
@@ -27,10 +27,14 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   if (format === 'json') emit(ctx, formatStaleJson(report));
   else if (format === 'text') emit(ctx, formatStaleText(report));
   else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
-  else emit(ctx, findingsReport(format, staleFindings(report, policy), { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
+  else {
+    const findings = staleFindings(report, policy);
+    emit(ctx, findingsReport(format, findings, { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
+    if (format === 'github') setStepOutputs(ctx, { ...findingCounts(findings), 'stale-count': report.images.filter((i) => i.status === 'stale').length });
+  }
   // The global --fail-on never also silences stale (check runs lint and stale under one switch).
   if (ctx.global.failOn === 'never') return 0;
-  const refusal = shallowRefusal(report);
+  const refusal = policy.allowShallow ? undefined : shallowRefusal(report);
   if (refusal) ctx.io.err(`pinwatch: ${terminalSafe(refusal)}\n`);
   return staleExitCode(report, policy);
 }

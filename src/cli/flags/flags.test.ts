@@ -9,6 +9,7 @@ describe('stale policy flags', () => {
     [undefined, 'fix'],
     ['fix', 'fix'],
     ['any', 'any'],
+    ['unknown', 'unknown'],
     ['never', 'never'],
   ])('--fail-on-stale %s → %s', (value, want) => {
     expect(parseFailOnStale(value)).toBe(want);
@@ -23,7 +24,7 @@ describe('stale policy flags', () => {
   });
 
   it('bad values name the flag, quote the input and say what is expected', () => {
-    expect(() => parseFailOnStale('sometimes')).toThrow('--fail-on-stale must be fix, any or never; saw "sometimes"');
+    expect(() => parseFailOnStale('sometimes')).toThrow('--fail-on-stale must be fix, any, unknown or never; saw "sometimes"');
     expect(() => parseMaxAge('7d')).toThrow('--max-age must be a number of days, like 7; saw "7d"');
     expect(() => parseMaxAge('-1')).toThrow(expect.objectContaining({ code: 'invalid-max-age' }));
   });

@@ -1,20 +1,22 @@
 /**
  * The stale policy flags, shared by `stale`, `check` and `report`:
- * `--fail-on-stale fix|any|never` and `--max-age DAYS`, parsed into the
+ * `--fail-on-stale fix|any|unknown|never`, `--max-age DAYS` and
+ * `--allow-shallow`, parsed into the
  * library's StalePolicy.
  */
 import { PinwatchError } from '../../errors.js';
-import type { FailOnStale, StalePolicy } from '../../stale/index.js';
+import { FAIL_ON_STALE_LEVELS, type FailOnStale, type StalePolicy } from '../../stale/index.js';
 
 export interface StalePolicyFlags {
   failOnStale?: string;
   maxAge?: string;
+  allowShallow?: boolean;
 }
 
 export function parseFailOnStale(value: string | undefined): FailOnStale {
   const v = value ?? 'fix';
-  if (v === 'fix' || v === 'any' || v === 'never') return v;
-  throw new PinwatchError('invalid-fail-on-stale', `--fail-on-stale must be fix, any or never; saw "${v}"`);
+  if ((FAIL_ON_STALE_LEVELS as readonly string[]).includes(v)) return v as FailOnStale;
+  throw new PinwatchError('invalid-fail-on-stale', `--fail-on-stale must be fix, any, unknown or never; saw "${v}"`);
 }
 
 export function parseMaxAge(value: string | undefined): number | undefined {
@@ -24,5 +26,5 @@ export function parseMaxAge(value: string | undefined): number | undefined {
 }
 
 export function stalePolicy(flags: StalePolicyFlags, now: Date): StalePolicy {
-  return { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now };
+  return { failOnStale: parseFailOnStale(flags.failOnStale), maxAgeDays: parseMaxAge(flags.maxAge), now, ...(flags.allowShallow ? { allowShallow: true } : {}) };
 }
