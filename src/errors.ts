@@ -88,6 +88,9 @@ export const PINWATCH_ERROR_CODES = [
   'step-summary-unwritable',
   // demo
   'demo-dir-not-empty',
+  'invalid-since',
+  'log-unreadable',
+  'invalid-min-literal',
   ...REGISTRY_ERROR_CODES,
 ] as const;
 

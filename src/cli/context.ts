@@ -10,6 +10,8 @@ export interface Io {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Standard input, for commands that read it (`triage -`); absent: the process's own stdin. */
+  stdin?: () => Promise<string>;
 }
 
 export interface GlobalOptions {

@@ -13,6 +13,7 @@ export const COMMAND_FORMATS = {
   overlay: ['text', 'json', 'markdown', 'github'],
   repin: ['text', 'json'],
   inspect: ['text', 'json'],
+  triage: ['text', 'json', 'markdown', 'github'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -32,6 +33,7 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   inspect: ['0 inspected', ERROR],
   report: ['0 clean', '1 a finding at or above --fail-on', ERROR],
   demo: ['0 the demo ran', ERROR],
+  triage: ['0 no log line is version skew (lines that matched nothing, or whose build is unknown, are listed as unknown)', '1 some line is skew: it comes from code a pinned build has and HEAD removed, or a commit the build lacks touches its package and mentions the line', ERROR],
 };
 
 /** The `--help` footer of one command: its formats and exit codes. */
