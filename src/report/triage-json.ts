@@ -13,6 +13,7 @@ function matchJson(m: TriageMatch): Record<string, unknown> {
     literal: m.literal,
     specificity: m.specificity,
     introduced: ref(m.introduced),
+    introducedBefore: m.introducedBefore ?? null,
     removed: ref(m.removed),
     images: m.images.map((i) => ({
       name: i.name,

@@ -12,6 +12,7 @@ function lineBlock(l: TriageLine): string[] {
   for (const m of l.matches) {
     out.push(`  ${plainField(m.file)}:${m.line}${m.atHead ? '' : ' (not at HEAD)'}  ${JSON.stringify(plainField(m.literal))}  [${m.specificity} chars]`);
     if (m.introduced) out.push(`    introduced ${short(m.introduced.commit)} ${m.introduced.date?.slice(0, 10) ?? ''} ${plainField(m.introduced.subject ?? '')}`);
+    else if (m.introducedBefore) out.push(`    introduced before the history window (${/^[0-9a-f]{40,64}$/.test(m.introducedBefore) ? short(m.introducedBefore) : plainField(m.introducedBefore)}; --since widens it)`);
     if (m.removed) out.push(`    removed    ${short(m.removed.commit)} ${m.removed.date?.slice(0, 10) ?? ''} ${plainField(m.removed.subject ?? '')}`);
     for (const i of m.images) {
       out.push(`    ${plainField(i.name)}: ${i.standing}: ${plainField(i.reason)}`);

@@ -171,6 +171,7 @@ export async function triageLog(repoRoot: string, config: Config, lines: readonl
   );
   t.lap('commits');
   const judged = judgeLog(matched, images, graph, (c) => texts.get(c));
+  for (const l of judged.lines) for (const m of l.matches) if (!m.introduced && window.args.length > 0) m.introducedBefore = window.label;
   t.lap('judge');
   const count = (v: string) => judged.lines.filter((l) => l.verdict === v).length;
   const notes = [...stale.warnings, ...stale.notes];
