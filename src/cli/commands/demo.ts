@@ -1,7 +1,8 @@
 /** What `pinwatch demo` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { say } from '../stderr.js';
-import { buildDemoRepo } from '../../demo/index.js';
+import { buildDemoRepo, DEMO_LOG_FILE } from '../../demo/index.js';
+import { join } from 'node:path';
 import type { Rerun } from '../context.js';
 
 export interface DemoFlags {
@@ -16,6 +17,9 @@ export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Reru
   if (ctx.global.format) forwarded.push('--format', ctx.global.format);
   if (ctx.global.output) forwarded.push('--output', ctx.global.output);
   const code = await rerun([...forwarded, '--fail-on', 'never', 'check'], ctx.io);
+  // The story's red e2e lane: is it version skew? (exit 1 = yes, which is the point of the demo, not a failure)
+  say(ctx, `\npinwatch demo: triage of the failing e2e lane's log (${DEMO_LOG_FILE}):\n\n`);
+  const triaged = await rerun([...forwarded, 'triage', join(dir, DEMO_LOG_FILE)], ctx.io);
   say(
     ctx,
     [
@@ -25,8 +29,9 @@ export async function runDemo(ctx: CommandContext, flags: DemoFlags, rerun: Reru
       `  node bin/pinwatch.js stale   --repo ${dir}`,
       `  node bin/pinwatch.js explain billing-controller --repo ${dir}`,
       `  node bin/pinwatch.js lint    --repo ${dir} --format sarif`,
+      `  node bin/pinwatch.js triage  --repo ${dir} ${join(dir, DEMO_LOG_FILE)}`,
       '',
     ].join('\n'),
   );
-  return code === 2 ? 2 : 0;
+  return code === 2 || triaged === 2 ? 2 : 0;
 }
