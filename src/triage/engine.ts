@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { literalHistories, type HistoryCommit, type LiteralHistory } from './history.js';
 import { compilePattern, extractLiterals, isSpecific, languageOf, matchPattern, type LiteralPattern } from './literals.js';
 import { looksLikeError, stripFraming } from './framing.js';
-import { buildPrefilter, type Prefilter } from './prefilter.js';
+import { buildPrefilter, KEY_LENGTH, type Prefilter } from './prefilter.js';
 import type {
   ImageStanding, IndexEntry, IndexSite, LackingCommit, TriageImage, TriageLack, TriageLine, TriageMatch, TriageMatchImage, TriageVerdict,
 } from './types.js';
@@ -30,9 +30,29 @@ export interface SourceFile {
   text: string;
 }
 
-/** The longest constant fragment: the prefilter's key. */
-function keyOf(p: LiteralPattern): string {
-  return p.fragments.reduce((a, b) => (b.length > a.length ? b : a), '');
+/** The places a prefilter key can come from: the start and the end of each constant fragment, KEY_LENGTH long at most. */
+function keyChoices(p: LiteralPattern): string[] {
+  const out: string[] = [];
+  for (const f of p.fragments) {
+    out.push(f.slice(0, KEY_LENGTH));
+    if (f.length > KEY_LENGTH) out.push(f.slice(-KEY_LENGTH));
+  }
+  return out;
+}
+
+/**
+ * One prefilter key per literal: of the starts and ends of its fragments, the
+ * one fewest literals share (then the longest), so a line that holds a common
+ * phrase (" failed after ") does not send every literal with it to the full matcher.
+ */
+function prefilterKeys(patterns: readonly LiteralPattern[]): string[] {
+  const choices = patterns.map(keyChoices);
+  const shared = new Map<string, number>();
+  for (const list of choices) for (const k of new Set(list)) shared.set(k, (shared.get(k) ?? 0) + 1);
+  return choices.map((list) => list.reduce((a, b) => {
+    const d = shared.get(b)! - shared.get(a)!;
+    return d < 0 || (d === 0 && b.length > a.length) ? b : a;
+  }));
 }
 
 /**
@@ -87,7 +107,7 @@ export function buildLiteralIndex(files: readonly SourceFile[], history: readonl
     byValue.get(value)!.history = h;
     removed++;
   }
-  return { entries, prefilter: buildPrefilter(entries.map((e) => keyOf(e.pattern))), files: files.length, removed };
+  return { entries, prefilter: buildPrefilter(prefilterKeys(entries.map((e) => e.pattern))), files: files.length, removed };
 }
 
 /** One literal found in one framed text of a line. */
@@ -160,10 +180,10 @@ export function lacksForPackage(lacks: readonly LackingCommit[], file: string): 
   return lacks.filter((c) => c.paths.some((p) => posix.dirname(p) === dir));
 }
 
-/** Case-insensitive: tokens of the line that appear in the commit's text. */
-export function mentionsIn(text: string | undefined, tokens: readonly string[]): string[] {
+/** Case-insensitive: tokens of the line that appear in the commit's text (give it lowercased: `lowered` says it is). */
+export function mentionsIn(text: string | undefined, tokens: readonly string[], lowered = false): string[] {
   if (!text) return [];
-  const lower = text.toLowerCase();
+  const lower = lowered ? text : text.toLowerCase();
   return tokens.filter((t) => lower.includes(t.toLowerCase()));
 }
 
@@ -183,7 +203,7 @@ function judgeImage(img: TriageImage, entry: IndexEntry, site: IndexSite, tokens
     subject: c.subject,
     ...(c.pr !== undefined ? { pr: c.pr } : {}),
     date: c.date,
-    mentions: mentionsIn(textOf(c.commit), tokens),
+    mentions: mentionsIn(textOf(c.commit), tokens, true),
   }));
   if (h?.removed) {
     return { ...base, standing: 'skew', reason: `its build ${short(b)} still has the message, which ${short(h.removed.commit)} removed from ${site.file}`, lacks };
@@ -234,15 +254,32 @@ function explain(verdict: TriageVerdict, m: TriageMatch): string {
   return `${head}; ${parts.join('; ')}`;
 }
 
-/** The verdict of one line from its best-ranked matches. */
-export function judgeLine(hits: readonly LiteralHit[], images: readonly TriageImage[], ancestry: Ancestry, textOf: CommitText): { verdict: TriageVerdict; explanation: string; tokens: string[]; matches: TriageMatch[]; moreMatches: number } {
+/** `textOf`, lowercased once per commit; and the images compiling a file, computed once per file. */
+function memo(images: readonly TriageImage[], textOf: CommitText): { textOf: CommitText; compiling: (file: string) => TriageImage[] } {
+  const texts = new Map<string, string | undefined>();
+  const files = new Map<string, TriageImage[]>();
+  return {
+    textOf: (c) => {
+      if (!texts.has(c)) texts.set(c, textOf(c)?.toLowerCase());
+      return texts.get(c);
+    },
+    compiling: (file) => {
+      let list = files.get(file);
+      if (!list) files.set(file, (list = images.filter((img) => img.contains(file))));
+      return list;
+    },
+  };
+}
+
+/** The verdict of one line from its best-ranked matches (`textOf` gives lowercased commit texts when `memoized` is passed). */
+export function judgeLine(hits: readonly LiteralHit[], images: readonly TriageImage[], ancestry: Ancestry, textOf: CommitText, memoized?: ReturnType<typeof memo>): { verdict: TriageVerdict; explanation: string; tokens: string[]; matches: TriageMatch[]; moreMatches: number } {
   if (hits.length === 0) return { verdict: 'unknown', explanation: 'matches no literal in the build inputs of the first-party images', tokens: [], matches: [], moreMatches: 0 };
   const tokens = [...new Set(hits.flatMap(lineTokens))];
+  const m = memoized ?? memo(images, textOf);
   const all: TriageMatch[] = [];
   for (const hit of hits) {
     for (const site of hit.entry.sites) {
-      const compiling = images.filter((img) => img.contains(site.file));
-      all.push(toMatch(hit.entry, site, compiling.map((img) => judgeImage(img, hit.entry, site, tokens, ancestry, textOf))));
+      all.push(toMatch(hit.entry, site, m.compiling(site.file).map((img) => judgeImage(img, hit.entry, site, tokens, ancestry, m.textOf))));
     }
   }
   const best = hits[0]!.entry.pattern.constant;
@@ -297,13 +334,14 @@ export function judgeLog(matched: readonly { line: LogLine; hits: LiteralHit[] }
   const lines: TriageLine[] = [];
   let unlisted = 0;
   const cache = new Map<string, ReturnType<typeof judgeLine>>();
+  const memoized = memo(images, textOf);
   for (const { line, hits } of matched) {
     if (hits.length === 0 && !looksLikeError(line.text)) {
       if (line.text.trim() !== '') unlisted++;
       continue;
     }
     let j = cache.get(line.text);
-    if (!j) cache.set(line.text, (j = judgeLine(hits, images, ancestry, textOf)));
+    if (!j) cache.set(line.text, (j = judgeLine(hits, images, ancestry, textOf, memoized)));
     lines.push({ lineNumber: line.lineNumber, source: line.source, text: line.text, ...j });
   }
   return { lines, unlisted };
