@@ -146,13 +146,14 @@ const STOP = new Set(['the', 'and', 'for', 'not', 'with', 'from', 'this', 'that'
  * the text. Plain lowercase words count only when a hole holds nothing else.
  */
 export function lineTokens(hit: LiteralHit): string[] {
+  const quotedOut = new Set<string>();
   const out = new Set<string>();
-  const addWord = (w: string) => {
+  const addWord = (w: string, to = out) => {
     const t = w.replace(/^[^\w]+|[^\w]+$/g, '');
     if (t.length >= 3 && !STOP.has(t.toLowerCase()) && !/^\d+$/.test(t) && !/^[0-9a-f]{12,}$/.test(t)) out.add(t);
   };
   const quoted = (s: string) => {
-    for (const m of s.matchAll(/"([^"\n]{1,80})"|'([^'\n]{1,80})'/g)) addWord((m[1] ?? m[2])!);
+    for (const m of s.matchAll(/"([^"\n]{1,80})"|'([^'\n]{1,80})'/g)) addWord((m[1] ?? m[2])!, quotedOut);
   };
   for (const h of hit.holes) {
     quoted(h);
@@ -161,7 +162,8 @@ export function lineTokens(hit: LiteralHit): string[] {
   }
   quoted(hit.text.slice(0, hit.start));
   quoted(hit.text.slice(hit.end));
-  return [...out];
+  // quoted arguments first: they are what a %q printed, the most telling tokens
+  return [...new Set([...quotedOut, ...out])];
 }
 
 /** Ancestry questions the verdicts ask (answered by a commit graph in repo.ts). */
@@ -208,7 +210,9 @@ function judgeImage(img: TriageImage, entry: IndexEntry, site: IndexSite, tokens
   if (h?.removed) {
     return { ...base, standing: 'skew', reason: `its build ${short(b)} still has the message, which ${short(h.removed.commit)} removed from ${site.file}`, lacks };
   }
-  const mentioning = lacks.filter((l) => l.mentions.length > 0);
+  // the commit mentioning the most telling token (tokens come best first) leads
+  const best = (l: TriageLack) => Math.min(...l.mentions.map((t) => tokens.indexOf(t)));
+  const mentioning = lacks.filter((l) => l.mentions.length > 0).sort((a, b) => best(a) - best(b));
   if (mentioning.length > 0) {
     const m = mentioning[0]!;
     return { ...base, standing: 'skew', reason: `its build ${short(b)} lacks ${short(m.commit)} to ${posix.dirname(site.file)}/, which mentions ${m.mentions.map((t) => `'${t}'`).join(', ')}`, lacks };
@@ -238,19 +242,29 @@ function describeLack(l: TriageLack): string {
 }
 
 /** The paste-able sentence for a judged line. */
-function explain(verdict: TriageVerdict, m: TriageMatch): string {
+function explain(verdict: TriageVerdict, m: TriageMatch, tokensOrder: readonly string[]): string {
   const where = m.atHead ? `${m.file}:${m.line}` : `${m.file}:${m.line} (not at HEAD: removed by ${short(m.removed!.commit)} "${m.removed!.subject}")`;
-  const compiled = m.images.map((i) => i.name);
-  const head = `this message comes from ${where}, compiled into ${names([...new Set(compiled)])}`;
-  const parts: string[] = [];
+  const head = `this message comes from ${where}, compiled into ${names([...new Set(m.images.map((i) => i.name))])}`;
+  // Images that stand the same way (same build, same sentence) are named together.
+  const groups = new Map<string, { names: string[]; plural: string; singular: string }>();
   for (const i of m.images) {
-    const built = i.build ? `was built from ${short(i.build.commit)} (${i.build.method})` : 'has no known build commit';
+    const built = (one: boolean) => (i.build ? `${one ? 'was' : 'were'} built from ${short(i.build.commit)} (${i.build.method})` : `${one ? 'has' : 'have'} no known build commit`);
+    let tail: (one: boolean) => string;
     if (i.standing === 'skew') {
-      const mention = i.lacks.find((l) => l.mentions.length > 0);
-      if (!m.atHead) parts.push(`the pinned ${i.name} ${built}, which still has it`);
-      else parts.push(`the pinned ${i.name} ${built} and lacks ${describeLack(mention!)}, which mentions ${mention!.mentions.map((t) => `'${t}'`).join(', ')}`);
-    } else if (verdict !== 'skew' || i.standing === 'unknown') parts.push(`the pinned ${i.name} ${built}: ${i.reason.replace(/^its build \S+ /, '')}`);
+      const rank = (l: TriageLack) => Math.min(...l.mentions.map((t) => tokensOrder.indexOf(t)));
+      const mention = i.lacks.filter((l) => l.mentions.length > 0).sort((a, b) => rank(a) - rank(b))[0];
+      if (!m.atHead) tail = (one) => `${built(one)}, which still ${one ? 'has' : 'have'} it`;
+      else tail = (one) => `${built(one)} and ${one ? 'lacks' : 'lack'} ${describeLack(mention!)}, which mentions ${mention!.mentions.map((t) => `'${t}'`).join(', ')}`;
+    } else if (verdict !== 'skew' || i.standing === 'unknown') {
+      const reason = i.reason.replace(/^its build \S+ /, '');
+      tail = (one) => `${built(one)}: ${reason}`;
+    } else continue;
+    const key = tail(true);
+    const g = groups.get(key);
+    if (g) g.names.push(i.name);
+    else groups.set(key, { names: [i.name], singular: key, plural: tail(false) });
   }
+  const parts = [...groups.values()].map((g) => `the pinned ${names(g.names)} ${g.names.length === 1 ? g.singular : g.plural}`);
   return `${head}; ${parts.join('; ')}`;
 }
 
@@ -294,7 +308,7 @@ export function judgeLine(hits: readonly LiteralHit[], images: readonly TriageIm
   const score = (m: TriageMatch) => Math.min(...m.images.map((i) => rank(i.standing)), 9);
   top.sort((a, b) => score(a) - score(b) || Number(b.atHead) - Number(a.atHead));
   const lead = top[0]!;
-  let explanation = explain(verdict, lead);
+  let explanation = explain(verdict, lead, tokens);
   if (verdict === 'unknown' && able.length === 0) explanation = `${explanation}; no pinned build can print it, so whatever printed it is not a pinned build`;
   if (lead.images.length === 0) explanation = `this message comes from ${lead.file}:${lead.line}, which no first-party image compiles`;
   const ordered = [...top, ...all.filter((m) => m.specificity !== best)];

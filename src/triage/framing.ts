@@ -17,6 +17,8 @@ const PREFIXES: readonly RegExp[] = [
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s*/,
   // klog: Lmmdd hh:mm:ss.uuuuuu threadid file:line]
   /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+\s+[^\]\s]+:\d+\]\s?/,
+  // Go's log package: 2026/09/15 08:09:00[.000000]
+  /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?\s+/,
   // a bare time of day
   /^\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\s+/,
   // levels, bare or bracketed

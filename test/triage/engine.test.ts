@@ -69,6 +69,7 @@ describe('framing', () => {
     ['JSON msg and error fields, decoded', '{"level":"error","msg":"Reconciler error","error":"kind \\"Redis\\" unsupported","ts":1}', ['Reconciler error', 'kind "Redis" unsupported']],
     ['logfmt', 'time=2026-09-15T08:09:00Z level=error msg="apply failed" error="kind \\"Redis\\" unsupported"', ['apply failed', 'kind "Redis" unsupported']],
     ['kubectl --timestamps + klog', '2026-09-15T08:09:00.000000001Z I0915 08:09:00.000000 1 main.go:12] starting manager', ['starting manager']],
+    ['Go log package timestamp', '2026/09/15 08:09:00 Failed to load key pair: open x: no such file', ['Failed to load key pair: open x: no such file']],
     ['ANSI colours and a bracketed label', '\x1b[31m[pod/ctrl-1/manager]\x1b[0m boom happened', ['boom happened']],
   ];
   it.each(cases)('%s', (_name, line, texts) => {

@@ -137,7 +137,7 @@ describe('pinwatch triage on a real history', () => {
       expect(img.lacks.find((l: { commit: string }) => l.commit === sha.redis)).toMatchObject({ subject: 'feat(backups): add Redis backup strategy driver (#43)', pr: 43, mentions: ['Redis'] });
     }
     expect(line.explanation).toContain('this message comes from internal/backup/guard.go:11, compiled into backup-controller and strategy-controller');
-    expect(line.explanation).toContain(`lacks ${sha.redis.slice(0, 10)} "feat(backups): add Redis backup strategy driver (#43)", which mentions 'Redis'`);
+    expect(line.explanation).toContain(`the pinned backup-controller and strategy-controller were built from ${sha.initial.slice(0, 10)} (digest-history) and lack ${sha.redis.slice(0, 10)} "feat(backups): add Redis backup strategy driver (#43)", which mentions 'Redis'`);
   });
 
   it('a JSON line whose error a later commit removed: skew, not at HEAD, the removing commit named', async () => {
