@@ -10,13 +10,14 @@
 import type { Config } from '../config/types.js';
 import { PinwatchError } from '../errors.js';
 import { readChangedPaths } from '../git/changed-paths.js';
-import { readCommitGraph } from '../git/graph.js';
+import { readCommitGraph, type CommitGraph } from '../git/graph.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords } from '../git/log-parse.js';
-import { readBlobs, resolveCommit } from '../git/objects.js';
+import { existingCommits, readBlobs, resolveCommit } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
 import { inputMatcher } from '../sources/matcher.js';
 import { staleReport, type StaleReportResult } from '../stale/index.js';
 import type { StaleImage } from '../stale/types.js';
+import { prNumber } from '../stale/commit-meta.js';
 import { buildLiteralIndex, commitsToRead, DEFAULT_MIN_CONSTANT, judgeLog, matchLog, type LiteralIndex, type LogLine, type SourceFile } from './engine.js';
 import { parseLiteralLog } from './history.js';
 import { languageOf } from './literals.js';
@@ -78,27 +79,52 @@ export function parseCommitTexts(stdout: string, nonce: string): Map<string, str
   return out;
 }
 
-function triageImages(stale: StaleReportResult, builds: Map<string, ImageBuild> | undefined, changed: Map<string, string[]>): TriageImage[] {
+/** A build given by the caller: the commit must be in the history read (`graph`). */
+function givenBuild(s: StaleImage, builds: Map<string, ImageBuild>): ImageBuild | undefined {
+  return builds.get(s.image) ?? builds.get(s.repository);
+}
+
+/**
+ * Commits a given build lacks: on HEAD's history, not on the build's, non-merge
+ * (stale's pinned builds come with their own list, cherry-picks already told apart).
+ */
+function outsideOf(graph: CommitGraph, head: string, build: string): string[] {
+  const fromHead = graph.ancestors(head);
+  const fromBuild = graph.ancestors(build);
+  const out: string[] = [];
+  for (let i = 0; i < graph.nodes.length; i++) if (fromHead[i] && !fromBuild[i] && graph.nodes[i]!.parentShas.length < 2) out.push(graph.nodes[i]!.sha);
+  return out;
+}
+
+function triageImages(stale: StaleReportResult, graph: CommitGraph, builds: Map<string, ImageBuild> | undefined, changed: Map<string, string[]>): TriageImage[] {
   return stale.images.map((s: StaleImage) => {
     const inputs = { image: s.image, inputs: s.inputs.patterns, ignore: s.inputs.ignore, steps: [] };
     const matcher = s.inputs.unknownReason || s.inputs.count === 0 ? undefined : inputMatcher(inputs);
-    const given = builds?.get(s.image) ?? builds?.get(s.repository);
-    const build = builds ? given : s.builtFrom ? { commit: s.builtFrom.commit, method: s.builtFrom.method } : undefined;
-    const lacks: LackingCommit[] = given ? [] : s.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, ...(u.pr !== undefined ? { pr: u.pr } : {}), paths: changed.get(u.commit) ?? u.paths }));
-    return {
-      name: s.image,
-      repository: s.repository,
-      ...(s.digest ? { digest: s.digest } : {}),
-      contains: (path: string) => matcher?.match(path) !== undefined,
-      ...(build ? { build } : {}),
-      ...(!build ? { unknownReason: s.reason ?? (builds ? 'no running build given for it' : 'no provenance method answered') } : {}),
-      lacks,
-    };
+    const contains = (path: string) => matcher?.match(path) !== undefined;
+    const base = { name: s.image, repository: s.repository, ...(s.digest ? { digest: s.digest } : {}), contains };
+    const pinned = s.builtFrom ? { commit: s.builtFrom.commit, method: s.builtFrom.method } : undefined;
+    const given = builds ? givenBuild(s, builds) : undefined;
+    if (builds && !given) return { ...base, unknownReason: 'no running build was given for it', lacks: [] };
+    if (given && !graph.has(given.commit)) return { ...base, unknownReason: `its build commit ${given.commit} is not in this repository's history (fetch it, or full history)`, lacks: [] };
+    const build = given ?? pinned;
+    if (!build) return { ...base, unknownReason: s.reason ?? 'no provenance method answered', lacks: [] };
+    if (!matcher) return { ...base, build, unknownReason: s.inputs.unknownReason ?? 'build inputs unknown', lacks: [] };
+    const samePinned = pinned !== undefined && pinned.commit === build.commit;
+    const lacks: LackingCommit[] = samePinned
+      ? s.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, ...(u.pr !== undefined ? { pr: u.pr } : {}), paths: changed.get(u.commit) ?? u.paths }))
+      : outsideOf(graph, stale.head, build.commit).flatMap((sha) => {
+          const paths = changed.get(sha) ?? [];
+          if (!paths.some(contains)) return [];
+          const n = graph.node(sha)!;
+          const pr = prNumber(n.subject);
+          return [{ commit: sha, date: n.date, subject: n.subject, ...(pr !== undefined ? { pr } : {}), paths }];
+        });
+    return { ...base, build, lacks };
   });
 }
 
-/** The history window's lower bound: `--since` (a revision, else a date), or the oldest build commit. */
-async function windowArgs(repo: string, since: string | undefined, stale: StaleReportResult): Promise<{ args: string[]; label: string }> {
+/** The history window's lower bound: `--since` (a revision, else a date), or the oldest build commit judged. */
+async function windowArgs(repo: string, since: string | undefined, graph: CommitGraph, builds: readonly string[]): Promise<{ args: string[]; label: string }> {
   if (since !== undefined) {
     const commit = await resolveCommit(repo, since);
     if (commit) return { args: [`^${commit}`], label: commit };
@@ -107,7 +133,10 @@ async function windowArgs(repo: string, since: string | undefined, stale: StaleR
     }
     return { args: [`--since=${since}`], label: since };
   }
-  const dated = stale.images.flatMap((i) => (i.builtFrom ? [{ commit: i.builtFrom.commit, t: Date.parse(i.builtFrom.date ?? '') }] : []));
+  const dated = [...new Set(builds)].flatMap((c) => {
+    const n = graph.node(c);
+    return n ? [{ commit: c, t: Date.parse(n.date) }] : [];
+  });
   if (dated.length === 0) return { args: [], label: 'the root (no build commit known)' };
   const oldest = dated.reduce((a, b) => (b.t < a.t ? b : a));
   return { args: [`^${oldest.commit}`], label: oldest.commit };
@@ -151,18 +180,22 @@ export async function triageLog(repoRoot: string, config: Config, lines: readonl
   const minConstant = opts.minConstant ?? DEFAULT_MIN_CONSTANT;
   const stale = await staleReport(repoRoot, config, { ...(opts.now ? { now: opts.now } : {}) });
   t.lap('stale');
-  const unshipped = [...new Set(stale.images.flatMap((i) => i.unshipped.map((u) => u.commit)))];
-  const changed = await readChangedPaths(repoRoot, unshipped);
-  const images = triageImages(stale, opts.builds, changed);
-  const window = await windowArgs(repoRoot, opts.since, stale);
+  const pinnedBuilds = stale.images.flatMap((i) => (i.builtFrom ? [i.builtFrom.commit] : []));
+  const given = opts.builds ? [...opts.builds.values()].map((b) => b.commit) : [];
+  const present = given.length > 0 ? await existingCommits(repoRoot, given) : new Map<string, string>();
+  const builds = opts.builds ? new Map([...opts.builds].map(([k, b]) => [k, { ...b, commit: present.get(b.commit) ?? b.commit }])) : undefined;
+  const graph = await readCommitGraph(repoRoot, [stale.head, ...new Set([...pinnedBuilds, ...present.values()])]);
+  const unshipped = new Set(stale.images.flatMap((i) => i.unshipped.map((u) => u.commit)));
+  for (const b of new Set(present.values())) if (!pinnedBuilds.includes(b)) for (const c of outsideOf(graph, stale.head, b)) unshipped.add(c);
+  const changed = await readChangedPaths(repoRoot, [...unshipped]);
+  const images = triageImages(stale, graph, builds, changed);
+  // from the oldest build judged or pinned: a message the running builds already lost is still named
+  const window = await windowArgs(repoRoot, opts.since, graph, [...pinnedBuilds, ...images.flatMap((i) => (i.build ? [i.build.commit] : []))]);
   t.lap('images');
   const { index, skipped, commits } = await readLiteralIndex(repoRoot, stale.head, images, window.args, minConstant);
   t.lap('index');
   const matched = matchLog(index, lines);
   t.lap('match');
-  const builds = images.flatMap((i) => (i.build ? [i.build.commit] : []));
-  const history = index.entries.flatMap((e) => [e.history?.introduced?.commit, e.history?.removed?.commit]).filter((c): c is string => c !== undefined);
-  const graph = await readCommitGraph(repoRoot, [stale.head, ...new Set([...builds, ...history])]);
   const toRead = commitsToRead(matched.filter((m) => m.hits.length > 0), images);
   const nonce = newNonce();
   const texts = toRead.length === 0 ? new Map<string, string>() : parseCommitTexts(

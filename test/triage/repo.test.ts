@@ -173,6 +173,12 @@ describe('pinwatch triage on a real history', () => {
     // a build given for no image leaves it unknown, never green
     const partial = await triageLog(r.dir, config, logLines([['-', `${REDIS}\n`]]), { builds: new Map([['backup-controller', { commit: head, method: 'running' }]]) });
     expect(partial.lines[0]!.verdict).toBe('unknown');
+    // a given build that is neither HEAD nor the pinned one: what it lacks is computed from the history
+    const mid = await triageLog(r.dir, config, logLines([['-', `${REDIS}\n`]]), { builds: new Map([['backup-controller', { commit: sha.redis, method: 'running' }], ['strategy-controller', { commit: 'f'.repeat(40), method: 'running' }]]) });
+    const [bc, sc] = mid.lines[0]!.matches[0]!.images;
+    expect(bc).toMatchObject({ name: 'backup-controller', standing: 'lacks', lacks: [{ commit: sha.plugin, mentions: [] }] });
+    expect(sc).toMatchObject({ name: 'strategy-controller', standing: 'unknown', reason: expect.stringContaining("is not in this repository's history") });
+    expect(mid.lines[0]!.verdict).toBe('unknown');
   });
 
   it('a build older than the message cannot print it (absent), and --since widens the window', async () => {
@@ -214,6 +220,17 @@ describe('pinwatch triage on a real history', () => {
     const md = (await import('node:fs')).readFileSync(summary, 'utf8');
     expect(md).toContain('## pinwatch triage');
     expect(md).toContain('❌ skew');
+  });
+
+  it('markdown: a table of the listed lines and the mentioning commits of each skew line', async () => {
+    const file = logFile('md.log', [REDIS, NOTHING]);
+    const run = await runCli(['--repo', r.dir, 'triage', file, '--format', 'markdown'], { cwd: r.dir });
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/^## pinwatch triage\n/);
+    expect(run.out).toContain('| line | verdict | message | source |');
+    expect(run.out).toMatch(/\| ❌ skew \| `.*strategy Kind "Redis".*` \| `internal\/backup\/guard\.go:11` \|/);
+    expect(run.out).toMatch(/\| ❔ unknown \| `ERROR chainsaw/);
+    expect(run.out).toContain(`- backup-controller lacks \`${sha.redis.slice(0, 10)}\` feat(backups): add Redis backup strategy driver (#43) (mentions \`Redis\`)`);
   });
 
   it('runs a constant number of git processes whatever the log size', async () => {
