@@ -154,10 +154,18 @@ export function logLines(inputs: readonly [string, string][]): LogLine[] {
 }
 
 /** The literal index of HEAD and its history window (no log needed): what bench/ times. */
-export async function readLiteralIndex(repo: string, head: string, images: readonly TriageImage[], window: string[], minConstant = DEFAULT_MIN_CONSTANT): Promise<{ index: LiteralIndex; skipped: number; commits: number }> {
+export async function readLiteralIndex(repo: string, head: string, images: readonly TriageImage[], window: string[], minConstant = DEFAULT_MIN_CONSTANT): Promise<{ index: LiteralIndex; skipped: number; commits: number; others: Map<string, number> }> {
   const keep = (path: string) => languageOf(path) !== undefined && images.some((i) => i.contains(path));
   const tree = parseLsTree(await git(repo, ['ls-tree', '-r', '-z', '-l', head]));
   const wanted = tree.filter((f) => keep(f.path));
+  // build inputs in languages no reader knows (YAML, patches, …): counted by extension, for the notes
+  const others = new Map<string, number>();
+  for (const f of tree) {
+    if (languageOf(f.path) !== undefined || !images.some((i) => i.contains(f.path))) continue;
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    const ext = base.includes('.') ? base.slice(base.lastIndexOf('.')) : base;
+    others.set(ext, (others.get(ext) ?? 0) + 1);
+  }
   const small = wanted.filter((f) => f.size <= MAX_SOURCE_BYTES);
   const blobs = await readBlobs(repo, small.map((f) => f.sha));
   const files: SourceFile[] = small.flatMap((f) => {
@@ -170,7 +178,7 @@ export async function readLiteralIndex(repo: string, head: string, images: reado
     '--no-renames', '--no-show-signature', '--src-prefix=a/', '--dst-prefix=b/', `--format=${nonce}${COMMIT_FORMAT}`, head, ...window, '--', ...SOURCE_PATHSPECS,
   ]);
   const history = parseLiteralLog(log, nonce, keep, minConstant);
-  return { index: buildLiteralIndex(files, history, minConstant), skipped: wanted.length - small.length, commits: history.length };
+  return { index: buildLiteralIndex(files, history, minConstant), skipped: wanted.length - small.length, commits: history.length, others };
 }
 
 /** Triage log lines against the repository at `repoRoot`. */
@@ -192,7 +200,7 @@ export async function triageLog(repoRoot: string, config: Config, lines: readonl
   // from the oldest build judged or pinned: a message the running builds already lost is still named
   const window = await windowArgs(repoRoot, opts.since, graph, [...pinnedBuilds, ...images.flatMap((i) => (i.build ? [i.build.commit] : []))]);
   t.lap('images');
-  const { index, skipped, commits } = await readLiteralIndex(repoRoot, stale.head, images, window.args, minConstant);
+  const { index, skipped, commits, others } = await readLiteralIndex(repoRoot, stale.head, images, window.args, minConstant);
   t.lap('index');
   const matched = matchLog(index, lines);
   t.lap('match');
@@ -209,6 +217,12 @@ export async function triageLog(repoRoot: string, config: Config, lines: readonl
   const count = (v: string) => judged.lines.filter((l) => l.verdict === v).length;
   const notes = [...stale.warnings, ...stale.notes];
   if (skipped > 0) notes.push(`${skipped} source file(s) over ${MAX_SOURCE_BYTES / 1024 / 1024} MiB in the build inputs were not read for literals`);
+  if (others.size > 0) {
+    const list = [...others].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const total = list.reduce((n, [, c]) => n + c, 0);
+    const shown = list.slice(0, 6).map(([e, c]) => `${c} ${e}`).join(', ');
+    notes.push(`${total} build-input file(s) are in languages pinwatch reads no literals from (${shown}${list.length > 6 ? ', …' : ''}): a message only they hold matches nothing`);
+  }
   const noInputs = stale.images.filter((i) => i.inputs.unknownReason || i.inputs.count === 0);
   for (const i of noInputs) notes.push(`${i.image}: build inputs unknown, so its literals are not indexed: ${i.inputs.unknownReason ?? 'no inputs'}`);
   return {

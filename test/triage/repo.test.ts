@@ -206,6 +206,12 @@ describe('pinwatch triage on a real history', () => {
     const bad = await runCli(['--repo', r.dir, 'triage', '--min-literal', 'x', join(tmp, 'nope.log')], { cwd: r.dir });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('[invalid-min-literal]');
+    const since = await runCli(['--repo', r.dir, 'triage', '--since', 'not-a-rev-or-date', logFile('s.log', [REDIS])], { cwd: r.dir });
+    expect(since.code).toBe(2);
+    expect(since.err).toContain('[invalid-since]');
+    const empty = await runCli(['--repo', r.dir, 'triage', logFile('empty.log', [])], { cwd: r.dir });
+    expect(empty.code).toBe(0);
+    expect(empty.out).toContain('1 line(s) read, 0 matched');
   });
 
   it('github: an ::error annotation on the source line of each skew line, and the job summary', async () => {
