@@ -1,6 +1,6 @@
 /** `pinwatch triage --format markdown` (and the GitHub job summary): a table of the listed lines, then the skew lines' evidence. */
 import type { TriageReport } from '../triage/index.js';
-import { markdownCode, markdownText } from './sanitize.js';
+import { markdownCode, markdownText, terminalSafe } from './sanitize.js';
 import { short, triageBasisLine, triageSummaryLine } from './triage-common.js';
 
 const ICON = { skew: '❌ skew', 'no-skew': '✅ no-skew', unknown: '❔ unknown' } as const;
@@ -29,5 +29,5 @@ export function formatTriageMarkdown(report: TriageReport): string {
     out.push('');
   }
   for (const n of report.notes) out.push(`> ${markdownText(n)}`);
-  return `${out.join('\n').trimEnd()}\n`;
+  return terminalSafe(`${out.join('\n').trimEnd()}\n`);
 }

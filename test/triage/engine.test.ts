@@ -112,3 +112,24 @@ describe('literal history', () => {
     expect(h.get('moved message')).toEqual({ introduced: expect.objectContaining({ commit: 'b'.repeat(40) }) });
   });
 });
+
+describe('formatters keep untrusted text inert', () => {
+  it('a log line or subject holding terminal controls prints them as visible escapes (text, github, markdown)', async () => {
+    const { formatTriageText } = await import('../../src/report/triage-text.js');
+    const { formatTriageGithub } = await import('../../src/report/triage-github.js');
+    const { formatTriageMarkdown } = await import('../../src/report/triage-markdown.js');
+    const evil = 'boom \x1b]52;c;ZXZpbA==\x07 \x1b[2J|`x`';
+    const report = {
+      head: 'a'.repeat(40), window: { since: 'b'.repeat(40), commits: 1 }, index: { files: 1, literals: 1, removed: 0, skippedFiles: 0 },
+      summary: { lines: 1, matched: 1, skew: 1, noSkew: 0, unknown: 0, unlisted: 0 }, notes: [], gitProcesses: 1, timings: {},
+      lines: [{ lineNumber: 1, source: '-', text: evil, verdict: 'skew' as const, explanation: evil, tokens: [], moreMatches: 0, matches: [{
+        file: 'a.go', line: 1, atHead: true, literal: evil, specificity: 20,
+        images: [{ name: 'app', repository: 'r/app', standing: 'skew' as const, reason: evil, build: { commit: 'c'.repeat(40), method: 'digest-history' }, lacks: [{ commit: 'd'.repeat(40), subject: evil, date: '2026-01-01', mentions: ['boom'] }] }],
+      }] }],
+    };
+    for (const out of [formatTriageText(report), formatTriageGithub(report), formatTriageMarkdown(report)]) {
+      expect(out).not.toMatch(/[\x07\x1b]/);
+      expect(out).toContain('\\x1b');
+    }
+  });
+});
