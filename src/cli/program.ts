@@ -203,7 +203,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
   program
     .command('triage')
     .description('is this red lane version skew? match log lines to the string literals of the first-party images\' sources, and tell what each pinned build lacks')
-    .argument('[files...]', 'log files to read (default, or -: standard input)')
+    .argument('[files...]', 'log files to read (none, or -, reads standard input)')
     .option('--since <rev|date>', 'start of the history window (default: the oldest pinned build commit)')
     .option('--min-literal <n>', 'constant characters a literal needs to be matched (outside %s/%v/… holes)', '12')
     .action(run(async (ctx, files: string[], flags: TriageFlags) => (await import('./commands/triage.js')).runTriage(ctx, files, flags)));
