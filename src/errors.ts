@@ -90,6 +90,9 @@ export const PINWATCH_ERROR_CODES = [
   'demo-dir-not-empty',
   // CI integration (issue 14): repin --from-build-metadata
   'build-metadata-invalid',
+  'invalid-since',
+  'log-unreadable',
+  'invalid-min-literal',
   ...REGISTRY_ERROR_CODES,
   // running (pod lists and kubectl)
   'pods-invalid',

@@ -41,7 +41,11 @@ export type { PodList, PodContainer, RunningReport, RunningContainer, RunningSta
 export { canonicalRepository, firstPartyPrefixes } from './config/index.js';
 export { RegistryClient, RegistryError, registryProvenance } from './registry/index.js';
 export { editYaml, applySpans } from './edit/index.js';
+export { triageLog, logLines, buildLiteralIndex, matchLine, stripFraming, extractLiterals, compilePattern } from './triage/index.js';
+export type { TriageReport, TriageLine, TriageMatch, TriageVerdict, TriageOptions, ImageBuild } from './triage/index.js';
 
 // formatters (pure: findings in, text out)
 export { formatFindings, FINDINGS_FORMATS } from './report/findings-format.js';
 export { formatHtmlReport } from './report/html.js';
+export { formatTriageText } from './report/triage-text.js';
+export { formatTriageJson } from './report/triage-json.js';

@@ -44,6 +44,7 @@ const RANK: Record<string, number> = {
   repin: 9,
   affected: 10,
   explain: 10,
+  triage: 10.5, // log lines → source literals → images and their builds; may import running/ (10)
   check: 10,
   report: 11,
   demo: 12,

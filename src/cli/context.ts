@@ -10,7 +10,7 @@ export interface Io {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** All of stdin, for `--pods -` (absent where there is none). */
+  /** All of stdin, for `--pods -` and `triage -` (absent where there is none). */
   readStdin?: () => Promise<string>;
 }
 

@@ -14,6 +14,7 @@ export const COMMAND_FORMATS = {
   repin: ['text', 'json'],
   inspect: ['text', 'json'],
   running: ['text', 'json', 'markdown', 'github'],
+  triage: ['text', 'json', 'markdown', 'github'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -34,6 +35,7 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   report: ['0 clean', '1 a finding at or above --fail-on', ERROR],
   demo: ['0 the demo ran', ERROR],
   running: ['0 no first-party container fails --fail-on-running', '1 one runs older or diverged from its pin, or lacks a merged fix (--fail-on-running any: any commit)', `${ERROR} (a bad pod list names file:line), or a shallow clone left a container unjudged`],
+  triage: ['0 no log line is version skew (lines that matched nothing, or whose build is unknown, are listed as unknown)', '1 some line is skew: it comes from code a pinned build has and HEAD removed, or a commit the build lacks touches its package and mentions the line', ERROR],
 };
 
 /** The `--help` footer of one command: its formats and exit codes. */

@@ -25,6 +25,7 @@ import type { RepinFlags } from './commands/repin.js';
 import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import type { RunningFlags } from './commands/running.js';
+import type { TriageFlags } from './commands/triage.js';
 import { VERSION } from './version.js';
 import { helpFooter } from './formats.js';
 import { terminalSafe } from '../report/sanitize.js';
@@ -223,6 +224,15 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .option('--html <file>', 'write the HTML report to FILE (atomically)')
       .option('--pods <path>', 'also show what the cluster runs, from this pod list (as running --pods)'),
   ).action(run(async (ctx, flags: ReportFlags) => (await import('./commands/report.js')).runReport(ctx, flags)));
+
+  // pinwatch triage [FILE…|-]: each log line's source literal, the images that compile it, and whether their builds lack a change to it.
+  program
+    .command('triage')
+    .description('is this red lane version skew? match log lines to the string literals of the first-party images\' sources, and tell what each pinned build lacks')
+    .argument('[files...]', 'log files to read (none, or -, reads standard input)')
+    .option('--since <rev|date>', 'start of the history window (default: the oldest pinned build commit)')
+    .option('--min-literal <n>', 'constant characters a literal needs to be matched (outside %s/%v/… holes)', '12')
+    .action(run(async (ctx, files: string[], flags: TriageFlags) => (await import('./commands/triage.js')).runTriage(ctx, files, flags)));
 
   // pinwatch demo: build the embedded demo monorepo and run `check` on it.
   program

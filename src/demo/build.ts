@@ -3,11 +3,11 @@
  * dates, so every sha is the same on every machine.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PinwatchError } from '../errors.js';
-import { demoStory } from './story.js';
+import { DEMO_FAILING_LANE_LOG, DEMO_LOG_FILE, demoStory } from './story.js';
 
 function gitIn(dir: string, args: string[], date: string): void {
   execFileSync('git', args, {
@@ -57,5 +57,8 @@ export function buildDemoRepo(dir?: string): string {
     shas.set(step.message, execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim());
     if (step.tag) gitIn(root, ['-c', 'tag.gpgsign=false', 'tag', step.tag], step.date);
   }
+  // The failing lane's log, untracked and excluded, so the tree stays clean.
+  writeFileSync(join(root, DEMO_LOG_FILE), DEMO_FAILING_LANE_LOG);
+  appendFileSync(join(root, '.git', 'info', 'exclude'), `/${DEMO_LOG_FILE}\n`);
   return root;
 }

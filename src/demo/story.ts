@@ -18,6 +18,9 @@
  *   built from (tag-commit provenance), and a fix (#46) merged after it → stale.
  *   Its tag names a commit of the story: `{{commit8:<message>}}` is filled in by
  *   build.ts with that commit's first 8 hex digits.
+ * - a failing e2e lane (DEMO_FAILING_LANE_LOG, for `triage`): the backup
+ *   controller refuses "Redis" (the driver #43 it lacks), billing gives up on a
+ *   ledger with a message #42 removed, and the current gateway logs as usual.
  */
 import { demoDigest } from './digest.js';
 
@@ -289,6 +292,55 @@ import "github.com/acme/platform/internal/${name}"
 func main() { ${name}.Run() }
 `;
 
+const backupDispatch = `package backup
+
+import (
+\t"fmt"
+\t"strings"
+)
+
+// Dispatch refuses a strategy kind it has no driver for.
+func Dispatch(kind string) error {
+\tfor _, k := range Kinds {
+\t\tif k == kind {
+\t\t\treturn nil
+\t\t}
+\t}
+\treturn fmt.Errorf("strategy Kind %q is not supported by this controller (supported: %s)", kind, strings.Join(Kinds, ", "))
+}
+`;
+
+const billingLedger = (outcome: string) => `package billing
+
+import "fmt"
+
+// ledgerError is what Reconcile reports while the ledger is missing.
+func ledgerError(claim string) error {
+\treturn fmt.Errorf("ledger for BillingClaim %s is not ready yet; ${outcome}", claim)
+}
+`;
+
+const gatewayListen = `package gateway
+
+import "log"
+
+// Listen logs where the gateway serves.
+func Listen(tenant string, port int) {
+\tlog.Printf("gateway is serving tenant %s on port %d", tenant, port)
+}
+`;
+
+/** The log of a red e2e lane on the demo repo's HEAD, for `pinwatch triage` (the demo writes it beside the repo's files, untracked). */
+export const DEMO_FAILING_LANE_LOG = `2026-06-30T10:01:02.000000Z --- FAIL: chainsaw/backup-redis-roundtrip (61.20s)
+2026-06-30T10:01:02.000100Z     backup_test.go:88: strategy Kind "Redis" is not supported by this controller (supported: Job, Postgres)
+{"level":"error","ts":"2026-06-30T10:02:00Z","logger":"billing","msg":"Reconciler error","error":"ledger for BillingClaim acme-claim is not ready yet; giving up"}
+I0630 10:03:00.000000       1 listen.go:7] gateway is serving tenant acme on port 8080
+2026-06-30T10:04:00.000000Z chainsaw: waiting for the Ready condition
+`;
+
+/** Where the demo puts the failing lane's log, relative to the demo repo (excluded from git in .git/info/exclude). */
+export const DEMO_LOG_FILE = 'e2e-failing-lane.log';
+
 export function demoStory(): DemoCommit[] {
   return [
     {
@@ -302,6 +354,9 @@ export function demoStory(): DemoCommit[] {
         'hack/common-envs.mk': commonEnvs,
         'cmd/billing-controller/main.go': 'package main\n\nimport "github.com/acme/platform/internal/billing"\n\nfunc main() { billing.Reconcile("demo") }\n',
         'internal/billing/reconcile.go': billingReconcileV1,
+        'internal/billing/ledger.go': billingLedger('giving up'),
+        'internal/backup/dispatch.go': backupDispatch,
+        'internal/gateway/listen.go': gatewayListen,
         'cmd/gateway/main.go': bs('gateway'),
         'internal/gateway/serve.go': 'package gateway\n\n// Run answers requests.\nfunc Run() {}\n',
         'cmd/backup-strategy-controller/main.go': bs('backup'),
@@ -361,7 +416,7 @@ export function demoStory(): DemoCommit[] {
     {
       date: '2026-06-25T15:30:00Z',
       message: 'fix(billing-controller): requeue BillingClaim until the ledger is ready (#42)',
-      files: { 'internal/billing/reconcile.go': billingReconcileFixed },
+      files: { 'internal/billing/reconcile.go': billingReconcileFixed, 'internal/billing/ledger.go': billingLedger('requeuing') },
     },
     {
       date: '2026-06-27T11:00:00Z',

@@ -5,7 +5,7 @@ describe('pinwatch CLI entry', () => {
   it('prints help with every command and exits 0', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['check', 'scan', 'lint', 'stale', 'explain', 'affected', 'overlay', 'repin', 'inspect', 'demo']) {
+    for (const c of ['check', 'scan', 'lint', 'stale', 'explain', 'affected', 'overlay', 'repin', 'inspect', 'triage', 'demo']) {
       expect(r.out).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
     }
   });

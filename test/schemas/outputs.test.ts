@@ -138,6 +138,17 @@ const CASES: Case[] = [
     },
   },
   {
+    command: 'triage --format json (the failing lane)', schema: 'triage-output', output: () => demo.triage, code: 1,
+    mutations: {
+      'version 2': (d) => void (d.version = 2),
+      'an unknown verdict': (d) => void (d.lines[0].verdict = 'maybe'),
+      'an unknown standing': (d) => void (d.lines[1].matches[0].images[0].standing = 'stale'),
+      'an abbreviated build commit': (d) => void (d.lines[1].matches[0].images[0].build.commit = 'abc1234'),
+      'mentions as a string': (d) => void (d.lines[1].matches[0].images[0].lacks[0].mentions = 'Redis'),
+      'a missing explanation': (d) => void delete d.lines[0].explanation,
+    },
+  },
+  {
     command: 'repin --dry-run --format json', schema: 'repin-output', output: () => demo.repin, code: 0,
     mutations: {
       'a target digest that is not a digest': (d) => void (d.target.digest = 'latest'),
@@ -199,7 +210,7 @@ describe('the schema files themselves', () => {
   const outputSchemas = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('-output.schema.json')).map((f) => f.replace(/\.schema\.json$/, ''));
 
   it('there is one per command with JSON output', () => {
-    expect(outputSchemas.sort()).toEqual(['affected-output', 'check-output', 'explain-output', 'inspect-output', 'lint-output', 'overlay-output', 'repin-output', 'running-output', 'scan-output', 'stale-output']);
+    expect(outputSchemas.sort()).toEqual(['affected-output', 'check-output', 'explain-output', 'inspect-output', 'lint-output', 'overlay-output', 'repin-output', 'running-output', 'scan-output', 'stale-output', 'triage-output']);
   });
 
   it.each(outputSchemas)('%s: draft-07, compiles in strict mode, every property described', (name) => {

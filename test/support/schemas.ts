@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildDemoRepo, DEMO_IMAGES, demoDigest, writeDemoPods } from '../../src/demo/index.js';
+import { buildDemoRepo, DEMO_IMAGES, DEMO_LOG_FILE, demoDigest, writeDemoPods } from '../../src/demo/index.js';
 import { runCli, type CliRun } from './io.js';
 import { pushImage, startRegistry, type TestRegistry } from './registry.js';
 
@@ -54,6 +54,8 @@ export interface DemoOutputs {
   repin: JsonOutput;
   /** running on the demo's cluster snapshot (billing-controller older than its pin). */
   running: JsonOutput;
+  /** triage of the demo's failing-lane log. */
+  triage: JsonOutput;
   /** lint and check after `lint --write-baseline`: every lint finding suppressed by the baseline. */
   lintWithBaseline: JsonOutput;
   checkWithBaseline: JsonOutput;
@@ -72,13 +74,14 @@ export async function demoOutputs(): Promise<DemoOutputs> {
   const explain = await json(['--repo', demo, 'explain', 'billing-controller', '--format', 'json']);
   const repin = await json(['--repo', demo, 'repin', 'billing-controller', '--dry-run', '--to', `${REPIN_REPOSITORY}:v9@${REPIN_DIGEST}`, '--format', 'json']);
   const running = await json(['--repo', demo, 'running', '--pods', writeDemoPods(demo), '--format', 'json']);
+  const triage = await json(['--repo', demo, 'triage', join(demo, DEMO_LOG_FILE), '--format', 'json']);
   // Last: writing the baseline changes what lint and check report.
   const wrote = await runCli(['--repo', demo, 'lint', '--write-baseline']);
   if (wrote.code !== 0) throw new Error(`lint --write-baseline failed (exit ${wrote.code}): ${wrote.err}`);
   const lintWithBaseline = await json(['--repo', demo, 'lint', '--format', 'json']);
   const checkWithBaseline = await json(['--repo', demo, 'check', '--format', 'json']);
   return {
-    demo, stale, lint, check, affected, overlay, explain, repin, running, lintWithBaseline, checkWithBaseline,
+    demo, stale, lint, check, affected, overlay, explain, repin, running, triage, lintWithBaseline, checkWithBaseline,
     cleanup() {
       rmSync(demo, { recursive: true, force: true });
       rmSync(artifact, { recursive: true, force: true });
