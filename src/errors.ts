@@ -25,6 +25,8 @@ export const REGISTRY_ERROR_CODES = [
   'response-too-large',
   'redirect-refused',
   'bad-credentials-file',
+  // registry writes (release: promote, mirror)
+  'blob-upload-failed',
 ] as const;
 
 /** Every code a PinwatchError (or a subclass) can carry. */
@@ -89,6 +91,10 @@ export const PINWATCH_ERROR_CODES = [
   // demo
   'demo-dir-not-empty',
   ...REGISTRY_ERROR_CODES,
+  // release: promote, mirror, compare
+  'invalid-release-tag',
+  'invalid-mirror-prefix',
+  'release-verify',
 ] as const;
 
 export type PinwatchErrorCode = (typeof PINWATCH_ERROR_CODES)[number];

@@ -13,6 +13,9 @@ export const COMMAND_FORMATS = {
   overlay: ['text', 'json', 'markdown', 'github'],
   repin: ['text', 'json'],
   inspect: ['text', 'json'],
+  promote: ['text', 'json', 'markdown', 'github'],
+  mirror: ['text', 'json', 'markdown', 'github'],
+  compare: ['text', 'json', 'markdown', 'github'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -32,6 +35,9 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   inspect: ['0 inspected', ERROR],
   report: ['0 clean', '1 a finding at or above --fail-on', ERROR],
   demo: ['0 the demo ran', ERROR],
+  promote: ['0 every pinned first-party digest carries the tag (tagged or already), verified', '1 refused (a conflict, a digest-less or two-digest pin), a failed tag or move, or a rewrite left something', `${ERROR}, or existence of a tag could not be decided (429, 5xx, timeout, auth)`],
+  mirror: ['0 every image copied and verified (and rewritten, nothing left)', '1 a copy failed (the tree is untouched), an image is not pinned by one digest, or the rewrite left a pin', ERROR],
+  compare: ['0 every file same or tags-only', '1 a file whose digests differ or that drifted (unless allowed), or one only one side has', `${ERROR}, or --from does not exist`],
 };
 
 /** The `--help` footer of one command: its formats and exit codes. */

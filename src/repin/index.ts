@@ -4,3 +4,5 @@ export type { RepinOptions } from './repo.js';
 export type * from './types.js';
 export { resolveRepository, resolveTarget } from './target.js';
 export { planRepin } from './plan.js';
+export { listFiles, readSmallText } from './sweep.js';
+export { kindOfPins } from './render.js';
