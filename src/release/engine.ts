@@ -51,7 +51,8 @@ export function renamePin(text: string, pin: Pin, from: string, to: string): Pin
     const next = `${mapPrefix(parts.name, from, to)}${old.slice(parts.name.length)}`;
     return { edits: next === old ? [] : [{ start: ref.start, end: ref.end, text: next }], from: old, to: next };
   }
-  const nameSpans = pin.spans.filter((s) => s.field === 'registry' || s.field === 'repository');
+  // registry part(s) first, in file order, then the repository (a chart global lists its shared registry last)
+  const nameSpans = [...pin.spans.filter((s) => s.field === 'registry'), ...pin.spans.filter((s) => s.field === 'repository')];
   if (nameSpans.length === 0 || nameSpans[nameSpans.length - 1]!.field !== 'repository') return `it stores no repository field pinwatch can rewrite`;
   // Shared spans (a chart's global registry) repeat for every pin; each is one part.
   const unique = nameSpans.filter((s, i) => nameSpans.findIndex((t) => t.start === s.start && t.end === s.end) === i);
