@@ -9,6 +9,7 @@
  * through the journal, and only after every registry write was verified.
  */
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createTwoFilesPatch } from 'diff';
 import { collectFile } from '../collect/index.js';
 import type { Config } from '../config/types.js';
@@ -32,6 +33,7 @@ import {
 import { kindOfPins, listFiles, readSmallText } from '../repin/index.js';
 import { collectRead, encodeText, readTextFile, scanRepo, type ScanResult } from '../scan/index.js';
 import { containedPath } from '../util/repo-path.js';
+import { readRegularFile } from '../util/safe-read.js';
 import { highestSemver, isUnder, mapPrefix, mergeEdits, normalisePrefix, pinDifferences, renamePin, retagPin, type PinEdit } from './engine.js';
 import type {
   CompareFile,
@@ -245,15 +247,29 @@ async function remainingAfter(root: string, pins: Pin[], plan: RewritePlan, over
   if (!needle) return out;
   const pinLines = new Set(pins.map((p) => `${p.file}:${p.line}`));
   for (const file of await listFiles(root)) {
-    const text = overlay?.get(file) ?? readSmallText(join(root, file));
+    const plain = overlay?.get(file) ?? readSmallText(join(root, file));
+    const gz = plain === undefined ? gzipText(join(root, file)) : undefined;
+    const text = plain ?? gz;
     if (text === undefined || !text.includes(needle)) continue;
     text.split('\n').forEach((line, i) => {
-      if (!line.includes(needle) || pinLines.has(`${file}:${i + 1}`)) return;
+      if (!line.includes(needle) || (gz === undefined && pinLines.has(`${file}:${i + 1}`))) return;
       if (out.some((r) => r.file === file && r.line === i + 1)) return;
-      out.push({ file, line: i + 1, text: line.trim().slice(0, 200), kind: 'text' });
+      out.push({ file, line: i + 1, text: `${gz === undefined ? '' : '(inside the gzip) '}${line.trim().slice(0, 200)}`, kind: 'text' });
     });
   }
   return out;
+}
+
+/** A gzip file's text (a chart ships `components.gz` built from a manifest), so the text search sees inside it; undefined otherwise. */
+function gzipText(abs: string): string | undefined {
+  const read = readRegularFile(abs, { maxBytes: 16 * 1024 * 1024, followSymlinks: true });
+  if ('refused' in read || read.bytes.length < 2 || read.bytes[0] !== 0x1f || read.bytes[1] !== 0x8b) return undefined;
+  try {
+    const out = gunzipSync(read.bytes, { maxOutputLength: 64 * 1024 * 1024 });
+    return out.includes(0) ? undefined : out.toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------- promote

@@ -7,6 +7,9 @@ import type { CompareResult, MirrorResult, PromoteResult, RewriteResult } from '
 import type { Problem } from '../model/index.js';
 import { plainField, terminalSafe } from './sanitize.js';
 
+/** Remaining lines printed in text (pins first); JSON lists all. */
+export const REMAINING_SHOWN = 40;
+
 function problems(list: readonly Problem[]): string[] {
   return list.map((p) => `  ${p.blocking ? 'error' : 'note'} [${p.code}] ${plainField(p.reason)}`);
 }
@@ -17,7 +20,9 @@ export function rewriteLines(r: RewriteResult | undefined, dryRun: boolean, diff
   for (const c of r.changes) out.push(`  ${c.file}:${c.line}${c.keyPath ? ` ${c.keyPath}` : ''} [${c.shape}] ${plainField(c.from)} -> ${plainField(c.to)}`);
   out.push(...problems(r.problems));
   if (r.remaining.length === 0) out.push('  postcondition: nothing in the tree still names the old value');
-  for (const x of r.remaining) out.push(`  remaining ${x.kind} ${x.file}:${x.line}: ${plainField(x.text)}`);
+  const shown = r.remaining.filter((x) => x.kind === 'pin').concat(r.remaining.filter((x) => x.kind === 'text'));
+  for (const x of shown.slice(0, REMAINING_SHOWN)) out.push(`  remaining ${x.kind} ${x.file}:${x.line}: ${plainField(x.text)}`);
+  if (shown.length > REMAINING_SHOWN) out.push(`  … and ${shown.length - REMAINING_SHOWN} more remaining line(s) (--format json lists every one)`);
   if (diff) for (const f of r.files) out.push('', f.diff.trimEnd());
   return out;
 }
