@@ -210,6 +210,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       .option('--move <tag>', 'also move this mutable tag (like latest) when TAG is the highest semver of the repository (repeatable)', repeatable)
       .option('--force-move', 'move the --move tags whatever the semver rule says')
       .option('--rewrite', 'after every tag is verified, rewrite the tag strings of the promoted pins to TAG (digests untouched)')
+      .option('--from-tag <tag>', "with --rewrite, rewrite only pins tagged TAG0 (the release candidate's tag); component-versioned pins keep theirs")
       .option('--dry-run', 'plan against the registry and print the rewrite diff; write nothing'),
   ).action(run(async (ctx, flags: PromoteFlags) => (await import('./commands/promote.js')).runPromote(ctx, flags)));
 

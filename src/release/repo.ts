@@ -276,6 +276,8 @@ function gzipText(abs: string): string | undefined {
 
 export interface PromoteOptions extends ReleaseBase {
   tag: string;
+  /** With `rewrite`: only pins whose stored tag is this one (the release candidate's) are rewritten; others keep theirs, noted. */
+  fromTag?: string;
   move?: string[];
   forceMove?: boolean;
   /** Parallel registry requests while planning (the client's own limit applies too; default 8). */
@@ -290,6 +292,7 @@ function checkTag(tag: string, flag: string): void {
 
 export async function promote(opts: PromoteOptions): Promise<PromoteResult> {
   checkTag(opts.tag, '--tag');
+  if (opts.fromTag !== undefined) checkTag(opts.fromTag, '--from-tag');
   for (const m of opts.move ?? []) {
     checkTag(m, '--move');
     if (m === opts.tag) throw new PinwatchError('conflicting-options', `--move ${m} is the release tag itself; --move names mutable tags like latest`);
@@ -388,14 +391,22 @@ export async function promote(opts: PromoteOptions): Promise<PromoteResult> {
       scan,
       pins,
       {
-        edit: (text, pin) => retagPin(text, pin, opts.tag),
+        edit: (text, pin) => {
+          if (opts.fromTag !== undefined && pin.ref.tag !== opts.fromTag) {
+            if (pin.ref.tag !== undefined && pin.ref.tag !== opts.tag) {
+              result.problems.push({ file: pin.file, line: pin.line, code: 'tag-kept', reason: `${where(pin)} keeps its tag ${pin.ref.tag} (not --from-tag ${opts.fromTag})`, blocking: false });
+            }
+            return undefined;
+          }
+          return retagPin(text, pin, opts.tag);
+        },
         readBack: (before, after) => {
           if (!after) return `${where(before)} disappeared`;
           if (after.ref.digest !== before.ref.digest || after.ref.name !== before.ref.name) return `${where(before)} reads back as ${after.raw}`;
           if (before.ref.tag !== undefined && after.ref.tag !== opts.tag) return `${where(before)} reads back with tag ${after.ref.tag ?? '(none)'}, not ${opts.tag}`;
           return undefined;
         },
-        stillOld: (p) => promoted.has(p.ref.name) && p.ref.tag !== undefined && p.ref.tag !== opts.tag,
+        stillOld: (p) => promoted.has(p.ref.name) && p.ref.tag !== undefined && (opts.fromTag !== undefined ? p.ref.tag === opts.fromTag : p.ref.tag !== opts.tag),
       },
       opts.dryRun === true,
     );
@@ -411,7 +422,11 @@ async function moveTags(client: RegistryClient, img: PromoteImage, opts: Promote
   if (opts.forceMove) rule = { ok: true, reason: '--force-move' };
   else {
     try {
-      const tags = await client.listTags(repo);
+      // a 404 (NAME_UNKNOWN) is the registry saying the repository has no tags yet
+      const tags = await client.listTags(repo).catch((e: unknown) => {
+        if (e instanceof RegistryError && e.status === 404) return [] as string[];
+        throw e;
+      });
       rule = highestSemver(opts.tag, opts.dryRun ? [...tags, opts.tag] : tags);
     } catch (e) {
       return (opts.move ?? []).map((tag) => ({ tag, action: 'skipped', reason: `the repository's tags could not be listed, so the semver rule cannot be applied: ${describeError(e)}` }));

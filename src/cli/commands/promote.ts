@@ -18,6 +18,7 @@ export interface PromoteFlags extends RegistryFlags {
   move?: string[];
   forceMove?: boolean;
   rewrite?: boolean;
+  fromTag?: string;
   dryRun?: boolean;
 }
 
@@ -30,6 +31,7 @@ function render(r: PromoteResult, format: (typeof FORMATS)[number]): string {
 
 export async function runPromote(ctx: CommandContext, flags: PromoteFlags): Promise<number> {
   if (!flags.tag) throw new PinwatchError('missing-option', 'promote needs --tag TAG: the release tag to give every pinned first-party digest, like --tag v1.2.0');
+  if (flags.fromTag !== undefined && !flags.rewrite) throw new PinwatchError('conflicting-options', `--from-tag ${flags.fromTag} only narrows --rewrite; add --rewrite, or drop --from-tag`);
   const format = pickFormat(ctx, FORMATS, 'text');
   const config = loadCommandConfig(ctx);
   const result = await promote({
@@ -39,6 +41,7 @@ export async function runPromote(ctx: CommandContext, flags: PromoteFlags): Prom
     move: flags.move ?? [],
     forceMove: flags.forceMove === true,
     rewrite: flags.rewrite === true,
+    ...(flags.fromTag !== undefined ? { fromTag: flags.fromTag } : {}),
     dryRun: flags.dryRun === true,
     registry: registryClientOptions(ctx.io.env, flags, config.insecureRegistries),
   });
