@@ -194,6 +194,20 @@ describe('promote', () => {
     void client;
   });
 
+  it('--rewrite --from-tag rewrites only the release candidate\'s tag; a component-versioned pin keeps its own', async () => {
+    tree(reg.host, { 'images/api.tag': `${reg.host}/acme/api:v0.19.0-component.1@${images.api!.digest}\n` });
+    const r = await run(['promote', '--tag', 'v1.0.0', '--rewrite', '--from-tag', 'v1.0.0-rc.1', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc.rewrite.changes.map((c: { file: string }) => c.file)).toEqual(['deploy/values.yaml', 'deploy/values.yaml']);
+    expect(doc.problems.map((p: { code: string; reason: string }) => `${p.code} ${p.reason}`)).toEqual(['tag-kept images/api.tag:1 keeps its tag v0.19.0-component.1 (not --from-tag v1.0.0-rc.1)']);
+    expect(readFileSync(join(repo.dir, 'images/api.tag'), 'utf8')).toBe(`${reg.host}/acme/api:v0.19.0-component.1@${images.api!.digest}\n`);
+    expect(readFileSync(join(repo.dir, 'deploy/values.yaml'), 'utf8')).not.toContain('rc.1');
+    const bad = await run(['promote', '--tag', 'v1.0.0', '--from-tag', 'v1.0.0-rc.1']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('[conflicting-options]');
+  });
+
   it('--rewrite changes only the tag strings, in every shape, and a rerun changes nothing', async () => {
     tree(reg.host);
     const before = {
