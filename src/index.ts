@@ -37,6 +37,9 @@ export type { OverlayOptions, OverlayReport } from './overlay/index.js';
 export { repin, repinExitCode } from './repin/index.js';
 export type { RepinOptions } from './repin/index.js';
 export { RegistryClient, RegistryError, registryProvenance } from './registry/index.js';
+export { copyImage, copyBlob, putManifest, blobExists, manifestDigestIfPresent, verifyImage } from './registry/index.js';
+export { promote, promoteExitCode, mirror, mirrorExitCode, compare, compareExitCode } from './release/index.js';
+export type { PromoteOptions, PromoteResult, MirrorOptions, MirrorResult, CompareOptions as ReleaseCompareOptions, CompareResult } from './release/index.js';
 export { editYaml, applySpans } from './edit/index.js';
 
 // formatters (pure: findings in, text out)
