@@ -25,6 +25,8 @@ export const REGISTRY_ERROR_CODES = [
   'response-too-large',
   'redirect-refused',
   'bad-credentials-file',
+  // registry writes (release: promote, mirror)
+  'blob-upload-failed',
 ] as const;
 
 /** Every code a PinwatchError (or a subclass) can carry. */
@@ -99,6 +101,10 @@ export const PINWATCH_ERROR_CODES = [
   'pods-unreadable',
   'kubectl-failed',
   'invalid-fail-on-running',
+  // release: promote, mirror, compare
+  'invalid-release-tag',
+  'invalid-mirror-prefix',
+  'release-verify',
 ] as const;
 
 export type PinwatchErrorCode = (typeof PINWATCH_ERROR_CODES)[number];

@@ -40,6 +40,9 @@ export { runningBuilds, readPods, readPodsFromKubectl, parsePodsText, runningExi
 export type { PodList, PodContainer, RunningReport, RunningContainer, RunningStatus, Rollout, RunningOptions } from './running/index.js';
 export { canonicalRepository, firstPartyPrefixes } from './config/index.js';
 export { RegistryClient, RegistryError, registryProvenance } from './registry/index.js';
+export { copyImage, copyBlob, putManifest, blobExists, manifestDigestIfPresent, verifyImage } from './registry/index.js';
+export { promote, promoteExitCode, mirror, mirrorExitCode, compare, compareExitCode } from './release/index.js';
+export type { PromoteOptions, PromoteResult, MirrorOptions, MirrorResult, CompareOptions as ReleaseCompareOptions, CompareResult } from './release/index.js';
 export { editYaml, applySpans } from './edit/index.js';
 export { triageLog, logLines, buildLiteralIndex, matchLine, stripFraming, extractLiterals, compilePattern } from './triage/index.js';
 export type { TriageReport, TriageLine, TriageMatch, TriageVerdict, TriageOptions, ImageBuild } from './triage/index.js';

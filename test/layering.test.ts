@@ -43,6 +43,7 @@ const RANK: Record<string, number> = {
   overlay: 9,
   repin: 9,
   affected: 10,
+  release: 10, // promote, mirror, compare: registry writes + byte-minimal rewrites (issue 17)
   explain: 10,
   triage: 10.5, // log lines → source literals → images and their builds; may import running/ (10)
   check: 10,

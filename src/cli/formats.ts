@@ -15,6 +15,9 @@ export const COMMAND_FORMATS = {
   inspect: ['text', 'json'],
   running: ['text', 'json', 'markdown', 'github'],
   triage: ['text', 'json', 'markdown', 'github'],
+  promote: ['text', 'json', 'markdown', 'github'],
+  mirror: ['text', 'json', 'markdown', 'github'],
+  compare: ['text', 'json', 'markdown', 'github'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -36,6 +39,9 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   demo: ['0 the demo ran', ERROR],
   running: ['0 no first-party container fails --fail-on-running', '1 one runs older or diverged from its pin, or lacks a merged fix (--fail-on-running any: any commit)', `${ERROR} (a bad pod list names file:line), or a shallow clone left a container unjudged`],
   triage: ['0 no log line is version skew (lines that matched nothing, or whose build is unknown, are listed as unknown)', '1 some line is skew: it comes from code a pinned build has and HEAD removed, or a commit the build lacks touches its package and mentions the line', ERROR],
+  promote: ['0 every pinned first-party digest carries the tag (tagged or already), verified', '1 refused (a conflict, a digest-less or two-digest pin), a failed tag or move, or a rewrite left something', `${ERROR}, or existence of a tag could not be decided (429, 5xx, timeout, auth)`],
+  mirror: ['0 every image copied and verified (and rewritten, nothing left)', '1 a copy failed (the tree is untouched), an image is not pinned by one digest, or the rewrite left a pin', ERROR],
+  compare: ['0 every file same or tags-only', '1 a file whose digests differ or that drifted (unless allowed), or one only one side has', `${ERROR}, or --from does not exist`],
 };
 
 /** The `--help` footer of one command: its formats and exit codes. */

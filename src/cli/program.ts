@@ -26,6 +26,9 @@ import type { ReportFlags } from './commands/report.js';
 import type { StaleFlags } from './commands/stale.js';
 import type { RunningFlags } from './commands/running.js';
 import type { TriageFlags } from './commands/triage.js';
+import type { PromoteFlags } from './commands/promote.js';
+import type { MirrorFlags } from './commands/mirror.js';
+import type { CompareFlags } from './commands/compare.js';
 import { VERSION } from './version.js';
 import { helpFooter } from './formats.js';
 import { terminalSafe } from '../report/sanitize.js';
@@ -233,6 +236,41 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--since <rev|date>', 'start of the history window (default: the oldest pinned build commit)')
     .option('--min-literal <n>', 'constant characters a literal needs to be matched (outside %s/%v/… holes)', '12')
     .action(run(async (ctx, files: string[], flags: TriageFlags) => (await import('./commands/triage.js')).runTriage(ctx, files, flags)));
+  // pinwatch promote --tag TAG: tag every pinned first-party digest TAG (plan, refuse on conflict or doubt, apply, verify).
+  registryFlags(
+    program
+      .command('promote')
+      .description('tag every first-party digest pinned in the tree TAG in its repository: plan first (absent/already/conflict), then tag and verify')
+      .option('--tag <tag>', 'the release tag (write-once: a tag at another digest refuses the whole promotion)')
+      .option('--move <tag>', 'also move this mutable tag (like latest) when TAG is the highest semver of the repository (repeatable)', repeatable)
+      .option('--force-move', 'move the --move tags whatever the semver rule says')
+      .option('--rewrite', 'after every tag is verified, rewrite the tag strings of the promoted pins to TAG (digests untouched)')
+      .option('--from-tag <tag>', "with --rewrite, rewrite only pins tagged TAG0 (the release candidate's tag); component-versioned pins keep theirs")
+      .option('--dry-run', 'plan against the registry and print the rewrite diff; write nothing'),
+  ).action(run(async (ctx, flags: PromoteFlags) => (await import('./commands/promote.js')).runPromote(ctx, flags)));
+
+  // pinwatch mirror --from PREFIX --to PREFIX: copy every first-party image pinned under one prefix to another, by digest.
+  registryFlags(
+    program
+      .command('mirror')
+      .description('copy every first-party image pinned under --from to the same path under --to by digest (index, children, config, layers), verify, optionally rewrite the tree')
+      .option('--from <prefix>', 'source registry prefix, like ghcr.io/acme/ci')
+      .option('--to <prefix>', 'destination registry prefix, like registry.example.com/acme')
+      .option('--tag <tag>', "tag the copies TAG (repeatable; default: the pins' own tags)", repeatable)
+      .option('--referrers', 'also copy the referrers (signatures, SBOMs, attestations) of every manifest copied')
+      .option('--rewrite', 'after every copy is verified, rewrite every pin of the mirrored images to the destination (every shape)')
+      .option('--dry-run', 'copy nothing; print the rewrite diff and the postcondition'),
+  ).action(run(async (ctx, flags: MirrorFlags) => (await import('./commands/mirror.js')).runMirror(ctx, flags)));
+
+  // pinwatch compare --from DIR: the promotion verifier, per file same / tags-only / digests / drift.
+  program
+    .command('compare')
+    .description('compare the tree with another tree file by file: same, tags-only (a correct promotion), digests (different bytes) or drift')
+    .option('--from <dir>', 'the other tree (an extracted artifact or another checkout)')
+    .option('--allow-digests', 'a file whose digests differ does not fail')
+    .option('--allow-drift', 'a file that drifted (or exists on one side only) does not fail')
+    .option('--list-same', 'text format: name every identical file too')
+    .action(run(async (ctx, flags: CompareFlags) => (await import('./commands/compare.js')).runCompare(ctx, flags)));
 
   // pinwatch demo: build the embedded demo monorepo and run `check` on it.
   program

@@ -4,6 +4,7 @@
  * Every manifest and blob body is verified against its digest (a mismatch is a
  * RegistryError 'digest-mismatch'); verified bodies are cached on disk by digest.
  * Bodies are capped (body.ts): manifests at 4 MiB, JSON blobs at 16 MiB.
+ * Writes (blob upload and mount, manifest PUT, image copy) live in write.ts.
  */
 import type { FetchLike } from './redirect.js';
 import type { BodyLimit } from './body.js';
@@ -14,6 +15,7 @@ import { sha256Digest, verifyDigest } from './digest.js';
 import { RegistryError } from './errors.js';
 import { MANIFEST_ACCEPT } from './media-types.js';
 import { Transport } from './transport.js';
+import type { RegistryRequest, RegistryResponse } from './transport.js';
 
 export interface RegistryClientOptions {
   /** Environment for DOCKER_CONFIG, HOME, PINWATCH_CACHE_DIR, XDG_CACHE_HOME. Default: none (no credentials, no cache). */
@@ -70,6 +72,16 @@ export class RegistryClient {
       now: options.now ?? Date.now,
     });
     this.cache = new DigestCache(options.cacheDir === false ? undefined : (options.cacheDir ?? defaultCacheDir(env)));
+  }
+
+  /** One raw exchange through the transport (auth, retries, limits, redaction): the write operations in write.ts use it. */
+  send(req: RegistryRequest): Promise<RegistryResponse> {
+    return this.transport.send(req);
+  }
+
+  /** The client's per-attempt timeout, for writes that derive theirs from it. */
+  get timeoutMs(): number {
+    return this.transport.timeoutMs;
   }
 
   /** `GET /v2/`: resolves when the registry answers (after auth), else throws RegistryError. */

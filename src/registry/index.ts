@@ -2,6 +2,7 @@
 export * from './client.js';
 export * from './errors.js';
 export * from './provenance.js';
+export * from './write.js';
 export { redactText, redactUrl } from './redact.js';
 export { sha256Digest } from './digest.js';
 export { MANIFEST_ACCEPT } from './media-types.js';

@@ -2,7 +2,7 @@
  * Following redirects by hand, so the transport's rules hold on every hop:
  * at most MAX_REDIRECTS hops, http or https only, plain HTTP only to a host that
  * is allowed it, and `Authorization` only to the origin it was meant for
- * (presigned blob-storage URLs need none). Only GET and HEAD are ever sent.
+ * (presigned blob-storage URLs need none). Writes (PUT, POST, PATCH) are never redirected.
  */
 import { discardBody } from './body.js';
 import { RegistryError } from './errors.js';
@@ -19,9 +19,11 @@ export interface HopPolicy {
 }
 
 export interface HopRequest {
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH';
   headers: Record<string, string>;
   signal: AbortSignal;
+  /** Request body (writes only; a write is never redirected). */
+  body?: BodyInit;
 }
 
 /** Check one URL against the policy before anything is sent to it. */
@@ -49,8 +51,17 @@ export async function fetchFollowing(fetchFn: FetchLike, url: string, req: HopRe
   for (let hop = 0; ; hop++) {
     const headers = { ...req.headers };
     if (current.origin !== policy.authOrigin) delete headers.Authorization;
-    const res = await fetchFn(current, { method: req.method, headers, redirect: 'manual', signal: req.signal });
+    const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, redirect: 'manual', signal: req.signal };
+    if (req.body !== undefined) {
+      init.body = req.body;
+      init.duplex = 'half';
+    }
+    const res = await fetchFn(current, init);
     if (!REDIRECT.has(res.status)) return { res, url: current.toString() };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      await discardBody(res);
+      throw new RegistryError('redirect-refused', `${req.method} ${redactUrl(current.toString())} answered HTTP ${res.status}: pinwatch does not follow a redirect of a write`, { status: res.status, url: current.toString() });
+    }
     await discardBody(res);
     const location = res.headers.get('location');
     const from = current.toString();

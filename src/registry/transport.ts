@@ -32,7 +32,7 @@ export interface TransportOptions {
 }
 
 export interface RegistryRequest {
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'PATCH';
   /** Registry host as written in refs (`ghcr.io`, `127.0.0.1:5000`, `docker.io`). */
   host: string;
   /** Path and query below the host, starting with `/v2/`; or an absolute URL (pagination links). */
@@ -42,6 +42,16 @@ export interface RegistryRequest {
   scope: string;
   /** Largest body accepted (default: DEFAULT_LIMIT, 4 MiB). */
   limit?: BodyLimit;
+  /** Request body for writes: called once per attempt (a stream body makes the request single-attempt). */
+  body?: () => BodyInit;
+  /** Extra request headers (Content-Type, Content-Length, Content-Range). */
+  headers?: Record<string, string>;
+  /** Return the success body unread as `stream` (blob copies); the caller must consume or cancel it. */
+  stream?: boolean;
+  /** No retry on 429/5xx/refused (a streamed body cannot be sent twice). */
+  noRetry?: boolean;
+  /** Per-attempt timeout for this request (streamed blobs), instead of the client's. */
+  timeoutMs?: number;
 }
 
 export interface RegistryResponse {
@@ -49,6 +59,8 @@ export interface RegistryResponse {
   headers: Headers;
   body: Uint8Array;
   url: string;
+  /** With `stream: true`: the unread success body. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
@@ -89,6 +101,10 @@ export class Transport {
     this.limit = new Semaphore(Math.max(1, opts.concurrency));
   }
 
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
   baseUrl(host: string): string {
     return `${schemeFor(host, this.opts.insecureRegistries)}://${apiHost(host)}`;
   }
@@ -121,17 +137,24 @@ export class Transport {
     for (let attempt = 0; ; ) {
       const headers: Record<string, string> = { 'User-Agent': 'pinwatch' };
       if (req.accept) headers.Accept = req.accept;
+      if (req.headers) Object.assign(headers, req.headers);
       if (authorization) headers.Authorization = authorization;
+      const retries = req.noRetry ? 0 : this.opts.retries;
+      const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
       let res: Response;
       let finalUrl = url;
       let body: Uint8Array;
       // One deadline per attempt, covering every redirect hop and the whole body.
-      const signal = AbortSignal.timeout(this.opts.timeoutMs);
+      const signal = AbortSignal.timeout(timeoutMs);
       let phase = 'failed';
+      let stream: ReadableStream<Uint8Array> | undefined;
       try {
-        ({ res, url: finalUrl } = await fetchFollowing(this.opts.fetch, url, { method: req.method, headers, signal }, policy));
+        ({ res, url: finalUrl } = await fetchFollowing(this.opts.fetch, url, { method: req.method, headers, signal, ...(req.body ? { body: req.body() } : {}) }, policy));
         phase = 'failed while reading the body';
-        if (req.method === 'HEAD') {
+        if (req.stream && res.status >= 200 && res.status < 300 && res.body) {
+          stream = res.body;
+          body = new Uint8Array();
+        } else if (req.method === 'HEAD') {
           await discardBody(res);
           body = new Uint8Array();
         } else {
@@ -142,9 +165,9 @@ export class Transport {
         const cause = classifyCause(e);
         if (cause.text === 'timed out') {
           const during = phase === 'failed' ? '' : ' (the body did not arrive in time)';
-          throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(finalUrl)} timed out after ${this.opts.timeoutMs} ms${during}`, { url: finalUrl }, { cause: e });
+          throw new RegistryError('registry-timeout', `${req.method} ${redactUrl(finalUrl)} timed out after ${timeoutMs} ms${during}`, { url: finalUrl }, { cause: e });
         }
-        if (cause.retry && attempt++ < this.opts.retries) {
+        if (cause.retry && attempt++ < retries) {
           await this.sleep(attempt);
           continue;
         }
@@ -172,14 +195,14 @@ export class Transport {
         const code: RegistryErrorCode = challenge?.params.error === 'insufficient_scope' ? 'insufficient-scope' : 'unauthorized';
         throw this.httpError(res, body, finalUrl, req, code, undefined, challenge?.params.error, auth.credentialsNote);
       }
-      if ((res.status === 429 || res.status >= 500) && attempt < this.opts.retries) {
+      if ((res.status === 429 || res.status >= 500) && attempt < retries) {
         attempt++;
         await this.sleep(attempt, res.headers.get('retry-after'));
         continue;
       }
       if (res.status === 429 || res.status >= 500) throw this.httpError(res, body, finalUrl, req, 'registry-retries-exhausted', attempt + 1);
       if (res.status >= 400) throw this.httpError(res, body, finalUrl, req);
-      return { status: res.status, headers: res.headers, body, url: finalUrl };
+      return { status: res.status, headers: res.headers, body, url: finalUrl, ...(stream ? { stream } : {}) };
     }
   }
 

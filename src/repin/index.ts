@@ -8,3 +8,5 @@ export { mergeBuiltImages, parseBuildMetadata } from './build-metadata.js';
 export type { BuildMetadata, BuiltImage } from './build-metadata.js';
 export { batchRepinExitCode, repinBuilt } from './batch.js';
 export type { BatchRepinResult } from './batch.js';
+export { listFiles, readSmallText } from './sweep.js';
+export { kindOfPins } from './render.js';

@@ -18,7 +18,8 @@ import { readRegularFile } from '../util/safe-read.js';
 const MAX_BYTES = 5 * 1024 * 1024;
 const PRUNE = new Set(['.git', 'node_modules']);
 
-async function listFiles(root: string): Promise<string[]> {
+/** Every file of the working tree: git ls-files (tracked and untracked-not-ignored), a plain walk outside git. */
+export async function listFiles(root: string): Promise<string[]> {
   const r = await runGit(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
   if (r.code === 0) return [...new Set(r.stdout.split('\0').filter(Boolean))];
   const out: string[] = [];
@@ -72,7 +73,7 @@ export async function textLeftovers(input: SweepInput, pins: Pin[], already: Lef
   return out;
 }
 
-function readSmallText(abs: string): string | undefined {
+export function readSmallText(abs: string): string | undefined {
   const read = readRegularFile(abs, { maxBytes: MAX_BYTES, followSymlinks: true });
   if ('refused' in read || read.bytes.includes(0)) return undefined;
   return read.bytes.toString('utf8');

@@ -1,0 +1,1 @@
+{{DST}}/mirror/acme/app:v1@{{IDX}}

@@ -1,0 +1,1 @@
+{{SRC}}/acme/ci/app:v1@{{IDX}}

@@ -1,0 +1,4 @@
+{{- if .Values.enabled }}
+      containers:
+        - image: "{{SRC}}/acme/ci/app:v1@{{IDX}}"
+{{- end }}
