@@ -5,3 +5,4 @@ export { collectDockerfile } from './dockerfile/index.js';
 export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml } from './yaml/index.js';
+export { isSkaffoldName, parseSkaffold, type SkaffoldArtifact, type SkaffoldFile } from './skaffold/index.js';

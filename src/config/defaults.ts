@@ -50,6 +50,7 @@ export function defaultConfig(): Config {
     images: {},
     producers: [],
     buildEntry: DEFAULT_BUILD_ENTRY,
+    buildEnv: {},
     provenance: { methods: ['digest-history', 'git-tag'], buildCommit: 'parent' },
     rules: {},
     insecureRegistries: [],

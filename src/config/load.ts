@@ -38,6 +38,7 @@ interface RawConfig {
   images?: Record<string, ImageConfig>;
   producers?: ProducerConfig[];
   buildEntry?: string;
+  buildEnv?: Record<string, string>;
   provenance?: { methods?: ProvenanceMethod[]; buildCommit?: 'parent' | 'self' };
   rules?: Record<string, RuleLevel>;
   baseline?: string;
@@ -149,6 +150,7 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   if (raw.images) config.images = raw.images;
   if (raw.producers) config.producers = raw.producers;
   if (raw.buildEntry) config.buildEntry = raw.buildEntry;
+  if (raw.buildEnv) config.buildEnv = raw.buildEnv;
   if (raw.provenance?.methods) config.provenance.methods = raw.provenance.methods;
   if (raw.provenance?.buildCommit) config.provenance.buildCommit = raw.provenance.buildCommit;
   if (raw.rules) config.rules = raw.rules;

@@ -54,7 +54,8 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
   const byRepo = new Map<string, Pin[]>();
   const incomplete: Pin[] = [];
   for (const pin of pins) {
-    if (!pin.firstParty) continue;
+    // A source ref (ko://, a Skaffold placeholder) is replaced at release: no image is pinned there.
+    if (!pin.firstParty || pin.source) continue;
     if (!pin.ref.name || pin.incomplete) {
       incomplete.push(pin);
       continue;

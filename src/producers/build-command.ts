@@ -4,6 +4,7 @@
  * and reads its context, Dockerfile, target stage, tags and metadata files.
  */
 import * as path from 'node:path';
+import type { KoRequest } from './ko/index.js';
 
 export interface FoundBuild {
   tool: string;
@@ -19,6 +20,8 @@ export interface FoundBuild {
   command: string;
   source: { file: string; line: number };
   order: number;
+  /** Set for a ko build (`ko build`, `ko resolve -f`): resolved against the tree by ko/recipe.ts. */
+  ko?: KoRequest;
 }
 
 /** Flags of docker/buildx/buildah/podman build that take a value as the next argument. */

@@ -13,6 +13,11 @@ const PRUNED = new Set(['.git', 'node_modules']);
 
 /** Repo-relative paths of every Makefile, sorted. */
 export function findMakefiles(root: string, exclude: readonly string[]): string[] {
+  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name));
+}
+
+/** Repo-relative paths of every file whose name `wanted` accepts (pruning as for Makefiles), sorted. */
+export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean): string[] {
   const excluded = excludeMatcher(exclude);
   const out: string[] = [];
   const walk = (rel: string) => {
@@ -26,7 +31,7 @@ export function findMakefiles(root: string, exclude: readonly string[]): string[
       const child = rel ? `${rel}/${e.name}` : e.name;
       if (excluded(child)) continue;
       if (e.isDirectory() && !PRUNED.has(e.name)) walk(child);
-      else if (e.isFile() && MAKEFILE_NAMES.includes(e.name)) out.push(child);
+      else if (e.isFile() && wanted(e.name)) out.push(child);
     }
   };
   walk('');
@@ -53,11 +58,11 @@ export class MakefileCache {
 
   constructor(private readonly root: string) {}
 
-  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}): MakeReader {
-    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}`;
+  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, environment?: Record<string, string>): MakeReader {
+    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);
     if (!r) {
-      r = loadMakefile(absMakefile, { root: this.root, dir, variables });
+      r = loadMakefile(absMakefile, { root: this.root, dir, variables, ...(environment ? { environment } : {}) });
       this.readers.set(key, r);
     }
     return r;

@@ -40,10 +40,30 @@ export interface Producer {
 }
 
 /** The kinds of build recipe pinwatch reads (docs/recipes.md); each has a reader behind this one model. */
-export type RecipeKind = 'make' | 'github-actions';
+export type RecipeKind = 'make' | 'github-actions' | 'skaffold' | 'cloudbuild';
+
+/**
+ * An image ko builds (`ko build`, a `ko://` ref that `ko resolve` replaces, a
+ * Skaffold `ko:` artifact): no Dockerfile; its inputs are the Go import closure
+ * of the main package, the module files and the ko config (sources/go/ko.ts).
+ */
+export interface KoBuild {
+  /** Repo-relative directory of the main package. */
+  main: string;
+  /** Its Go import path, when the module is known. */
+  importPath?: string;
+  /** Repo-relative directory of the Go module (its go.mod), when found. */
+  moduleDir?: string;
+  /** The `.ko.yaml` that configures the build (repo-relative), when there is one. */
+  config?: string;
+  /** Base image: `.ko.yaml` baseImageOverrides / defaultBaseImage (Skaffold fromImage), else ko's default. */
+  baseImage: string;
+  /** `builds[].ldflags` of the matching `.ko.yaml` build, or the Skaffold artifact's. */
+  ldflags?: string[];
+}
 
 export interface BuildRecipe {
-  /** Which reader found it: `make` (a Makefile target) or `github-actions` (a workflow step). Absent means `make`. */
+  /** Which reader found it: `make` (a Makefile target), `github-actions` (a workflow step), `skaffold` (an artifact), `cloudbuild` (a step). Absent means `make`. */
   kind?: RecipeKind;
   /** The file the recipe is read from: the Makefile, or the workflow for `github-actions` (the name is historical). */
   makefile: string;
@@ -63,6 +83,10 @@ export interface BuildRecipe {
   stamps: PinWrite[];
   /** The expanded command line, for `explain`. */
   command: string;
+  /** Set when ko builds the image (then `dockerfile` is '' and `context` the main package directory). */
+  ko?: KoBuild;
+  /** Set for a recipe read from a Skaffold profile (`profiles[].build`): the profile's name. */
+  profile?: string;
 }
 
 export interface BuildModel {

@@ -28,6 +28,8 @@ export interface ScanJsonPin {
   incomplete: string | null;
   /** Key paths of YAML aliases that reuse this pin's value. */
   aliases: string[];
+  /** A source ref (form `source`): what the release builds the image from (`ko`: the import path; `skaffold`: the artifact), or null. */
+  source: { builder: string; name: string } | null;
 }
 
 export interface ScanJson {
@@ -65,6 +67,7 @@ function pinJson(p: Pin): ScanJsonPin {
     scraped: p.scraped === true,
     incomplete: p.incomplete ?? null,
     aliases: [...(p.aliases ?? [])],
+    source: p.source ? { ...p.source } : null,
   };
 }
 

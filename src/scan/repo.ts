@@ -15,6 +15,7 @@ import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.
 import type { ScanResult, SkippedFile } from './types.js';
 import { startRecovery } from '../journal/index.js';
 import { walkTree } from './walk.js';
+import { markSkaffoldPlaceholders } from './placeholders.js';
 
 export interface ScanOptions {
   /** Worker threads for reading and collecting (built package only); default 0: in-process. */
@@ -94,6 +95,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     pins.push(...outcome.result.pins);
     problems.push(...note.problems);
   });
+  markSkaffoldPlaceholders(root, pins);
   return {
     root,
     config,

@@ -1,6 +1,7 @@
 /**
  * deriveBuildInputs: config first, then the recipe's Dockerfile (stages the
- * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing.
+ * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing;
+ * for a ko recipe, the Go import closure of its main package (go/ko.ts).
  * Never throws for bad input: what cannot be derived becomes `unknownReason`.
  */
 import { posix } from 'node:path';
@@ -11,6 +12,7 @@ import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
 import { neededStages } from '../dockerfile/stages.js';
 import { narrowGo } from './go/narrowing.js';
+import { koInputs } from './go/ko.js';
 import { readSourceText } from './read.js';
 import { isGlob, normalizeDir } from './matcher.js';
 import { dirPattern, pathKind, repoJoin } from './paths.js';
@@ -136,8 +138,10 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
     return { image: req.image, inputs: configInputs(declared, 'config inputs'), ignore: [...(config.ignore ?? [])], steps: [`inputs declared in pinwatch.yaml images.${req.image} (derive: false)`] };
   }
   const out = empty(req.image, []);
-  const spec = buildSpec(req);
-  if (spec) await fromDockerfile(repoRoot, spec, out);
+  const ko = !config?.dockerfile && !config?.context ? req.recipe?.ko : undefined;
+  const spec = ko ? undefined : buildSpec(req);
+  if (ko) await koInputs(repoRoot, ko, `recipe ${req.recipe!.makefile}:${req.recipe!.line}`, out);
+  else if (spec) await fromDockerfile(repoRoot, spec, out);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;
   } else out.steps.push(`no Dockerfile known for ${req.image}; inputs from pinwatch.yaml only`);

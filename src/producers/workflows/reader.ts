@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { hasMarker, marker, readableMarkers, type ExpandedCommand } from '../../make/index.js';
-import { recipeOfBuild, type RecipeOrigin } from '../assemble.js';
+import { recipeOfBuild, recipesOfBuild, type RecipeOrigin } from '../assemble.js';
 import type { FoundBuild } from '../build-command.js';
 import { readCommands } from '../commands.js';
 import type { Problem } from '../../model/index.js';
@@ -248,9 +248,9 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
   const facts = readCommands(commands.filter((c) => c.text !== ''), cwd, { env, oneShell: true });
   const why = whyOf(unknowns);
-  return facts.builds.map((b) => {
+  return facts.builds.flatMap((b) => {
     if (b.stage && hasMarker(b.stage)) ctx.problems.push({ file: ctx.file, line: b.source.line, code: 'workflow-expression-unknown', reason: `--target "${readableMarkers(b.stage)}" cannot be evaluated: ${why(b.stage)}` });
-    return recipeOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
+    return recipesOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
   });
 }
 
