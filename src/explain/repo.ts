@@ -37,7 +37,7 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
-  const known = await imagesFromPins(repoRoot, config, scan.pins);
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
   const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT });
   const report = await computeStale(repoRoot, [match], { ...opts, methods: methodsFor(config, opts.registry), buildCommit: config.provenance.buildCommit });
   const producers = (pin: Pin): Producer[] => (known.model ? producersFor(known.model, pin.file, pin.keyPath, pin.line) : []);

@@ -5,7 +5,7 @@
  * explain and affected.
  */
 import type { Config, ImageConfig } from '../config/types.js';
-import type { Pin } from '../model/index.js';
+import { isFirstParty, type Pin } from '../model/index.js';
 import { loadBuildModel, recipeLabel, recipesFor, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
@@ -16,6 +16,13 @@ export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
   /** The config entry, when pinwatch.yaml declares the image. */
   declared?: { key: string; entry: ImageConfig };
+  /** Set for an image that nothing in the tree pins: declared in pinwatch.yaml, or a first-party repository a recipe builds. */
+  unpinned?: 'declared' | 'recipe';
+}
+
+export interface ImagesOptions {
+  /** Also list images nothing pins (declared ones, first-party repositories recipes build): explain and affected use them. */
+  unpinned?: boolean;
 }
 
 export interface ImagesResult {
@@ -66,7 +73,7 @@ export function groupFirstParty(pins: Pin[]): { byRepo: Map<string, Pin[]>; inco
 }
 
 /** Build model once (or the caller's), then recipes and inputs per first-party repository. */
-export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel): Promise<ImagesResult> {
+export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel, options: ImagesOptions = {}): Promise<ImagesResult> {
   const notes: string[] = [];
   const { byRepo, incomplete } = groupFirstParty(pins);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
@@ -92,7 +99,41 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
     }
     images.push(knowledge);
   }
+  const unpinned = unpinnedImages(config, byRepo, model);
+  if (unpinned.length > 0 && !options.unpinned) {
+    notes.push(`${unpinned.length} image(s) built or declared here are pinned nowhere in the tree (${unpinned.map((u) => u.repository).join(', ')}): stale has no pinned digest to judge; explain and affected use them`);
+  }
+  if (options.unpinned) {
+    for (const u of unpinned) {
+      const recipes = model ? recipesOf(model, u.repository, [], notes) : [];
+      const knowledge: ImageKnowledge = { image: u.declared?.key ?? shortName(u.repository), repository: u.repository, pins: [], recipes, unpinned: u.declared ? 'declared' : 'recipe', ...(u.declared ? { declared: u.declared } : {}) };
+      if (recipes.length === 0 && !u.declared) knowledge.missingInputsReason = `no build recipe tags ${u.repository}`;
+      else {
+        knowledge.inputs = await deriveSafely(repoRoot, knowledge.image, recipes, u.declared?.entry);
+        knowledge.inputs.steps.unshift(`${u.repository} is pinned nowhere in the tree; ${u.declared ? `declared in pinwatch.yaml as images.${u.declared.key}` : `built by ${recipeLabel(recipes[0]!)}`}`);
+        if (recipes.length > 1) knowledge.inputs.steps.splice(1, 0, `${recipes.length} recipes build ${u.repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
+      }
+      images.push(knowledge);
+    }
+    images.sort((a, b) => a.repository.localeCompare(b.repository));
+  }
   return { images, notes, ...(model ? { model } : {}) };
+}
+
+/** Images nothing pins: declared entries with a repository, and first-party repositories some recipe builds. */
+function unpinnedImages(config: Config, byRepo: Map<string, Pin[]>, model: BuildModel | undefined): { repository: string; declared?: { key: string; entry: ImageConfig } }[] {
+  const out = new Map<string, { repository: string; declared?: { key: string; entry: ImageConfig } }>();
+  for (const [key, entry] of Object.entries(config.images)) {
+    if (entry.repository && !byRepo.has(entry.repository)) out.set(entry.repository, { repository: entry.repository, declared: { key, entry } });
+  }
+  for (const r of model?.recipes ?? []) {
+    for (const repository of r.repositories) {
+      if (byRepo.has(repository) || out.has(repository) || !isFirstParty(repository, config.firstParty)) continue;
+      const declared = declaredImage(config, repository);
+      out.set(repository, { repository, ...(declared ? { declared } : {}) });
+    }
+  }
+  return [...out.values()].sort((a, b) => a.repository.localeCompare(b.repository));
 }
 
 function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[]): BuildRecipe[] {

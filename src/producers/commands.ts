@@ -12,6 +12,7 @@ import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
 import { readKoArgs } from './ko/index.js';
+import type { SubMake } from './types.js';
 
 export interface FoundWrite {
   /** Absolute path of the written file. */
@@ -29,15 +30,7 @@ export interface FoundWrite {
   lineFilter?: RegExp[];
 }
 
-export interface SubMake {
-  /** Absolute directory (`-C`), default the current one. */
-  dir: string;
-  /** `-f FILE`, absolute. */
-  file?: string;
-  targets: string[];
-  variables: Record<string, string>;
-  source: { file: string; line: number };
-}
+export type { SubMake } from './types.js';
 
 export interface CommandFacts {
   writes: FoundWrite[];

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { expandRecipe, findRule } from '../make/index.js';
+import { expandRecipe, findRule, type MakeReader } from '../make/index.js';
 import { readCommands } from './commands.js';
 import { defaultMakefileIn, type MakefileCache } from './discover.js';
 import type { Problem } from '../model/index.js';
@@ -15,29 +15,40 @@ import type { Problem } from '../model/index.js';
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
   reached: Map<string, string[]>;
+  /** The reader (Makefile read with its variables and environment) each reached target was expanded with. */
+  readers: Map<string, MakeReader>;
 }
 
-interface Node {
+/** Where a walk starts or goes: a Makefile run in a directory with variables (and an environment, from a CI step). */
+export interface GraphNode {
   makefile: string;
   dir: string;
   variables: Record<string, string>;
+  environment?: Record<string, string>;
   target?: string;
   via: string[];
 }
+type Node = GraphNode;
 
 const MAX_NODES = 5000;
 
 export function walkBuildGraph(root: string, entry: string, cache: MakefileCache, problems: Problem[]): BuildGraph {
-  const reached = new Map<string, string[]>();
   const colon = entry.lastIndexOf(':');
   const entryFile = colon > 0 ? entry.slice(0, colon) : entry;
   const entryTarget = colon > 0 ? entry.slice(colon + 1) : undefined;
   const abs = path.resolve(root, entryFile);
   if (!existsSync(abs)) {
-    problems.push({ file: entryFile, code: 'build-entry-missing', reason: `build entry "${entry}" names a file that does not exist; set buildEntry in pinwatch.yaml to FILE:TARGET` });
-    return { reached };
+    problems.push({ file: entryFile, code: 'build-entry-missing', reason: `build entry "${entry}" names a file that does not exist; set buildEntry in pinwatch.yaml to FILE:TARGET, another recipe file, or none` });
+    return { reached: new Map(), readers: new Map() };
   }
-  const queue: Node[] = [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }];
+  return walkBuildGraphFrom(root, [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }], cache, problems);
+}
+
+/** The walk from given starting nodes (the `make` calls of a workflow or Cloud Build entry, or the entry Makefile). */
+export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: MakefileCache, problems: Problem[]): BuildGraph {
+  const reached = new Map<string, string[]>();
+  const readers = new Map<string, MakeReader>();
+  const queue: Node[] = [...starts];
   while (queue.length > 0 && reached.size < MAX_NODES) {
     const node = queue.shift()!;
     try {
@@ -46,10 +57,10 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       problems.push({ file: path.relative(root, node.makefile), code: 'make-internal-error', reason: `could not follow the build into this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
     }
   }
-  return { reached };
+  return { reached, readers };
 
   function visit(node: Node): void {
-    const reader = cache.get(node.makefile, node.dir, node.variables);
+    const reader = cache.get(node.makefile, node.dir, node.variables, node.environment);
     const target = node.target ?? reader.db.defaultGoal;
     const rel = reader.db.file;
     if (!target) {
@@ -67,22 +78,24 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       return;
     }
     reached.set(id, via);
+    readers.set(id, reader);
     for (const p of recipe.prerequisites) {
       if (findRule(reader.db, p)) queue.push({ ...node, target: p, via });
     }
     for (const sub of readCommands(recipe.commands, reader.db.dir).makes) {
-      queue.push(...subMakeNodes(root, sub, via, problems));
+      queue.push(...subMakeNodes(root, sub, via, problems, node.environment));
     }
   }
 }
 
-function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[]): Node[] {
+/** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller. */
+export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], environment?: Record<string, string>): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
     problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${path.relative(root, sub.dir) || '.'}" but no Makefile is there` });
     return [];
   }
-  const base = { makefile, dir: sub.dir, variables: sub.variables, via };
+  const base = { makefile, dir: sub.dir, variables: sub.variables, ...(environment ? { environment } : {}), via };
   if (sub.targets.length === 0) return [base];
   return sub.targets.map((target) => ({ ...base, target }));
 }

@@ -6,7 +6,9 @@
  * Adding a kind is a folder under producers/ and one entry below.
  */
 import type { Problem } from '../model/index.js';
-import type { BuildRecipe, RecipeKind } from './types.js';
+import { findCloudBuildFiles, readCloudBuildFile } from './cloudbuild/index.js';
+import { findSkaffoldFiles, readSkaffoldFile } from './skaffold/index.js';
+import type { BuildRecipe, FollowedMake, RecipeKind, RecipeReadOptions } from './types.js';
 import { findWorkflows, readWorkflowFile } from './workflows/index.js';
 
 export interface RecipeReader {
@@ -14,24 +16,29 @@ export interface RecipeReader {
   /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs. */
   find(root: string, exclude: readonly string[]): string[];
   /** The recipes in one file; what cannot be read is a problem with file:line. */
-  read(root: string, file: string, problems: Problem[]): BuildRecipe[];
+  read(root: string, file: string, problems: Problem[], options?: RecipeReadOptions): BuildRecipe[];
 }
 
-export const RECIPE_READERS: readonly RecipeReader[] = [{ kind: 'github-actions', find: findWorkflows, read: readWorkflowFile }];
+export const RECIPE_READERS: readonly RecipeReader[] = [
+  { kind: 'github-actions', find: findWorkflows, read: readWorkflowFile },
+  { kind: 'skaffold', find: findSkaffoldFiles, read: readSkaffoldFile },
+  { kind: 'cloudbuild', find: findCloudBuildFiles, read: readCloudBuildFile },
+];
 
-/** Every recipe of every non-Make kind in the repository, and the files they were read from. */
-export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[]): { files: string[]; recipes: BuildRecipe[] } {
+/** Every recipe of every non-Make kind in the repository, the files they were read from, and the makes they run. */
+export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], env: ReadonlyMap<string, string> = new Map()): { files: string[]; recipes: BuildRecipe[]; makes: FollowedMake[] } {
   const files: string[] = [];
   const recipes: BuildRecipe[] = [];
+  const makes: FollowedMake[] = [];
   for (const reader of RECIPE_READERS) {
     for (const file of reader.find(root, exclude)) {
       files.push(file);
       try {
-        recipes.push(...reader.read(root, file, problems));
+        recipes.push(...reader.read(root, file, problems, { env, makes }));
       } catch (e) {
         problems.push({ file, code: 'recipe-internal-error', reason: `could not read this ${reader.kind} recipe file (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
       }
     }
   }
-  return { files, recipes };
+  return { files, recipes, makes };
 }

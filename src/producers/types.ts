@@ -95,3 +95,31 @@ export interface BuildModel {
   recipes: BuildRecipe[];
   problems: Problem[];
 }
+
+/** A `make …` a recipe runs: directory, `-f` file, targets and command-line variables. */
+export interface SubMake {
+  /** Absolute directory (`-C`), default the current one. */
+  dir: string;
+  /** `-f FILE`, absolute. */
+  file?: string;
+  targets: string[];
+  variables: Record<string, string>;
+  source: { file: string; line: number };
+}
+
+/** A `make …` a recipe of another kind runs (a workflow `run:`, a Cloud Build step), to follow into the Makefile reader. */
+export interface FollowedMake {
+  make: SubMake;
+  /** The environment the step runs make in. */
+  env: Map<string, string>;
+  /** Where it is run from, for `explain`: `.github/workflows/release.yaml:20 jobs.images step 2`. */
+  label: string;
+  kind: RecipeKind;
+}
+
+export interface RecipeReadOptions {
+  /** pinwatch.yaml `buildEnv`: variables only the release environment sets (KO_DOCKER_REPO, SKAFFOLD_DEFAULT_REPO, PROJECT_ID…). */
+  env?: ReadonlyMap<string, string>;
+  /** Receives the `make` invocations the file's steps run. */
+  makes?: FollowedMake[];
+}

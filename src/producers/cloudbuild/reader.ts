@@ -12,15 +12,12 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAM
 import type { ExpandedCommand } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipesOfBuild, type RecipeOrigin } from '../assemble.js';
-import { readCommands, type SubMake } from '../commands.js';
+import { readCommands } from '../commands.js';
+import type { RecipeReadOptions } from '../types.js';
 import type { BuildRecipe } from '../types.js';
 import { substituter } from './substitutions.js';
 
-export interface CloudBuildReadOptions {
-  env?: ReadonlyMap<string, string>;
-  /** Receives the `make` invocations of the steps, with the step env, for the Makefile reader. */
-  makes?: { make: SubMake; env: Map<string, string>; label: string; kind: 'cloudbuild' }[];
-}
+export type CloudBuildReadOptions = RecipeReadOptions;
 
 const SHELLS = new Set(['bash', 'sh', '/bin/bash', '/bin/sh']);
 
@@ -74,7 +71,10 @@ export function readCloudBuild(root: string, file: string, text: string, problem
     let commands: ExpandedCommand[];
     const line = lineOf(nameNode);
     if (isScalar(scriptNode)) commands = scriptLines(sub.apply(String(scriptNode.value ?? '')), lineOf(scriptNode), scriptNode.type === 'BLOCK_LITERAL');
-    else if (SHELLS.has(entrypoint) && args[0] === '-c' && args[1] !== undefined) commands = scriptLines(args[1], lineOf(isSeq(argsNode) ? argsNode.items[1] : nameNode), false);
+    else if (SHELLS.has(entrypoint) && args[0] === '-c' && args[1] !== undefined) {
+      const scriptArg = isSeq(argsNode) ? argsNode.items[1] : undefined;
+      commands = scriptLines(args[1], lineOf(scriptArg ?? nameNode), isScalar(scriptArg) && scriptArg.type === 'BLOCK_LITERAL');
+    }
     else commands = [{ text: [entrypoint, ...args].map(shellQuote).join(' '), file, line }];
     for (const c of commands) c.file = file;
     const facts = readCommands(commands, cwd, { env, oneShell: true });

@@ -70,6 +70,7 @@ function refsInFiles(root: string, req: KoRequest, where: { file: string; line: 
       else if (e.isDirectory() && deep) walk(abs, deep);
     }
   };
+  let readable = 0;
   for (const f of req.files) {
     if (f === '-' || hasMarker(f)) {
       problems.push({ ...where, code: 'ko-files-unknown', reason: `ko ${req.verb} -f ${readableMarkers(f)}: which ko:// refs it resolves cannot be told from the tree` });
@@ -79,10 +80,11 @@ function refsInFiles(root: string, req: KoRequest, where: { file: string; line: 
       problems.push({ ...where, code: 'ko-files-unknown', reason: `ko ${req.verb} -f ${f}: outside the repository` });
       continue;
     }
+    readable++;
     if (isDir(f)) walk(f, req.recursive);
     else read(f);
   }
-  if (req.files.length > 0 && out.length === 0) problems.push({ ...where, code: 'ko-files-unknown', reason: `ko ${req.verb} -f ${req.files.map((f) => rel(root, f)).join(' -f ')}: no ko:// ref in ${req.files.length === 1 ? 'that file' : 'those files'}, so it builds nothing pinwatch can name` });
+  if (readable > 0 && out.length === 0) problems.push({ ...where, code: 'ko-files-unknown', reason: `ko ${req.verb} -f ${req.files.map((f) => rel(root, f)).join(' -f ')}: no ko:// ref in ${req.files.length === 1 ? 'that file' : 'those files'}, so it builds nothing pinwatch can name` });
   return out;
 }
 

@@ -17,9 +17,9 @@ import { recipeOfBuild, type RecipeOrigin } from '../assemble.js';
 import { baseImageFor, dirOfImport, importPathOf, moduleAt } from '../ko/index.js';
 import type { BuildRecipe, KoBuild } from '../types.js';
 
-export interface SkaffoldReadOptions {
-  env?: ReadonlyMap<string, string>;
-}
+import type { RecipeReadOptions } from '../types.js';
+
+export type SkaffoldReadOptions = RecipeReadOptions;
 
 function rel(root: string, abs: string): string {
   return path.relative(root, abs).split(path.sep).join('/') || '.';
