@@ -57,6 +57,10 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
     recipes: match.recipes,
     ...(match.missingInputsReason ? { missingInputsReason: match.missingInputsReason } : {}),
     stale: report.images,
-    notes: [...known.notes, ...report.warnings],
+    notes: [
+      ...(match.unpinned ? [`${match.repository} is pinned nowhere in the tree (${match.unpinned === 'declared' ? 'declared in pinwatch.yaml' : 'a recipe builds it'}): there is no pinned digest to judge, only its recipe and build inputs`] : []),
+      ...known.notes.filter((n) => !n.includes('pinned nowhere in the tree')),
+      ...report.warnings,
+    ],
   };
 }

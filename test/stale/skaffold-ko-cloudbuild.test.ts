@@ -140,3 +140,40 @@ describe('Skaffold, ko and Cloud Build recipes, without images: entries', () => 
     expect(lint.problems ?? []).not.toContainEqual(expect.objectContaining({ code: 'invalid-ref' }));
   });
 });
+
+describe('images nothing pins (a Skaffold repository, a declared image)', () => {
+  function unpinned() {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit(
+      {
+        'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  tool:\n    repository: ghcr.io/acme/tool\n    context: tool\n',
+        'skaffold.yaml': SKAFFOLD.replace('    - image: cart\n      context: src/cart\n', ''),
+        'k8s/frontend.yaml': 'spec:\n  containers:\n    - image: ghcr.io/acme/frontend\n',
+        'src/frontend/Dockerfile': 'FROM alpine\nCOPY . /app\n',
+        'src/frontend/index.js': '1\n',
+        'tool/Dockerfile': 'FROM alpine\nCOPY . /t\n',
+        'tool/t.sh': '1\n',
+      },
+      'initial',
+    );
+    const base = r.commit({ 'README.md': 'x\n' }, 'docs');
+    r.commit({ 'src/frontend/index.js': '2\n', 'tool/t.sh': '2\n' }, 'fix: both');
+    return { r, base };
+  }
+
+  it('affected lists them; explain says they are pinned nowhere; stale says why it has nothing to judge', async () => {
+    const { r, base } = unpinned();
+    const affected = await cli(r.dir, 'affected', '--base', base, '--unknown', 'exclude');
+    expect(JSON.parse(affected.out).map((a: { image: string; repository: string }) => [a.image, a.repository])).toEqual([
+      ['frontend', 'ghcr.io/acme/frontend'],
+      ['tool', 'ghcr.io/acme/tool'],
+    ]);
+    const explain = await cli(r.dir, 'explain', 'frontend');
+    expect(explain.code).toBe(0);
+    expect(explain.out).toContain('pins (0):');
+    expect(explain.out).toContain('note: ghcr.io/acme/frontend is pinned nowhere in the tree (a recipe builds it): there is no pinned digest to judge, only its recipe and build inputs');
+    const stale = await cli(r.dir, 'stale');
+    expect(stale.out).toContain('2 image(s) built or declared here are pinned nowhere in the tree (ghcr.io/acme/frontend, ghcr.io/acme/tool): stale has no pinned digest to judge; explain and affected use them');
+  });
+});
