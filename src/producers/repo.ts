@@ -69,7 +69,8 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   // A target a workflow or Cloud Build step runs is read as it runs there (its env and args): that reading replaces the plain one.
   const covered = new Set(viaMake.filter((r) => r.repositories.length > 0).map((r) => `${r.makefile}:${r.line}`));
   const plain = recipes.filter((r) => (r.kind ?? 'make') !== 'make' || !covered.has(`${r.makefile}:${r.line}`));
-  recipes.splice(0, recipes.length, ...plain, ...viaMake);
+  // What a workflow or Cloud Build step runs comes first: it is the build CI really does, so an image's inputs derive from it.
+  recipes.splice(0, recipes.length, ...viaMake, ...plain);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers));
   return { entry, producers, recipes, problems: dedupe(problems) };

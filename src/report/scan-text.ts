@@ -57,9 +57,10 @@ function pinSection(result: ScanResult): string[] {
 }
 
 function headline(result: ScanResult): string {
-  const first = result.pins.filter((p) => p.firstParty).length;
+  const first = result.pins.filter((p) => p.firstParty && !p.source).length;
+  const sources = result.pins.filter((p) => p.source).length;
   return (
-    `${plural(result.pins.length, 'pin')} (${first} first-party, ${result.pins.length - first} third-party) ` +
+    `${plural(result.pins.length, 'pin')} (${first} first-party, ${result.pins.length - first - sources} third-party${sources ? `, ${sources} source ref${sources === 1 ? '' : 's'}` : ''}) ` +
     `in ${plural(result.filesScanned, 'file')} scanned; ${result.skipped.length} skipped, ${plural(result.problems.length, 'problem')}`
   );
 }

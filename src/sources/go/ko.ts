@@ -28,7 +28,7 @@ export async function koInputs(repoRoot: string, ko: KoBuild, origin: string, ou
   for (const n of closure.nestedModules) out.steps.push(`${label}: import ${n.importPath} is in nested module ${n.moduleDir}, resolved from the module cache; not followed`);
   for (const f of closure.ignoredFiles) out.steps.push(`${f.path}: ${f.reason}; not compiled`);
   out.inputs.push(...closureInputs(closure, label, new Set([ko.main])), ...(await moduleFiles(repoRoot, closure.moduleDir)));
-  out.ignore.push(...closure.ignoredFiles.map((f) => f.path));
+  out.ignore.push(...closure.ignoredFiles.map((f) => f.path), `${closure.moduleDir === '.' ? '' : `${closure.moduleDir}/`}**/*_test.go`);
   if (ko.config) out.inputs.push({ path: ko.config, kind: 'file', why: 'ko config (base image, builds, ldflags)' });
   const kodata = repoJoin(ko.main, 'kodata');
   if ((await pathKind(repoRoot, kodata)) === 'dir') {
