@@ -12,12 +12,16 @@ const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
 const PRUNED = new Set(['.git', 'node_modules']);
 
 /** Repo-relative paths of every Makefile, sorted. */
-export function findMakefiles(root: string, exclude: readonly string[]): string[] {
-  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name));
+export function findMakefiles(root: string, exclude: readonly string[], tree?: readonly string[]): string[] {
+  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name), tree);
 }
 
-/** Repo-relative paths of every file whose name `wanted` accepts (pruning as for Makefiles), sorted. */
-export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean): string[] {
+/**
+ * Repo-relative paths of every file whose name `wanted` accepts (pruning as for Makefiles), sorted.
+ * `tree` (listTree's result) saves the walk when several kinds look for their files.
+ */
+export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean, tree?: readonly string[]): string[] {
+  if (tree) return tree.filter((f) => wanted(f.slice(f.lastIndexOf('/') + 1)));
   const excluded = excludeMatcher(exclude);
   const out: string[] = [];
   const walk = (rel: string) => {
@@ -36,6 +40,11 @@ export function findFilesNamed(root: string, exclude: readonly string[], wanted:
   };
   walk('');
   return out.sort();
+}
+
+/** Every file of the tree (pruning `.git`, `node_modules` and the exclude globs), repo-relative and sorted: one walk for every recipe kind. */
+export function listTree(root: string, exclude: readonly string[]): string[] {
+  return findFilesNamed(root, exclude, () => true);
 }
 
 /** A repo-relative path matcher for the config's `exclude` globs (`dir/` prefixes and globs). */

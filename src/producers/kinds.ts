@@ -7,6 +7,7 @@
  */
 import type { Problem } from '../model/index.js';
 import { findCloudBuildFiles, readCloudBuildFile } from './cloudbuild/index.js';
+import { listTree } from './discover.js';
 import { findSkaffoldFiles, readSkaffoldFile } from './skaffold/index.js';
 import type { BuildRecipe, FollowedMake, RecipeKind, RecipeReadOptions } from './types.js';
 import { findWorkflows, readWorkflowFile } from './workflows/index.js';
@@ -14,7 +15,7 @@ import { findWorkflows, readWorkflowFile } from './workflows/index.js';
 export interface RecipeReader {
   kind: RecipeKind;
   /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs. */
-  find(root: string, exclude: readonly string[]): string[];
+  find(root: string, exclude: readonly string[], tree?: readonly string[]): string[];
   /** The recipes in one file; what cannot be read is a problem with file:line. */
   read(root: string, file: string, problems: Problem[], options?: RecipeReadOptions): BuildRecipe[];
 }
@@ -26,12 +27,13 @@ export const RECIPE_READERS: readonly RecipeReader[] = [
 ];
 
 /** Every recipe of every non-Make kind in the repository, the files they were read from, and the makes they run. */
-export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], env: ReadonlyMap<string, string> = new Map()): { files: string[]; recipes: BuildRecipe[]; makes: FollowedMake[] } {
+export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], env: ReadonlyMap<string, string> = new Map()): { files: string[]; recipes: BuildRecipe[]; makes: FollowedMake[]; tree: string[] } {
   const files: string[] = [];
   const recipes: BuildRecipe[] = [];
   const makes: FollowedMake[] = [];
+  const tree = listTree(root, exclude);
   for (const reader of RECIPE_READERS) {
-    for (const file of reader.find(root, exclude)) {
+    for (const file of reader.find(root, exclude, tree)) {
       files.push(file);
       try {
         recipes.push(...reader.read(root, file, problems, { env, makes }));
@@ -40,5 +42,5 @@ export function readOtherRecipes(root: string, exclude: readonly string[], probl
       }
     }
   }
-  return { files, recipes, makes };
+  return { files, recipes, makes, tree };
 }

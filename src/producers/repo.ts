@@ -27,7 +27,10 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   const other = readOtherRecipes(root, config.exclude, problems, new Map(Object.entries(config.buildEnv ?? {})));
   const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
   // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
-  const followed = walkBuildGraphFrom(root, other.makes.flatMap((m) => followedNodes(root, m, problems)), cache, problems);
+  // What the walk cannot follow (a make in a directory another step checks out) is a note: the step is assumed to build no image here.
+  const followProblems: Problem[] = [];
+  const followed = walkBuildGraphFrom(root, other.makes.flatMap((m) => followedNodes(root, m, followProblems)), cache, followProblems);
+  for (const p of followProblems) problems.push({ ...p, code: 'followed-make-assumed', reason: `${p.reason}; this make call is not followed (assumed to build no image of this tree)` });
   let graph: BuildGraph;
   if (entry === 'none') graph = { reached: new Map(), readers: new Map() };
   else if (other.files.includes(entryFile)) {
@@ -37,7 +40,7 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
     // A repository with no Makefile is built some other way (workflows, Skaffold, ko…): no entry to walk, and no problem.
     graph = { reached: new Map(), readers: new Map() };
   } else graph = walkBuildGraph(root, entry, cache, problems);
-  const makefiles = new Set(findMakefiles(root, config.exclude));
+  const makefiles = new Set(findMakefiles(root, config.exclude, other.tree));
   const reachedTargets = new Map<string, Set<string>>();
   for (const id of graph.reached.keys()) {
     const colon = id.lastIndexOf(':');

@@ -10,8 +10,8 @@ export function isCloudBuildName(name: string): boolean {
   return /^(?:cloudbuild(?:[-_.][A-Za-z0-9_.-]+)?|[A-Za-z0-9_.-]+[-_.]cloudbuild)\.ya?ml$/.test(name);
 }
 
-export function findCloudBuildFiles(root: string, exclude: readonly string[]): string[] {
-  return findFilesNamed(root, exclude, isCloudBuildName);
+export function findCloudBuildFiles(root: string, exclude: readonly string[], tree?: readonly string[]): string[] {
+  return findFilesNamed(root, exclude, isCloudBuildName, tree);
 }
 
 export function readCloudBuildFile(root: string, file: string, problems: Problem[], options: CloudBuildReadOptions = {}): BuildRecipe[] {

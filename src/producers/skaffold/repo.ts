@@ -7,8 +7,8 @@ import type { Problem } from '../../model/index.js';
 import type { BuildRecipe } from '../types.js';
 import { readSkaffold, type SkaffoldReadOptions } from './reader.js';
 
-export function findSkaffoldFiles(root: string, exclude: readonly string[]): string[] {
-  return findFilesNamed(root, exclude, isSkaffoldName);
+export function findSkaffoldFiles(root: string, exclude: readonly string[], tree?: readonly string[]): string[] {
+  return findFilesNamed(root, exclude, isSkaffoldName, tree);
 }
 
 export function readSkaffoldFile(root: string, file: string, problems: Problem[], options: SkaffoldReadOptions = {}): BuildRecipe[] {
