@@ -49,8 +49,8 @@ export function declaredImage(config: Config, repository: string): { key: string
  * Every repository pinned in the tree (first-party or not) as an IMAGE can name
  * it: repin moves any pin, so it resolves IMAGE over all of them.
  */
-export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref'>[]): { image: string; repository: string; declared?: { key: string; entry: ImageConfig } }[] {
-  const repositories = [...new Set(pins.map((p) => p.ref.name).filter((n) => n !== ''))].sort();
+export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref' | 'source'>[]): { image: string; repository: string; declared?: { key: string; entry: ImageConfig } }[] {
+  const repositories = [...new Set(pins.filter((p) => !p.source).map((p) => p.ref.name).filter((n) => n !== ''))].sort();
   return repositories.map((repository) => {
     const declared = declaredImage(config, repository);
     return { image: declared?.key ?? shortName(repository), repository, ...(declared ? { declared } : {}) };
