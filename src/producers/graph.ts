@@ -15,8 +15,12 @@ import type { Problem } from '../model/index.js';
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
   reached: Map<string, string[]>;
-  /** The reader (Makefile read with its variables and environment) each reached target was expanded with. */
-  readers: Map<string, MakeReader>;
+  /**
+   * Each target expanded, with the reader (the Makefile read with its variables and environment) it was
+   * expanded with. In a walk from CI steps there is one entry per distinct variables and environment, so a
+   * target two steps run with different env is read twice; `id` is the `Makefile:target`.
+   */
+  readers: Map<string, { id: string; reader: MakeReader; via: string[] }>;
 }
 
 /** Where a walk starts or goes: a Makefile run in a directory with variables (and an environment, from a CI step). */
@@ -47,9 +51,9 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
 /** The walk from given starting nodes (the `make` calls of a workflow or Cloud Build entry, or the entry Makefile). */
 export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: MakefileCache, problems: Problem[]): BuildGraph {
   const reached = new Map<string, string[]>();
-  const readers = new Map<string, MakeReader>();
+  const readers = new Map<string, { id: string; reader: MakeReader; via: string[] }>();
   const queue: Node[] = [...starts];
-  while (queue.length > 0 && reached.size < MAX_NODES) {
+  while (queue.length > 0 && readers.size < MAX_NODES) {
     const node = queue.shift()!;
     try {
       visit(node);
@@ -68,7 +72,9 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
       return;
     }
     const id = `${rel}:${target}`;
-    if (reached.has(id)) return;
+    // A walk from a CI step (with an environment) reads a target once per distinct variables and env; the entry's walk once per target.
+    const visitKey = node.environment ? `${id}\0${JSON.stringify([node.variables, node.environment])}` : id;
+    if (readers.has(visitKey)) return;
     const via = [...node.via, id];
     const recipe = expandRecipe(reader, target);
     if (!recipe) {
@@ -77,8 +83,8 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
       }
       return;
     }
-    reached.set(id, via);
-    readers.set(id, reader);
+    if (!reached.has(id)) reached.set(id, via);
+    readers.set(visitKey, { id, reader, via });
     for (const p of recipe.prerequisites) {
       if (findRule(reader.db, p)) queue.push({ ...node, target: p, via });
     }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, expandRecipe, targetNames, type MakeReader } from '../make/index.js';
+import { expand, expandRecipe, hasMarker, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
@@ -69,11 +69,16 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   }
   recipes.push(...other.recipes);
   const viaMake = followedRecipes(root, followed, problems);
-  // A target a workflow or Cloud Build step runs is read as it runs there (its env and args): that reading replaces the plain one.
-  const covered = new Set(viaMake.filter((r) => r.repositories.length > 0).map((r) => `${r.makefile}:${r.line}`));
-  const plain = recipes.filter((r) => (r.kind ?? 'make') !== 'make' || !covered.has(`${r.makefile}:${r.line}`));
-  // What a workflow or Cloud Build step runs comes first: it is the build CI really does, so an image's inputs derive from it.
-  recipes.splice(0, recipes.length, ...viaMake, ...plain);
+  // A build a workflow or Cloud Build step runs, read with the step's env: when it tags what the plain
+  // reading tags, the plain recipe is that build and comes first (an image's inputs derive from its first
+  // recipe: the build CI really does); when it tags something else (another registry), it is added.
+  const key = (r: BuildRecipe) => `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`;
+  const ran = new Set(viaMake.map(key));
+  const plainKeys = new Set(recipes.map(key));
+  const first = recipes.filter((r) => ran.has(key(r)));
+  const rest = recipes.filter((r) => !ran.has(key(r)));
+  const added = viaMake.filter((r, i) => r.repositories.length > 0 && !plainKeys.has(key(r)) && viaMake.findIndex((o) => key(o) === key(r)) === i);
+  recipes.splice(0, recipes.length, ...first, ...rest, ...added);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers));
   return { entry, producers, recipes, problems: dedupe(problems) };
@@ -110,18 +115,22 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   return { producers, recipes };
 }
 
-/** The graph nodes a followed `make` call starts at, the step's env as make's environment. */
+/**
+ * The graph nodes a followed `make` call starts at, the step's env as make's environment (minus what the
+ * runner sets and the tree cannot tell). A call with no env and no variables reads exactly as the plain
+ * Makefile reading does, so it is not walked again.
+ */
 function followedNodes(root: string, m: FollowedMake, problems: Problem[]) {
-  const environment = Object.fromEntries([...m.env].filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)));
+  const environment = Object.fromEntries([...m.env].filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !(/^(?:GITHUB|RUNNER)_/.test(k) && (hasMarker(v) || k === 'GITHUB_WORKSPACE'))));
+  if (Object.keys(environment).length === 0 && Object.keys(m.make.variables).length === 0) return [];
   return subMakeNodes(root, m.make, [m.label], problems, environment);
 }
 
 /** Recipes of the targets the followed make calls reach, each read with the variables and environment it is run with. */
 function followedRecipes(root: string, graph: BuildGraph, problems: Problem[]): BuildRecipe[] {
   const out: BuildRecipe[] = [];
-  for (const [id, reader] of graph.readers) {
+  for (const { id, reader, via } of graph.readers.values()) {
     const target = id.slice(id.lastIndexOf(':') + 1);
-    const via = graph.reached.get(id) ?? [];
     for (const r of readMakefile(root, reader, [target], problems).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
   }
   return out;

@@ -22,7 +22,7 @@ beforeAll(() => {
     'web/Dockerfile': 'FROM alpine\n',
     'go.mod': 'module github.com/acme/shop\n',
     'cmd/api/main.go': 'package main\n',
-    'Makefile': 'REGISTRY ?= gcr.io/default\nimage:\n\tdocker build -t $(REGISTRY)/made:$(TAG) web\n',
+    'Makefile': 'REGISTRY ?= gcr.io/default\nTAG ?= dev\nimage:\n\tdocker build -t $(REGISTRY)/made:$(TAG) web\n',
   };
   for (const [f, t] of Object.entries(files)) {
     mkdirSync(dirname(join(root, f)), { recursive: true });
@@ -117,12 +117,15 @@ steps:
     expect(['cloudbuild.yaml', 'cloudbuild.yml', 'cloudbuild-release.yaml', 'release.cloudbuild.yaml', 'build.yaml', 'mycloudbuild.yaml'].filter(isCloudBuildName)).toEqual(['cloudbuild.yaml', 'cloudbuild.yml', 'cloudbuild-release.yaml', 'release.cloudbuild.yaml']);
   });
 
-  it('a make step is followed into the Makefile with the step env', async () => {
+  it('a make step is followed into the Makefile with the step env (added beside the plain reading when it tags another repository)', async () => {
     writeFileSync(join(root, 'cloudbuild.yaml'), "steps:\n  - name: gcr.io/cloud-builders/make\n    env: ['REGISTRY=gcr.io/acme']\n    args: ['image', 'TAG=$SHORT_SHA']\n");
     try {
       const model = await loadBuildModel(root, defaultConfig());
       const made = model.recipes.filter((r) => r.makefile === 'Makefile');
-      expect(made.map((r) => [r.target, r.repositories])).toEqual([['image (via cloudbuild.yaml:2 steps[0])', ['gcr.io/acme/made']]]);
+      expect(made.map((r) => [r.target, r.repositories])).toEqual([
+        ['image', ['gcr.io/default/made']],
+        ['image (via cloudbuild.yaml:2 steps[0])', ['gcr.io/acme/made']],
+      ]);
     } finally {
       rmSync(join(root, 'cloudbuild.yaml'));
     }

@@ -312,7 +312,10 @@ describe('workflow run: make, ko build, reusable workflows and the github contex
     });
     try {
       const m = await loadBuildModel(dir, defaultConfig());
-      expect(m.recipes.map((r) => [r.kind ?? 'make', r.makefile, r.target, r.repositories])).toEqual([['make', 'Makefile', 'image (via .github/workflows/release.yaml:6 jobs.r step 1)', ['ghcr.io/acme/app']]]);
+      expect(m.recipes.map((r) => [r.kind ?? 'make', r.makefile, r.target, r.repositories])).toEqual([
+        ['make', 'Makefile', 'image', ['docker.io/nobody/app']],
+        ['make', 'Makefile', 'image (via .github/workflows/release.yaml:6 jobs.r step 1)', ['ghcr.io/acme/app']],
+      ]);
       // with the workflow as the build entry, the make target it runs is built
       const entry = await loadBuildModel(dir, { ...defaultConfig(), buildEntry: '.github/workflows/release.yaml' });
       expect(entry.problems.map((p) => p.code)).toEqual([]);
@@ -370,6 +373,32 @@ describe('workflow run: make, ko build, reusable workflows and the github contex
         ['.github/workflows/build-one.yaml', '.github/workflows/release.yaml:11 jobs.all [n=web] → jobs.b step 1', 'web', ['quay.io/acme/web']],
       ]);
       expect(m.problems.map((p) => [p.file, p.line, p.code])).toEqual([['.github/workflows/release.yaml', 16, 'workflow-call-missing']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a build CI runs through make, read with the step env', () => {
+  it('when it tags what the plain reading tags, the plain recipe comes first (inputs derive from it); nothing is dropped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-workflows-order-'));
+    const files: Record<string, string> = {
+      Makefile: 'REGISTRY ?= ghcr.io/acme\nTAG ?= dev\ntracing:\n\tdocker build -t $(REGISTRY)/app:tracing -f Dockerfile.tracing .\nimage:\n\tdocker build -t $(REGISTRY)/app:$(TAG) app\n',
+      'app/Dockerfile': 'FROM alpine\n',
+      'Dockerfile.tracing': 'FROM alpine\n',
+      '.github/workflows/ci.yaml': 'jobs:\n  b:\n    steps:\n      - run: make image TAG=x\n      - env:\n          REGISTRY: ghcr.io/ci\n        run: make image\n',
+    };
+    for (const [f, t] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), t);
+    }
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.target, r.repositories, r.dockerfile])).toEqual([
+        ['image', ['ghcr.io/acme/app'], 'app/Dockerfile'],
+        ['tracing', ['ghcr.io/acme/app'], 'Dockerfile.tracing'],
+        ['image (via .github/workflows/ci.yaml:7 jobs.b step 2)', ['ghcr.io/ci/app'], 'app/Dockerfile'],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
