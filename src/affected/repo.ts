@@ -6,7 +6,7 @@ import { computeAffected, type AffectedOptions, type AffectedResult } from './af
 
 export async function affectedReport(repoRoot: string, config: Config, base: string, opts: AffectedOptions = {}): Promise<AffectedResult & { notes: string[] }> {
   const scan = await scanRepo(repoRoot, config);
-  const known = await imagesFromPins(repoRoot, config, scan.pins);
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
   const result = await computeAffected(repoRoot, base, known.images, opts);
   return { ...result, notes: known.notes };
 }

@@ -6,3 +6,4 @@ export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml } from './yaml/index.js';
 export { isValuesFile, readChartInfo, type ChartInfo } from './yaml/chart.js';
+export { isSkaffoldName, parseSkaffold, type SkaffoldArtifact, type SkaffoldFile } from './skaffold/index.js';

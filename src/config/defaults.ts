@@ -53,6 +53,7 @@ export function defaultConfig(): Config {
     images: {},
     producers: [],
     buildEntry: DEFAULT_BUILD_ENTRY,
+    buildEnv: {},
     provenance: { methods: ['digest-history', 'tag-commit', 'tag-history', 'git-tag'], buildCommit: 'parent' },
     stale: {},
     rules: {},

@@ -39,6 +39,7 @@ interface RawConfig {
   images?: Record<string, ImageConfig>;
   producers?: ProducerConfig[];
   buildEntry?: string;
+  buildEnv?: Record<string, string>;
   provenance?: { methods?: ProvenanceMethod[]; buildCommit?: 'parent' | 'self'; tagCommitPattern?: string; gitTag?: string };
   stale?: { fixPattern?: string };
   rules?: Record<string, RuleLevel>;
@@ -185,6 +186,7 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   if (raw.images) config.images = raw.images;
   if (raw.producers) config.producers = raw.producers;
   if (raw.buildEntry) config.buildEntry = raw.buildEntry;
+  if (raw.buildEnv) config.buildEnv = raw.buildEnv;
   if (raw.provenance?.methods) config.provenance.methods = raw.provenance.methods;
   if (raw.provenance?.buildCommit) config.provenance.buildCommit = raw.provenance.buildCommit;
   if (raw.provenance?.tagCommitPattern) config.provenance.tagCommitPattern = raw.provenance.tagCommitPattern;

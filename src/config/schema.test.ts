@@ -64,7 +64,11 @@ insecureRegistries: [localhost:5000]
   { name: 'provenance list shorthand, bad method', text: 'provenance: [carbon-dating]\n', valid: false },
   { name: 'bad rule level', text: 'rules: { floating-tag: fatal }\n', valid: false },
   { name: 'producer without writes', text: 'producers: [{ name: x }]\n', valid: false },
-  { name: 'bad build entry', text: 'buildEntry: Makefile\n', valid: false },
+  { name: 'bad build entry', text: 'buildEntry: "Makefile:"\n', valid: false },
+  { name: 'build entry: a recipe file', text: 'buildEntry: .github/workflows/release.yaml\n', valid: true },
+  { name: 'build entry: none', text: 'buildEntry: none\n', valid: true },
+  { name: 'buildEnv', text: 'buildEnv: { KO_DOCKER_REPO: ghcr.io/acme }\n', valid: true },
+  { name: 'buildEnv, bad name', text: 'buildEnv: { "1X": y }\n', valid: false },
 ];
 
 describe('schemas/pinwatch-config.schema.json', () => {

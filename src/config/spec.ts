@@ -133,10 +133,18 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
     producers: { kind: 'list', description: 'Producers declared by hand.', item: producerSpec },
     buildEntry: {
       kind: 'string',
-      description: 'Build entry point as file:target. Default Makefile:build.',
-      pattern: /^[^:\s]+:[^:\s]+$/,
-      patternHint: 'file:target, like Makefile:build',
-      repoPath: (v) => v.split(':')[0]!,
+      description: 'Build entry point: a Makefile target as file:target (default Makefile:build), another recipe file (.github/workflows/release.yaml, skaffold.yaml, cloudbuild.yaml, optionally file:name), or none.',
+      pattern: /^(?:none|[^:\s]+(?::[^:\s]+)?)$/,
+      patternHint: 'file:target like Makefile:build, a recipe file like skaffold.yaml, or none',
+      repoPath: (v) => (v === 'none' ? '.' : v.split(':')[0]!),
+    },
+    buildEnv: {
+      kind: 'map',
+      description: 'Variables the build recipes are read with, for what only the release environment sets: KO_DOCKER_REPO, SKAFFOLD_DEFAULT_REPO, Cloud Build substitutions (PROJECT_ID, _REGION), GITHUB_REPOSITORY.',
+      keyPattern: /^[A-Za-z_][A-Za-z0-9_]*$/,
+      keyHint: 'an environment variable name like KO_DOCKER_REPO',
+      keyNoun: 'variable',
+      value: { kind: 'string', description: 'its value' },
     },
     provenance: {
       kind: 'object',

@@ -60,8 +60,10 @@ export interface Config {
   images: Record<string, ImageConfig>;
   /** Producers declared by hand (for repos that stamp with scripts). */
   producers: ProducerConfig[];
-  /** Build entry point: `Makefile:build` (file:target). */
+  /** Build entry point: `Makefile:build` (file:target), another recipe file, or `none`. */
   buildEntry: string;
+  /** Variables the build recipes are read with (KO_DOCKER_REPO, SKAFFOLD_DEFAULT_REPO, PROJECT_ID…). */
+  buildEnv: Record<string, string>;
   provenance: {
     methods: ProvenanceMethod[];
     /** Which commit an introducing commit's image was built from: its first parent (default) or itself. */

@@ -37,7 +37,7 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
-  const known = await imagesFromPins(repoRoot, config, scan.pins);
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
   const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT });
   const report = await computeStale(repoRoot, [match], { ...opts, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;
@@ -58,6 +58,10 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
     recipes: match.recipes,
     ...(match.missingInputsReason ? { missingInputsReason: match.missingInputsReason } : {}),
     stale: report.images,
-    notes: [...known.notes, ...report.warnings],
+    notes: [
+      ...(match.unpinned ? [`${match.repository} is pinned nowhere in the tree (${match.unpinned === 'declared' ? 'declared in pinwatch.yaml' : 'a recipe builds it'}): there is no pinned digest to judge, only its recipe and build inputs`] : []),
+      ...known.notes.filter((n) => !n.includes('pinned nowhere in the tree')),
+      ...report.warnings,
+    ],
   };
 }

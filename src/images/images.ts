@@ -6,7 +6,7 @@
  */
 import type { Config, ImageConfig } from '../config/types.js';
 import { canonicalRepository } from '../config/aliases.js';
-import type { Pin } from '../model/index.js';
+import { isFirstParty, type Pin } from '../model/index.js';
 import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
 import { deriveBuildInputs } from '../sources/derive.js';
@@ -17,6 +17,13 @@ export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
   /** The config entry, when pinwatch.yaml declares the image. */
   declared?: { key: string; entry: ImageConfig };
+  /** Set for an image that nothing in the tree pins: declared in pinwatch.yaml, or a first-party repository a recipe builds. */
+  unpinned?: 'declared' | 'recipe';
+}
+
+export interface ImagesOptions {
+  /** Also list images nothing pins (declared ones, first-party repositories recipes build): explain and affected use them. */
+  unpinned?: boolean;
 }
 
 export interface ImagesResult {
@@ -43,8 +50,8 @@ export function declaredImage(config: Config, repository: string): { key: string
  * Every repository pinned in the tree (first-party or not) as an IMAGE can name
  * it: repin moves any pin, so it resolves IMAGE over all of them.
  */
-export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref'>[]): { image: string; repository: string; declared?: { key: string; entry: ImageConfig } }[] {
-  const repositories = [...new Set(pins.map((p) => p.ref.name).filter((n) => n !== ''))].sort();
+export function pinnedImages(config: Config, pins: readonly Pick<Pin, 'ref' | 'source'>[]): { image: string; repository: string; declared?: { key: string; entry: ImageConfig } }[] {
+  const repositories = [...new Set(pins.filter((p) => !p.source).map((p) => p.ref.name).filter((n) => n !== ''))].sort();
   return repositories.map((repository) => {
     const declared = declaredImage(config, repository);
     return { image: declared?.key ?? shortName(repository), repository, ...(declared ? { declared } : {}) };
@@ -56,7 +63,8 @@ export function groupFirstParty(pins: Pin[], aliases: Readonly<Record<string, st
   const byRepo = new Map<string, Pin[]>();
   const incomplete: Pin[] = [];
   for (const pin of pins) {
-    if (!pin.firstParty) continue;
+    // A source ref (ko://, a Skaffold placeholder) is replaced at release: no image is pinned there.
+    if (!pin.firstParty || pin.source) continue;
     if (!pin.ref.name || pin.incomplete) {
       incomplete.push(pin);
       continue;
@@ -67,7 +75,7 @@ export function groupFirstParty(pins: Pin[], aliases: Readonly<Record<string, st
 }
 
 /** Build model once (or the caller's), then recipes and inputs per first-party repository. */
-export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel): Promise<ImagesResult> {
+export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel, options: ImagesOptions = {}): Promise<ImagesResult> {
   const notes: string[] = [];
   const { byRepo, incomplete } = groupFirstParty(pins, config.aliases);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
@@ -95,6 +103,24 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
     }
     images.push(knowledge);
   }
+  const unpinned = unpinnedImages(config, byRepo, model);
+  if (unpinned.length > 0 && !options.unpinned) {
+    notes.push(`${unpinned.length} image(s) built or declared here are pinned nowhere in the tree (${unpinned.map((u) => u.repository).join(', ')}): stale has no pinned digest to judge; explain and affected use them`);
+  }
+  if (options.unpinned) {
+    for (const u of unpinned) {
+      const recipes = model ? recipesOf(model, u.repository, [], notes, config.aliases) : [];
+      const knowledge: ImageKnowledge = { image: u.declared?.key ?? shortName(u.repository), repository: u.repository, pins: [], recipes, unpinned: u.declared ? 'declared' : 'recipe', ...(u.declared ? { declared: u.declared } : {}) };
+      if (recipes.length === 0 && !u.declared) knowledge.missingInputsReason = `no build recipe tags ${u.repository}`;
+      else {
+        knowledge.inputs = await deriveSafely(repoRoot, knowledge.image, recipes, u.declared?.entry);
+        knowledge.inputs.steps.unshift(`${u.repository} is pinned nowhere in the tree; ${u.declared ? `declared in pinwatch.yaml as images.${u.declared.key}` : `built by ${recipeLabel(recipes[0]!)}`}`);
+        if (recipes.length > 1) knowledge.inputs.steps.splice(1, 0, `${recipes.length} recipes build ${u.repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
+      }
+      images.push(knowledge);
+    }
+    images.sort((a, b) => a.repository.localeCompare(b.repository));
+  }
   return { images, notes, ...(model ? { model } : {}) };
 }
 
@@ -105,6 +131,24 @@ function stampedPins(pins: Pin[], recipes: BuildRecipe[], stampsOf: ReturnType<t
     const by = recipe ? recipeLabel(recipe) : stampsOf(pin)[0]?.producer.id;
     return by ? [{ file: pin.file, line: pin.line, by }] : [];
   });
+}
+
+/** Images nothing pins: declared entries with a repository, and first-party repositories some recipe builds. */
+function unpinnedImages(config: Config, byRepo: Map<string, Pin[]>, model: BuildModel | undefined): { repository: string; declared?: { key: string; entry: ImageConfig } }[] {
+  const out = new Map<string, { repository: string; declared?: { key: string; entry: ImageConfig } }>();
+  for (const [key, entry] of Object.entries(config.images)) {
+    if (entry.repository && !byRepo.has(entry.repository)) out.set(entry.repository, { repository: entry.repository, declared: { key, entry } });
+  }
+  for (const r of model?.recipes ?? []) {
+    for (const tagged of r.repositories) {
+      // a recipe that tags an alias builds the canonical image
+      const repository = canonicalRepository(tagged, config.aliases);
+      if (byRepo.has(repository) || out.has(repository) || !isFirstParty(repository, config.firstParty)) continue;
+      const declared = declaredImage(config, repository);
+      out.set(repository, { repository, ...(declared ? { declared } : {}) });
+    }
+  }
+  return [...out.values()].sort((a, b) => a.repository.localeCompare(b.repository));
 }
 
 function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: string[], aliases: Readonly<Record<string, string>>): BuildRecipe[] {

@@ -51,6 +51,8 @@ export interface LoadMakefileOptions {
   dir?: string;
   /** Variables as given on the command line (`make X=y`). */
   variables?: Record<string, string>;
+  /** The environment make runs in (a CI step's env): variables a Makefile assignment overrides and `?=` keeps. */
+  environment?: Record<string, string>;
   fs?: MakeFileSystem;
 }
 
@@ -63,6 +65,7 @@ export function loadMakefile(absPath: string, options: LoadMakefileOptions): Mak
   db.vars.setSimple('MAKE', 'make', 'default');
   db.vars.setSimple('SHELL', '/bin/sh', 'default');
   db.vars.setSimple('MAKEFLAGS', '', 'default');
+  for (const [k, v] of Object.entries(options.environment ?? {})) db.vars.set(k, { flavor: 'simple', value: v, origin: 'environment', exported: true });
   for (const [k, v] of Object.entries(options.variables ?? {})) db.vars.set(k, { flavor: 'simple', value: v, origin: 'command line' });
   const reader = new MakeReader(db, { root: options.root, fs: options.fs ?? repoFileSystem(options.root) });
   reader.readFile(absPath);

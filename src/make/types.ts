@@ -10,7 +10,7 @@ export interface MakeVariable {
   flavor: Flavor;
   /** Unexpanded text for `recursive`, expanded text for `simple`. */
   value: string;
-  origin: 'file' | 'default' | 'automatic' | 'command line';
+  origin: 'file' | 'default' | 'automatic' | 'command line' | 'environment';
   exported?: boolean;
 }
 

@@ -4,7 +4,8 @@
  */
 import type { ImageRef } from '../reference/index.js';
 
-export type Form = 'tag+digest' | 'digest' | 'tag' | 'latest' | 'none';
+/** `source`: a source ref resolved at release (`ko://…`, a Skaffold artifact placeholder), not a pinned image. */
+export type Form = 'tag+digest' | 'digest' | 'tag' | 'latest' | 'none' | 'source';
 
 /** Which collector found a pin, i.e. how the ref is stored. */
 export type Shape =
@@ -61,6 +62,13 @@ export interface Pin {
    * the values file. `ref.tag` is that value; no span covers it.
    */
   tagFrom?: { file: string; line: number; key: string };
+  /**
+   * Set for a source ref (form `source`): not an image but what the release
+   * builds one from. `ko`: a `ko://<importpath>` ref, which `ko resolve` replaces
+   * (`ref` is empty then); `skaffold`: a manifest image naming a Skaffold
+   * artifact (`image: frontend`), which Skaffold replaces with the image it built.
+   */
+  source?: { builder: 'ko' | 'skaffold'; name: string };
 }
 
 /**

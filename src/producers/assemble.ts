@@ -13,6 +13,7 @@ import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
 import type { BuildRecipe, PinWrite, Producer, RecipeKind } from './types.js';
+import { koRecipes } from './ko/index.js';
 
 export interface TargetFacts {
   makefile: string;
@@ -183,7 +184,7 @@ function nonRegularKind(abs: string): string | undefined {
  */
 export function recipesFor(root: string, t: TargetFacts, own: Map<FoundWrite, PinWrite>, foreign: Map<FoundWrite, PinWrite>, problems: Problem[]): BuildRecipe[] {
   const builds = [...t.facts.builds].sort((a, b) => a.order - b.order);
-  return builds.map((b, i) => {
+  return builds.flatMap((b, i) => {
     const next = builds[i + 1]?.order ?? Infinity;
     const stamps: PinWrite[] = [];
     for (const [w, pin] of own) {
@@ -199,8 +200,14 @@ function readsOutput(w: FoundWrite, b: FoundBuild): boolean {
   return b.outputs.some((o) => o !== '' && w.value.includes(o));
 }
 
-function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe {
-  return recipeOfBuild(root, { kind: 'make', file: t.makefile, name: t.target, label: `${t.makefile}:${t.target}` }, b, stamps, problems);
+function recipe(root: string, t: TargetFacts, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe[] {
+  return recipesOfBuild(root, { kind: 'make', file: t.makefile, name: t.target, label: `${t.makefile}:${t.target}` }, b, stamps, problems);
+}
+
+/** The recipes of one build of any builder: a ko invocation may build several images, a Dockerfile build one. */
+export function recipesOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild, stamps: PinWrite[], problems: Problem[]): BuildRecipe[] {
+  if (b.ko) return koRecipes(root, origin, b.ko, b.source, b.command, stamps, problems);
+  return [recipeOfBuild(root, origin, b, stamps, problems)];
 }
 
 /** Where a recipe is read from, for any recipe kind: `label` names it in problems (`Makefile:image`). */

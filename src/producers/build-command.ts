@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { readableMarkers } from '../make/index.js';
+import type { KoRequest } from './ko/index.js';
 
 export interface FoundBuild {
   tool: string;
@@ -22,6 +23,8 @@ export interface FoundBuild {
   order: number;
   /** Files a `--build-arg` value reads (`V=$(cat .go-version)`, Make's `$(shell cat …)`), absolute. */
   argFiles?: { arg: string; abs: string }[];
+  /** Set for a ko build (`ko build`, `ko resolve -f`): resolved against the tree by ko/recipe.ts. */
+  ko?: KoRequest;
 }
 
 /** Flags of docker/buildx/buildah/podman build that take a value as the next argument. */

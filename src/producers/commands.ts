@@ -1,7 +1,7 @@
 /**
  * What one target's expanded recipe does, command by command: the pin writes
  * (`yq -i`, `sed -i`, `> x.tag`), the image builds (`docker buildx build`,
- * `docker build`, `buildah bud`, `podman build`) and the sub-makes it runs
+ * `docker build`, `buildah bud`, `podman build`, `ko build`) and the sub-makes it runs
  * (`make -C DIR target`). Shell variables set earlier on a line (`X=…;`,
  * `export X=…`) and `cd DIR` are followed within that line, as the shell would.
  */
@@ -11,6 +11,8 @@ import { parseShell, resolveWord, type SimpleCommand } from '../shell/shell.js';
 import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
+import { readKoArgs } from './ko/index.js';
+import type { SubMake } from './types.js';
 
 export interface FoundWrite {
   /** Absolute path of the written file. */
@@ -28,15 +30,7 @@ export interface FoundWrite {
   lineFilter?: RegExp[];
 }
 
-export interface SubMake {
-  /** Absolute directory (`-C`), default the current one. */
-  dir: string;
-  /** `-f FILE`, absolute. */
-  file?: string;
-  targets: string[];
-  variables: Record<string, string>;
-  source: { file: string; line: number };
-}
+export type { SubMake } from './types.js';
 
 export interface CommandFacts {
   writes: FoundWrite[];
@@ -96,6 +90,8 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
       const build = readBuild(argv, dir, c.text, source, order);
       if (build) facts.builds.push(build);
+      const ko = readKoArgs(argv, dir, env);
+      if (ko) facts.builds.push({ tool: `ko ${ko.verb}`, context: dir, tags: [], outputs: [], command: c.text, source, order, ko });
       readTagRedirect(name, argv, sc, ctx, facts, vars);
     }
   }

@@ -52,6 +52,11 @@ export function findMakefiles(root: string, exclude: readonly string[], tree = l
   return tree.files.filter((f) => MAKEFILE_NAMES.includes(path.posix.basename(f)));
 }
 
+/** Repo-relative paths of every file of the tree whose name `wanted` accepts, sorted; `tree` (listRecipeTree's result) saves the walk when several kinds look for their files. */
+export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean, tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
+  return tree.files.filter((f) => wanted(path.posix.basename(f)));
+}
+
 /** A repo-relative path matcher for the config's `exclude` globs (`dir/` prefixes and globs). */
 export function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
   const tests = patterns.map((p) => {
@@ -72,11 +77,11 @@ export class MakefileCache {
 
   constructor(private readonly root: string) {}
 
-  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}): MakeReader {
-    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}`;
+  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, environment?: Record<string, string>): MakeReader {
+    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);
     if (!r) {
-      r = loadMakefile(absMakefile, { root: this.root, dir, variables });
+      r = loadMakefile(absMakefile, { root: this.root, dir, variables, ...(environment ? { environment } : {}) });
       this.readers.set(key, r);
     }
     return r;

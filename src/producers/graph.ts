@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { expandRecipe, findRule } from '../make/index.js';
+import { expandRecipe, findRule, type MakeReader } from '../make/index.js';
 import { readCommands } from './commands.js';
 import { defaultMakefileIn, type MakefileCache } from './discover.js';
 import type { Problem } from '../model/index.js';
@@ -15,30 +15,45 @@ import type { Problem } from '../model/index.js';
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
   reached: Map<string, string[]>;
+  /**
+   * Each target expanded, with the reader (the Makefile read with its variables and environment) it was
+   * expanded with. In a walk from CI steps there is one entry per distinct variables and environment, so a
+   * target two steps run with different env is read twice; `id` is the `Makefile:target`.
+   */
+  readers: Map<string, { id: string; reader: MakeReader; via: string[] }>;
 }
 
-interface Node {
+/** Where a walk starts or goes: a Makefile run in a directory with variables (and an environment, from a CI step). */
+export interface GraphNode {
   makefile: string;
   dir: string;
   variables: Record<string, string>;
+  environment?: Record<string, string>;
   target?: string;
   via: string[];
 }
+type Node = GraphNode;
 
 const MAX_NODES = 5000;
 
 export function walkBuildGraph(root: string, entry: string, cache: MakefileCache, problems: Problem[]): BuildGraph {
-  const reached = new Map<string, string[]>();
   const colon = entry.lastIndexOf(':');
   const entryFile = colon > 0 ? entry.slice(0, colon) : entry;
   const entryTarget = colon > 0 ? entry.slice(colon + 1) : undefined;
   const abs = path.resolve(root, entryFile);
   if (!existsSync(abs)) {
-    problems.push({ file: entryFile, code: 'build-entry-missing', reason: `build entry "${entry}" names a file that does not exist; set buildEntry in pinwatch.yaml to FILE:TARGET` });
-    return { reached };
+    problems.push({ file: entryFile, code: 'build-entry-missing', reason: `build entry "${entry}" names a file that does not exist; set buildEntry in pinwatch.yaml to FILE:TARGET, another recipe file, or none` });
+    return { reached: new Map(), readers: new Map() };
   }
-  const queue: Node[] = [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }];
-  while (queue.length > 0 && reached.size < MAX_NODES) {
+  return walkBuildGraphFrom(root, [{ makefile: abs, dir: path.dirname(abs), variables: {}, ...(entryTarget ? { target: entryTarget } : {}), via: [] }], cache, problems);
+}
+
+/** The walk from given starting nodes (the `make` calls of a workflow or Cloud Build entry, or the entry Makefile). */
+export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: MakefileCache, problems: Problem[]): BuildGraph {
+  const reached = new Map<string, string[]>();
+  const readers = new Map<string, { id: string; reader: MakeReader; via: string[] }>();
+  const queue: Node[] = [...starts];
+  while (queue.length > 0 && readers.size < MAX_NODES) {
     const node = queue.shift()!;
     try {
       visit(node);
@@ -46,10 +61,10 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       problems.push({ file: path.relative(root, node.makefile), code: 'make-internal-error', reason: `could not follow the build into this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
     }
   }
-  return { reached };
+  return { reached, readers };
 
   function visit(node: Node): void {
-    const reader = cache.get(node.makefile, node.dir, node.variables);
+    const reader = cache.get(node.makefile, node.dir, node.variables, node.environment);
     const target = node.target ?? reader.db.defaultGoal;
     const rel = reader.db.file;
     if (!target) {
@@ -57,7 +72,9 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       return;
     }
     const id = `${rel}:${target}`;
-    if (reached.has(id)) return;
+    // A walk from a CI step (with an environment) reads a target once per distinct variables and env; the entry's walk once per target.
+    const visitKey = node.environment ? `${id}\0${JSON.stringify([node.variables, node.environment])}` : id;
+    if (readers.has(visitKey)) return;
     const via = [...node.via, id];
     const recipe = expandRecipe(reader, target);
     if (!recipe) {
@@ -66,23 +83,25 @@ export function walkBuildGraph(root: string, entry: string, cache: MakefileCache
       }
       return;
     }
-    reached.set(id, via);
+    if (!reached.has(id)) reached.set(id, via);
+    readers.set(visitKey, { id, reader, via });
     for (const p of recipe.prerequisites) {
       if (findRule(reader.db, p)) queue.push({ ...node, target: p, via });
     }
     for (const sub of readCommands(recipe.commands, reader.db.dir).makes) {
-      queue.push(...subMakeNodes(root, sub, via, problems));
+      queue.push(...subMakeNodes(root, sub, via, problems, node.environment));
     }
   }
 }
 
-function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[]): Node[] {
+/** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller. */
+export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], environment?: Record<string, string>): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
     problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${path.relative(root, sub.dir) || '.'}" but no Makefile is there` });
     return [];
   }
-  const base = { makefile, dir: sub.dir, variables: sub.variables, via };
+  const base = { makefile, dir: sub.dir, variables: sub.variables, ...(environment ? { environment } : {}), via };
   if (sub.targets.length === 0) return [base];
   return sub.targets.map((target) => ({ ...base, target }));
 }

@@ -1,7 +1,7 @@
 /** Producers and build recipes of a repository (barrel): the build model read from its Makefiles and workflows, who stamps a pin, recipe lookup. */
 export { loadBuildModel } from './repo.js';
 export { recipeLabel, recipesFor } from './recipes.js';
-export type { BuildModel, BuildRecipe, PinWrite, Producer, RecipeInput, RecipeKind } from './types.js';
+export type { BuildModel, BuildRecipe, KoBuild, PinWrite, Producer, RecipeInput, RecipeKind } from './types.js';
 export { distinctProducers, normalizeKeyPath, producersFor, stampIndex, writeCoversPin } from './stamps.js';
 export type { PinPlace, PinStamp } from './stamps.js';
 export { describeProducers } from './describe.js';

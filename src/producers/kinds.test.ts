@@ -44,6 +44,24 @@ const FIXTURES: Record<Exclude<RecipeKind, 'make'>, { files: Record<string, stri
     },
     builds: ['ghcr.io/acme/app', 'ghcr.io/acme/ko'],
   },
+  skaffold: {
+    files: {
+      'skaffold.yaml': 'apiVersion: skaffold/v4beta11\nkind: Config\nbuild:\n  artifacts:\n    - image: ghcr.io/acme/web\n      context: web\n    - image: ghcr.io/acme/api\n      ko:\n        main: ./cmd/api\n',
+      'web/Dockerfile': 'FROM alpine\n',
+      'go.mod': 'module example.com/acme\n',
+      'cmd/api/main.go': 'package main\n',
+    },
+    builds: ['ghcr.io/acme/api', 'ghcr.io/acme/web'],
+  },
+  cloudbuild: {
+    files: {
+      'cloudbuild.yaml': "steps:\n  - name: gcr.io/cloud-builders/docker\n    args: ['build', '-t', 'gcr.io/acme/app:$SHORT_SHA', 'app']\n  - name: ghcr.io/ko-build/ko\n    env: ['KO_DOCKER_REPO=gcr.io/acme']\n    args: ['build', '--bare', './cmd/api']\n",
+      'app/Dockerfile': 'FROM alpine\n',
+      'go.mod': 'module example.com/acme\n',
+      'cmd/api/main.go': 'package main\n',
+    },
+    builds: ['gcr.io/acme', 'gcr.io/acme/app'],
+  },
 };
 
 describe('every recipe kind conforms to the one BuildRecipe model', () => {
@@ -71,7 +89,7 @@ describe('every recipe kind conforms to the one BuildRecipe model', () => {
           expect(r.line).toBeGreaterThanOrEqual(1);
           expect(r.line).toBeLessThanOrEqual(fixture.files[r.makefile]!.split('\n').length);
           expect(r.target).not.toBe('');
-          for (const p of [r.context, r.dockerfile]) expect(p.startsWith('/') || p.startsWith('..')).toBe(false);
+          for (const p of [r.context, r.dockerfile, r.ko?.main ?? '']) expect(p.startsWith('/') || p.startsWith('..')).toBe(false);
           expect(r.command).not.toBe('');
         }
         expect(reader.find(root, [files[0]!])).not.toContain(files[0]);

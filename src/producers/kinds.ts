@@ -8,11 +8,13 @@
  * trees left out), so adding kinds adds no walks.
  */
 import type { Problem } from '../model/index.js';
-import type { BuildRecipe, RecipeKind } from './types.js';
+import type { BuildRecipe, FollowedMake, RecipeKind, RecipeReadOptions } from './types.js';
 import { findBakeFiles, readBakeFile } from './bake/index.js';
+import { findCloudBuildFiles, readCloudBuildFile } from './cloudbuild/index.js';
 import { findComposeFiles, readComposeFile } from './compose/index.js';
 import { findGoreleaserFiles, readGoreleaserFile } from './goreleaser/index.js';
 import { listRecipeTree, type RecipeTree } from './discover.js';
+import { findSkaffoldFiles, readSkaffoldFile } from './skaffold/index.js';
 import { findWorkflows, readWorkflowFile } from './workflows/index.js';
 
 export interface RecipeReader {
@@ -20,7 +22,7 @@ export interface RecipeReader {
   /** Repo-relative files of this kind, sorted; `exclude` is the config's exclude globs; `tree` the repository's files when already listed. */
   find(root: string, exclude: readonly string[], tree?: RecipeTree): string[];
   /** The recipes in one file; what cannot be read is a problem with file:line. */
-  read(root: string, file: string, problems: Problem[]): BuildRecipe[];
+  read(root: string, file: string, problems: Problem[], options?: RecipeReadOptions): BuildRecipe[];
 }
 
 export const RECIPE_READERS: readonly RecipeReader[] = [
@@ -28,21 +30,24 @@ export const RECIPE_READERS: readonly RecipeReader[] = [
   { kind: 'bake', find: findBakeFiles, read: readBakeFile },
   { kind: 'compose', find: findComposeFiles, read: readComposeFile },
   { kind: 'goreleaser', find: findGoreleaserFiles, read: readGoreleaserFile },
+  { kind: 'skaffold', find: findSkaffoldFiles, read: readSkaffoldFile },
+  { kind: 'cloudbuild', find: findCloudBuildFiles, read: readCloudBuildFile },
 ];
 
-/** Every recipe of every non-Make kind in the repository, and the files they were read from. */
-export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], tree: RecipeTree = listRecipeTree(root, exclude)): { files: string[]; recipes: BuildRecipe[] } {
+/** Every recipe of every non-Make kind in the repository, the files they were read from, and the makes they run; `env` is pinwatch.yaml `buildEnv`. */
+export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], tree: RecipeTree = listRecipeTree(root, exclude), env: ReadonlyMap<string, string> = new Map()): { files: string[]; recipes: BuildRecipe[]; makes: FollowedMake[] } {
   const files: string[] = [];
   const recipes: BuildRecipe[] = [];
+  const makes: FollowedMake[] = [];
   for (const reader of RECIPE_READERS) {
     for (const file of reader.find(root, exclude, tree)) {
       files.push(file);
       try {
-        recipes.push(...reader.read(root, file, problems));
+        recipes.push(...reader.read(root, file, problems, { env, makes }));
       } catch (e) {
         problems.push({ file, code: 'recipe-internal-error', reason: `could not read this ${reader.kind} recipe file (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
       }
     }
   }
-  return { files, recipes };
+  return { files, recipes, makes };
 }

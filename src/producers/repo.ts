@@ -10,15 +10,15 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expandRecipe, targetNames, type MakeReader } from '../make/index.js';
+import { expand, expandRecipe, hasMarker, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
 import { findMakefiles, listRecipeTree, MakefileCache } from './discover.js';
-import { walkBuildGraph } from './graph.js';
+import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
 import type { Problem } from '../model/index.js';
-import type { BuildModel, BuildRecipe, PinWrite, Producer } from './types.js';
+import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
 
 export async function loadBuildModel(repoRoot: string, config: Config): Promise<BuildModel> {
   const root = path.resolve(repoRoot);
@@ -26,11 +26,22 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
   const tree = listRecipeTree(root, config.exclude);
-  const other = readOtherRecipes(root, config.exclude, problems, tree);
-  // A repository that builds from workflows (or another kind) need not have the default Makefile entry.
+  const other = readOtherRecipes(root, config.exclude, problems, tree, new Map(Object.entries(config.buildEnv ?? {})));
   const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
-  const noEntryNeeded = entry === DEFAULT_BUILD_ENTRY && other.files.length > 0 && !existsSync(path.resolve(root, entryFile));
-  const graph = noEntryNeeded ? { reached: new Map<string, string[]>() } : walkBuildGraph(root, entry, cache, problems);
+  // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
+  // What the walk cannot follow (a make in a directory another step checks out) is a note: the step is assumed to build no image here.
+  const followProblems: Problem[] = [];
+  const followed = walkBuildGraphFrom(root, other.makes.flatMap((m) => followedNodes(root, m, followProblems)), cache, followProblems);
+  for (const p of followProblems) problems.push({ ...p, code: 'followed-make-assumed', reason: `${p.reason}; this make call is not followed (assumed to build no image of this tree)` });
+  let graph: BuildGraph;
+  if (entry === 'none') graph = { reached: new Map(), readers: new Map() };
+  else if (other.files.includes(entryFile)) {
+    // A recipe file of another kind as the entry: the build is what its make calls reach.
+    graph = walkBuildGraphFrom(root, other.makes.filter((m) => m.make.source.file === entryFile).flatMap((m) => followedNodes(root, m, [])), cache, []);
+  } else if (entry === DEFAULT_BUILD_ENTRY && !existsSync(path.resolve(root, entryFile))) {
+    // A repository with no Makefile is built some other way (workflows, Skaffold, ko…): no entry to walk, and no problem.
+    graph = { reached: new Map(), readers: new Map() };
+  } else graph = walkBuildGraph(root, entry, cache, problems);
   const makefiles = new Set(findMakefiles(root, config.exclude, tree));
   const reachedTargets = new Map<string, Set<string>>();
   for (const id of graph.reached.keys()) {
@@ -55,21 +66,45 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   }
   for (const p of producers) {
     const via = graph.reached.get(p.id);
-    p.built = via !== undefined;
+    p.built = entry === 'none' || via !== undefined;
     if (via) p.builtVia = via;
   }
   recipes.push(...other.recipes);
+  const viaMake = followedRecipes(root, followed, problems);
+  // A build a workflow or Cloud Build step runs, read with the step's env: when it tags what the plain
+  // reading tags, the plain recipe is that build and comes first (an image's inputs derive from its first
+  // recipe: the build CI really does); when it tags something else (another registry), it is added.
+  const key = (r: BuildRecipe) => `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`;
+  const ran = new Set(viaMake.map(key));
+  const plainKeys = new Set(recipes.map(key));
+  const first = recipes.filter((r) => ran.has(key(r)));
+  const rest = recipes.filter((r) => !ran.has(key(r)));
+  const added = viaMake.filter((r, i) => r.repositories.length > 0 && !plainKeys.has(key(r)) && viaMake.findIndex((o) => key(o) === key(r)) === i);
+  recipes.splice(0, recipes.length, ...first, ...rest, ...added);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml'));
   return { entry, producers, recipes, problems: dedupe(problems), vendored: tree.vendored };
 }
 
+/** The environment make gives its recipes: the exported variables (`export X ?= …`, and those make got from its own environment), expanded. */
+function exportedEnv(reader: MakeReader): Map<string, string> {
+  const env = new Map<string, string>();
+  const vars = reader.db.vars;
+  for (const name of vars.names()) {
+    const v = vars.get(name);
+    if (!v?.exported || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    env.set(name, v.flavor === 'simple' ? v.value : expand(`$(${name})`, reader.context(vars, reader.db.file, 0)));
+  }
+  return env;
+}
+
 function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
   const all: TargetFacts[] = [];
+  const env = exportedEnv(reader);
   for (const target of targets) {
     const recipe = expandRecipe(reader, target);
     if (!recipe || recipe.commands.length === 0) continue;
-    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(recipe.commands, reader.db.dir) });
+    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(recipe.commands, reader.db.dir, env.size ? { env } : {}) });
   }
   const resolved = all.map((t) => ({ t, ...producerFor(root, t, problems) }));
   const producers = resolved.flatMap((r) => (r.producer ? [r.producer] : []));
@@ -80,6 +115,27 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
     return recipesOfTarget(root, r.t, r.writes, foreign, problems);
   });
   return { producers, recipes };
+}
+
+/**
+ * The graph nodes a followed `make` call starts at, the step's env as make's environment (minus what the
+ * runner sets and the tree cannot tell). A call with no env and no variables reads exactly as the plain
+ * Makefile reading does, so it is not walked again.
+ */
+function followedNodes(root: string, m: FollowedMake, problems: Problem[]) {
+  const environment = Object.fromEntries([...m.env].filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !(/^(?:GITHUB|RUNNER)_/.test(k) && (hasMarker(v) || k === 'GITHUB_WORKSPACE'))));
+  if (Object.keys(environment).length === 0 && Object.keys(m.make.variables).length === 0) return [];
+  return subMakeNodes(root, m.make, [m.label], problems, environment);
+}
+
+/** Recipes of the targets the followed make calls reach, each read with the variables and environment it is run with. */
+function followedRecipes(root: string, graph: BuildGraph, problems: Problem[]): BuildRecipe[] {
+  const out: BuildRecipe[] = [];
+  for (const { id, reader, via } of graph.readers.values()) {
+    const target = id.slice(id.lastIndexOf(':') + 1);
+    for (const r of readMakefile(root, reader, [target], problems).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
+  }
+  return out;
 }
 
 function dedupe(problems: Problem[]): Problem[] {

@@ -46,10 +46,30 @@ export interface Producer {
 }
 
 /** The kinds of build recipe pinwatch reads (docs/recipes.md); each has a reader behind this one model. */
-export type RecipeKind = 'make' | 'github-actions' | 'bake' | 'compose' | 'goreleaser';
+export type RecipeKind = 'make' | 'github-actions' | 'bake' | 'compose' | 'goreleaser' | 'skaffold' | 'cloudbuild';
+
+/**
+ * An image ko builds (`ko build`, a `ko://` ref that `ko resolve` replaces, a
+ * Skaffold `ko:` artifact): no Dockerfile; its inputs are the Go import closure
+ * of the main package, the module files and the ko config (sources/go/ko.ts).
+ */
+export interface KoBuild {
+  /** Repo-relative directory of the main package. */
+  main: string;
+  /** Its Go import path, when the module is known. */
+  importPath?: string;
+  /** Repo-relative directory of the Go module (its go.mod), when found. */
+  moduleDir?: string;
+  /** The `.ko.yaml` that configures the build (repo-relative), when there is one. */
+  config?: string;
+  /** Base image: `.ko.yaml` baseImageOverrides / defaultBaseImage (Skaffold fromImage), else ko's default. */
+  baseImage: string;
+  /** `builds[].ldflags` of the matching `.ko.yaml` build, or the Skaffold artifact's. */
+  ldflags?: string[];
+}
 
 export interface BuildRecipe {
-  /** Which reader found it: `make` (a Makefile target) or `github-actions` (a workflow step). Absent means `make`. */
+  /** Which reader found it: `make` (a Makefile target), `github-actions` (a workflow step), `bake` (a bake target), `compose` (a service), `goreleaser` (a docker entry), `skaffold` (an artifact), `cloudbuild` (a step). Absent means `make`. */
   kind?: RecipeKind;
   /** The file the recipe is read from: the Makefile, or the workflow for `github-actions` (the name is historical). */
   makefile: string;
@@ -76,6 +96,10 @@ export interface BuildRecipe {
    * from, whose import closure counts. Absent: none.
    */
   inputs?: RecipeInput[];
+  /** Set when ko builds the image (then `dockerfile` is '' and `context` the main package directory). */
+  ko?: KoBuild;
+  /** Set for a recipe read from a Skaffold profile (`profiles[].build`): the profile's name. */
+  profile?: string;
 }
 
 /** One input a recipe names (repo-relative). */
@@ -96,4 +120,32 @@ export interface BuildModel {
   problems: Problem[];
   /** Vendored directories (`vendor/`, `third_party/`, `node_modules/`) whose files were not read for recipes or producers, sorted. */
   vendored?: string[];
+}
+
+/** A `make …` a recipe runs: directory, `-f` file, targets and command-line variables. */
+export interface SubMake {
+  /** Absolute directory (`-C`), default the current one. */
+  dir: string;
+  /** `-f FILE`, absolute. */
+  file?: string;
+  targets: string[];
+  variables: Record<string, string>;
+  source: { file: string; line: number };
+}
+
+/** A `make …` a recipe of another kind runs (a workflow `run:`, a Cloud Build step), to follow into the Makefile reader. */
+export interface FollowedMake {
+  make: SubMake;
+  /** The environment the step runs make in. */
+  env: Map<string, string>;
+  /** Where it is run from, for `explain`: `.github/workflows/release.yaml:20 jobs.images step 2`. */
+  label: string;
+  kind: RecipeKind;
+}
+
+export interface RecipeReadOptions {
+  /** pinwatch.yaml `buildEnv`: variables only the release environment sets (KO_DOCKER_REPO, SKAFFOLD_DEFAULT_REPO, PROJECT_ID…). */
+  env?: ReadonlyMap<string, string>;
+  /** Receives the `make` invocations the file's steps run. */
+  makes?: FollowedMake[];
 }

@@ -52,7 +52,8 @@ export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all:
 }
 
 export function planRepin(pins: Pin[], texts: (file: string) => string, target: RepinTarget, model?: BuildModel): RepinPlan {
-  const targets = pins.filter((p) => p.ref.name === target.repository);
+  // A source ref (a Skaffold placeholder) is replaced at release: repin leaves it as written.
+  const targets = pins.filter((p) => p.ref.name === target.repository && !p.source);
   const problems: Problem[] = [];
   const changes: RepinChange[] = [];
   const edits = new Map<string, { pins: Pin[]; edits: SpanEdit[] }>();

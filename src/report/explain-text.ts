@@ -14,7 +14,10 @@ export function formatExplainText(e: Explanation): string {
   out.push('', `build recipe(s) (${e.recipes.length}):`);
   if (e.recipes.length === 0) out.push('  none found');
   for (const r of e.recipes) {
-    out.push(`  ${r.makefile}:${r.line} ${r.target}: dockerfile ${r.dockerfile}, context ${r.context}${r.stage ? `, target ${r.stage}` : ''}`);
+    const what = r.ko
+      ? `ko, main package ${r.ko.main}${r.ko.importPath ? ` (${r.ko.importPath})` : ''}, base ${r.ko.baseImage}${r.ko.config ? ` (${r.ko.config})` : ''}`
+      : `dockerfile ${r.dockerfile}, context ${r.context}${r.stage ? `, target ${r.stage}` : ''}`;
+    out.push(`  ${r.makefile}:${r.line} ${r.target}: ${what}${r.profile ? ` [profile ${r.profile}]` : ''}${r.repositories.length ? '' : ' (names no repository)'}`);
     out.push(`    ${r.command}`);
   }
   for (const s of e.stale) {

@@ -40,6 +40,8 @@ export interface ScanJsonPin {
   aliases: string[];
   /** Where the tag comes from when it is not stored at the pin (a Helm chart's appVersion), or null. */
   tagFrom: { file: string; line: number; key: string } | null;
+  /** A source ref (form `source`): what the release builds the image from (`ko`: the import path; `skaffold`: the artifact), or null. */
+  source: { builder: string; name: string } | null;
 }
 
 export interface ScanJson {
@@ -80,6 +82,7 @@ function pinJson(p: Pin): ScanJsonPin {
     incomplete: p.incomplete ?? null,
     aliases: [...(p.aliases ?? [])],
     tagFrom: p.tagFrom ? { ...p.tagFrom } : null,
+    source: p.source ? { ...p.source } : null,
   };
 }
 

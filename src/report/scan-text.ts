@@ -18,14 +18,15 @@ function shortVersion(p: Pin): string {
 }
 
 const INCOMPLETE_GROUP = '(repository not stored in the file)';
+const SOURCE_GROUP = '(source refs: built from source at release)';
 
 /** First-party groups, then third-party, then pins whose repository the chart supplies. */
-const groupRank = (p: Pin) => (p.incomplete ? 2 : p.firstParty ? 0 : 1);
+const groupRank = (p: Pin) => (p.source ? 3 : p.incomplete ? 2 : p.firstParty ? 0 : 1);
 
 function groupByRepository(pins: readonly Pin[]): [string, Pin[]][] {
   const groups = new Map<string, Pin[]>();
   for (const p of pins) {
-    const key = p.incomplete ? INCOMPLETE_GROUP : p.ref.name;
+    const key = p.source ? SOURCE_GROUP : p.incomplete ? INCOMPLETE_GROUP : p.ref.name;
     const list = groups.get(key) ?? [];
     list.push(p);
     groups.set(key, list);
@@ -35,12 +36,13 @@ function groupByRepository(pins: readonly Pin[]): [string, Pin[]][] {
 
 function groupLabel(pins: readonly Pin[]): string {
   const first = pins[0]!;
+  if (first.source) return `${plural(pins.length, 'source ref')}, not judged as pins`;
   if (first.incomplete) return `incomplete, ${plural(pins.length, 'pin')}`;
   return `${first.firstParty ? 'first-party' : 'third-party'}, ${plural(pins.length, 'pin')}`;
 }
 
 function pinRows(pins: readonly Pin[]): string[] {
-  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, shortVersion(p) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
+  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, (p.source ? plainField(p.raw) : shortVersion(p)) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
   return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
 }
@@ -55,9 +57,10 @@ function pinSection(result: ScanResult): string[] {
 }
 
 function headline(result: ScanResult): string {
-  const first = result.pins.filter((p) => p.firstParty).length;
+  const first = result.pins.filter((p) => p.firstParty && !p.source).length;
+  const sources = result.pins.filter((p) => p.source).length;
   return (
-    `${plural(result.pins.length, 'pin')} (${first} first-party, ${result.pins.length - first} third-party) ` +
+    `${plural(result.pins.length, 'pin')} (${first} first-party, ${result.pins.length - first - sources} third-party${sources ? `, ${sources} source ref${sources === 1 ? '' : 's'}` : ''}) ` +
     `in ${plural(result.filesScanned, 'file')} scanned; ${result.skipped.length} skipped, ${plural(result.problems.length, 'problem')}`
   );
 }

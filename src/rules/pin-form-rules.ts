@@ -1,6 +1,7 @@
 /**
  * Rules on the form of one pin: `first-party-missing-digest`, `floating-tag`,
- * `third-party-missing-digest`.
+ * `third-party-missing-digest`. A source ref (`ko://…`, a Skaffold artifact
+ * placeholder) is what the release replaces with an image: none of them apply.
  */
 import type { Pin } from '../model/index.js';
 import { atPin, refShort, refText } from './wording.js';
@@ -8,7 +9,7 @@ import type { RawFinding, RuleCheck } from './types.js';
 
 /** A pin with no digest at all (bare tag, `latest`, or nothing). */
 function lacksDigest(pin: Pin): boolean {
-  return pin.ref.digest === undefined;
+  return pin.ref.digest === undefined && !pin.source;
 }
 
 export const firstPartyMissingDigest: RuleCheck = {
@@ -29,7 +30,7 @@ export const floatingTag: RuleCheck = {
   id: 'floating-tag',
   check: ({ pins }) =>
     pins
-      .filter((p) => p.firstParty && (p.ref.tag === 'latest' || (p.ref.tag === undefined && p.ref.digest === undefined)))
+      .filter((p) => p.firstParty && !p.source && (p.ref.tag === 'latest' || (p.ref.tag === undefined && p.ref.digest === undefined)))
       .map((p): RawFinding => atPin('floating-tag', p, floatingMessage(p), { field: 'tag' })),
 };
 

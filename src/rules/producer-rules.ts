@@ -14,7 +14,7 @@ export const noProducer: RuleCheck = {
   id: 'no-producer',
   check: ({ pins, stampsOf }) =>
     pins
-      .filter((p) => p.firstParty && stampsOf(p).length === 0)
+      .filter((p) => p.firstParty && !p.source && stampsOf(p).length === 0)
       .map((p) => atPin('no-producer', p, `no producer stamps ${where(p)} (${refShort(p)}): nothing refreshes this pin`)),
 };
 

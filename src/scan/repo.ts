@@ -21,6 +21,7 @@ import { EXCLUDED_REASONS } from './exclusions.js';
 import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type KustomizeGraph } from './kustomize.js';
 import { compileGlob } from '../util/glob.js';
 import { PREFIX_REASON, repositoryPrefixes } from './prefixes.js';
+import { markSkaffoldPlaceholders } from './placeholders.js';
 
 export interface ScanOptions {
   /** Worker threads for reading and collecting (built package only); default 0: in-process. */
@@ -106,6 +107,8 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     problems.push(...note.problems);
     for (const left of outcome.result.leftOut ?? []) walk.excluded.add(left.reason, left.where);
   });
+  // a manifest image naming a Skaffold artifact is a source ref, before kustomize placeholders are judged
+  markSkaffoldPlaceholders(root, pins);
   // a missing resource may be generated before kustomize runs (argo-cd plugins' `all.yaml`): counted, not a problem
   for (const n of graph.notFollowed) walk.excluded.add(EXCLUDED_REASONS.kustomizeNotFollowed, `${n.file}:${n.line ?? 0} ${n.entry} (${n.reason})`);
   const overlays = resolveOverlays(graph, pins);

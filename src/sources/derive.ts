@@ -1,6 +1,8 @@
 /**
  * deriveBuildInputs: config first, then the recipe's Dockerfile (stages the
- * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing.
+ * target needs, COPY/ADD/bind-mount sources, .dockerignore), then Go narrowing;
+ * for a ko recipe, the Go import closure of its main package (go/ko.ts); then
+ * the inputs the recipe names itself (files build args read, Go mains).
  * Never throws for bad input: what cannot be derived becomes `unknownReason`.
  */
 import { posix } from 'node:path';
@@ -11,6 +13,7 @@ import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
 import { neededStages } from '../dockerfile/stages.js';
 import { goMainInputs, narrowGo } from './go/narrowing.js';
+import { koInputs } from './go/ko.js';
 import { readSourceText } from './read.js';
 import { isGlob, normalizeDir } from './matcher.js';
 import { dirPattern, pathKind, repoJoin } from './paths.js';
@@ -158,9 +161,11 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
     return { image: req.image, inputs: configInputs(declared, 'config inputs'), ignore: [...(config.ignore ?? [])], steps: [`inputs declared in pinwatch.yaml images.${req.image} (derive: false)`] };
   }
   const out = empty(req.image, []);
-  const spec = buildSpec(req);
+  const ko = !config?.dockerfile && !config?.context ? req.recipe?.ko : undefined;
+  const spec = ko ? undefined : buildSpec(req);
   const own = req.recipe?.inputs ?? [];
-  if (spec) await fromDockerfile(repoRoot, spec, out);
+  if (ko) await koInputs(repoRoot, ko, `recipe ${req.recipe!.makefile}:${req.recipe!.line}`, out);
+  else if (spec) await fromDockerfile(repoRoot, spec, out);
   else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${req.recipe!.makefile}:${req.recipe!.line}`);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;

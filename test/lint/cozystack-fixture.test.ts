@@ -40,7 +40,8 @@ describe.skipIf(!existsSync(FIXTURE))('lint on the cozystack fixture', () => {
     expect(count('repository-multiple-digests')).toBe(0);
     expect(count('unparsed-file')).toBe(0); // multus is declared, so its scrape is by design
     expect(findings.filter((f) => f.rule === 'invalid-ref').map((f) => `${f.file}:${f.line}`)).toEqual(['packages/core/platform/values.yaml:667']);
-    expect(findings.filter((f) => f.rule === 'build-recipe-problem').map((f) => f.file)).toEqual(['Makefile']);
+    // no Makefile and the default buildEntry: nothing to walk, so no build-entry-missing (issue 10)
+    expect(findings.filter((f) => f.rule === 'build-recipe-problem').map((f) => f.file)).toEqual([]);
   });
 
   it('without the extraFiles declaration the multus scrape is an unparsed-file finding', async () => {

@@ -20,6 +20,8 @@ type Path = readonly (string | number)[];
 const ARG_IMAGE = /(?:^|\s)--?[A-Za-z0-9_.-]*image=["']?([^\s"',]+)/gi;
 /** Every ARG_IMAGE match contains `image=` (any case): strings without it skip the regex. */
 const ARG_HINT = /image=/i;
+/** A ko source ref (`ko://github.com/acme/app/cmd/app`): what ko resolve replaces with the image it builds. */
+const KO_SCHEME = 'ko://';
 const EXPECTED = 'expected an image reference like registry/path:tag@sha256:<64 hex>';
 
 export function walkDocument(state: YamlState): void {
@@ -85,6 +87,10 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
     if (isImageKey(key)) addProblem(state, s, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
     return;
   }
+  if (typeof s.value === 'string' && text.startsWith(KO_SCHEME)) {
+    koSourceRef(state, s, text, 0, joinPath(path), 'yaml-string');
+    return;
+  }
   if (typeof s.value === 'string' && ARG_HINT.test(text) && collectArgs(state, s, text, joinPath(path))) return;
   if (isImageKey(key) && typeof s.value !== 'string') {
     // `image: 1.10` is the number 1.1 to YAML (and to Helm, which renders `1.1`): not a reference.
@@ -125,6 +131,11 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
   for (const m of text.matchAll(ARG_IMAGE)) {
     found = true;
     const refText = m[1] as string;
+    if (refText.startsWith(KO_SCHEME)) {
+      const start = koSourceRef(state, s, refText, from, keyPath, 'yaml-arg');
+      if (start !== -1) from = start - (s.range?.[0] ?? 0) + refText.length;
+      continue;
+    }
     try {
       const ref = parseReference(refText);
       const start = locateIn(state, s, refText, from);
@@ -139,6 +150,31 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
     }
   }
   return found;
+}
+
+/**
+ * A `ko://<importpath>` ref: a source ref ko resolves at release (`ko resolve`
+ * builds the package and writes the image's digest ref in its place). A pin of
+ * form `source` with an empty ref, never an invalid ref or a missing digest.
+ * Returns the offset it was found at (-1 when it cannot be located).
+ */
+function koSourceRef(state: YamlState, s: Scalar, text: string, from: number, keyPath: string, shape: 'yaml-string' | 'yaml-arg'): number {
+  const importPath = text.slice(KO_SCHEME.length);
+  if (!/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~+-]+)*$/.test(importPath)) {
+    addProblem(state, s, 'invalid-ref', `${keyPath}: ${JSON.stringify(text)} is not a ko:// source ref; expected ko://<Go import path> like ko://github.com/acme/app/cmd/app`);
+    return -1;
+  }
+  const start = shape === 'yaml-string' ? locateScalar(state, s)?.start ?? -1 : locateIn(state, s, text, from);
+  if (start === -1) {
+    addProblem(state, s, 'unlocatable-ref', `${keyPath}: ${JSON.stringify(text)} could not be located in the source`);
+    return -1;
+  }
+  const pin = addPin(state, { shape, spans: [{ field: 'ref', start, end: start + text.length }], raw: text, ref: { domain: '', path: '', name: '' }, keyPath }, s);
+  pin.form = 'source';
+  pin.firstParty = false;
+  pin.incomplete = `a ko:// source ref: ko builds ${importPath} and writes the image ref here at release`;
+  pin.source = { builder: 'ko', name: importPath };
+  return start;
 }
 
 /** An alias is not a second stored place: note its key path on the anchor's pins. */

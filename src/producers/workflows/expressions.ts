@@ -1,7 +1,8 @@
 /**
  * The part of the GitHub Actions expression language (`${{ … }}`) a recipe needs:
- * literals, `env.*` and `matrix.*` property paths (dots and `['x']`), `a || b`, and
- * the `tags` output of a docker/metadata-action step (its images, tag unknown).
+ * literals, `env.*` and `matrix.*` property paths (dots and `['x']`), `a || b`,
+ * the `tags` output of a docker/metadata-action step (its images, tag unknown),
+ * `github.repository`/`repository_owner` when known, and a called workflow's `inputs.*`.
  * Everything else — `steps.*`, `secrets.*`, `github.*`, `needs.*`, `inputs.*`,
  * function calls, comparisons — is known only when the workflow runs: it
  * evaluates to an unknown with the reason, and interpolation leaves a marker
@@ -21,6 +22,10 @@ export interface Scope {
   matrix?: { known: true; values: Readonly<Record<string, Value>> } | { known: false; reason: string };
   /** `steps.<id>.outputs.<name>` that can be told before the run (docker/metadata-action tags: its images, tag unknown). */
   outputs?: ReadonlyMap<string, string>;
+  /** `github.*` values known before the run: `repository`, `repository_owner` (buildEnv GITHUB_REPOSITORY or the git remote). */
+  github?: ReadonlyMap<string, string>;
+  /** `inputs.*` of a reusable workflow read for one caller: its `with:` values over the input defaults. */
+  inputs?: ReadonlyMap<string, Evaluated>;
 }
 
 export interface Unknown {
@@ -65,6 +70,11 @@ export function evaluate(expr: string, scope: Scope): Evaluated {
   const [context, ...rest] = path;
   if (context === 'env') return lookupEnv(rest, scope);
   if (context === 'matrix') return lookupMatrix(rest, scope);
+  if (context === 'github' && rest.length === 1 && scope.github?.has(rest[0]!)) return { known: true, value: scope.github.get(rest[0]!)! };
+  if (context === 'inputs' && scope.inputs && rest.length === 1) {
+    const v = scope.inputs.get(rest[0]!);
+    return v ?? { known: false, reason: `inputs.${rest[0]} is not passed by the caller's with: and has no default` };
+  }
   const output = context === 'steps' && rest.length === 3 && rest[1] === 'outputs' ? scope.outputs?.get(`${rest[0]}.${rest[2]}`) : undefined;
   if (output !== undefined) return { known: true, value: output };
   return { known: false, reason: RUN_TIME[context!] ?? `"${context}" is not a context pinwatch knows` };

@@ -277,7 +277,7 @@ describe('loadBuildModel with workflows', () => {
   };
   const WF = 'jobs:\n  a:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          tags: ghcr.io/acme/x:1\n';
 
-  it('workflow recipes join the model; no Makefile is no build-entry-missing, unless buildEntry names one', async () => {
+  it('workflow recipes join the model; no Makefile is no build-entry-missing (recipes or not), unless buildEntry names one', async () => {
     const dir = repoWith({ '.github/workflows/a.yml': WF, 'Dockerfile': 'FROM alpine\n', '.github/workflows/sub/ignored.yml': WF, '.github/workflows/notes.txt': 'x' });
     try {
       const m = await loadBuildModel(dir, defaultConfig());
@@ -287,7 +287,118 @@ describe('loadBuildModel with workflows', () => {
       expect(explicit.problems.map((p) => p.code)).toEqual(['build-entry-missing']);
       const excluded = await loadBuildModel(dir, { ...defaultConfig(), exclude: ['.github/'] });
       expect(excluded.recipes).toEqual([]);
-      expect(excluded.problems.map((p) => p.code)).toEqual(['build-entry-missing']);
+      expect(excluded.problems.map((p) => p.code)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('workflow run: make, ko build, reusable workflows and the github context', () => {
+  const repoWith = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-workflows-follow-'));
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), text);
+    }
+    return dir;
+  };
+
+  it('a run: make … is followed into the Makefile with the step env and args', async () => {
+    const dir = repoWith({
+      Makefile: 'REGISTRY ?= docker.io/nobody\nTAG ?= dev\nimage:\n\tdocker build -t $(REGISTRY)/app:$(TAG) app\n',
+      'app/Dockerfile': 'FROM alpine\n',
+      '.github/workflows/release.yaml': 'jobs:\n  r:\n    steps:\n      - env:\n          REGISTRY: ghcr.io/acme\n        run: make image TAG=${{ github.ref_name }}\n',
+    });
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.kind ?? 'make', r.makefile, r.target, r.repositories])).toEqual([
+        ['make', 'Makefile', 'image', ['docker.io/nobody/app']],
+        ['make', 'Makefile', 'image (via .github/workflows/release.yaml:6 jobs.r step 1)', ['ghcr.io/acme/app']],
+      ]);
+      // with the workflow as the build entry, the make target it runs is built
+      const entry = await loadBuildModel(dir, { ...defaultConfig(), buildEntry: '.github/workflows/release.yaml' });
+      expect(entry.problems.map((p) => p.code)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ko build in run:, with KO_DOCKER_REPO from ${{ github.repository_owner }} (buildEnv GITHUB_REPOSITORY)', async () => {
+    const dir = repoWith({
+      'go.mod': 'module github.com/acme/app\n',
+      'cmd/app/main.go': 'package main\n',
+      '.github/workflows/ko.yaml': 'jobs:\n  k:\n    steps:\n      - env:\n          KO_DOCKER_REPO: ghcr.io/${{ github.repository_owner }}\n        run: ko build --bare ./cmd/app\n',
+    });
+    try {
+      const unknown = await loadBuildModel(dir, defaultConfig());
+      expect(unknown.recipes.map((r) => r.repositories)).toEqual([[]]);
+      expect(unknown.problems).toEqual([expect.objectContaining({ file: '.github/workflows/ko.yaml', line: 6, code: 'ko-docker-repo-unknown', reason: expect.stringContaining('github.repository_owner: the github context is known only when the workflow runs') })]);
+      const known = await loadBuildModel(dir, { ...defaultConfig(), buildEnv: { GITHUB_REPOSITORY: 'acme/app' } });
+      expect(known.recipes.map((r) => [r.repositories, r.ko?.main])).toEqual([[['ghcr.io/acme'], 'cmd/app']]);
+      expect(known.problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the github context comes from a github.com origin remote when buildEnv does not set it', async () => {
+    const dir = repoWith({
+      '.git/config': '[core]\n\tbare = false\n[remote "origin"]\n\turl = git@github.com:Acme/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+      'Dockerfile': 'FROM alpine\n',
+      '.github/workflows/a.yaml': 'jobs:\n  a:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          tags: ghcr.io/${{ github.repository }}:1\n',
+    });
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.problems).toEqual([expect.objectContaining({ code: 'recipe-tag-unreadable', reason: expect.stringContaining('ghcr.io/Acme/app:1') })]);
+      writeFileSync(join(dir, '.git/config'), '[remote "origin"]\n\turl = https://github.com/acme/app\n');
+      const ok = await loadBuildModel(dir, defaultConfig());
+      expect(ok.recipes.map((r) => r.repositories)).toEqual([['ghcr.io/acme/app']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a reusable workflow is read once per caller with its with: inputs (and defaults), not on its own', async () => {
+    const dir = repoWith({
+      'api/Dockerfile': 'FROM alpine\n',
+      'web/Dockerfile': 'FROM alpine\n',
+      '.github/workflows/build-one.yaml': "on:\n  workflow_call:\n    inputs:\n      name: { type: string, required: true }\n      registry: { type: string, default: ghcr.io/acme }\njobs:\n  b:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: ${{ inputs.name }}\n          tags: ${{ inputs.registry }}/${{ inputs.name }}:${{ github.sha }}\n",
+      '.github/workflows/release.yaml': 'on: push\njobs:\n  api:\n    uses: ./.github/workflows/build-one.yaml\n    with:\n      name: api\n  all:\n    strategy:\n      matrix:\n        n: [web]\n    uses: ./.github/workflows/build-one.yaml\n    with:\n      name: ${{ matrix.n }}\n      registry: quay.io/acme\n  gone:\n    uses: ./.github/workflows/none.yaml\n',
+    });
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.makefile, r.target, r.context, r.repositories])).toEqual([
+        ['.github/workflows/build-one.yaml', '.github/workflows/release.yaml:4 jobs.api → jobs.b step 1', 'api', ['ghcr.io/acme/api']],
+        ['.github/workflows/build-one.yaml', '.github/workflows/release.yaml:11 jobs.all [n=web] → jobs.b step 1', 'web', ['quay.io/acme/web']],
+      ]);
+      expect(m.problems.map((p) => [p.file, p.line, p.code])).toEqual([['.github/workflows/release.yaml', 16, 'workflow-call-missing']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a build CI runs through make, read with the step env', () => {
+  it('when it tags what the plain reading tags, the plain recipe comes first (inputs derive from it); nothing is dropped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-workflows-order-'));
+    const files: Record<string, string> = {
+      Makefile: 'REGISTRY ?= ghcr.io/acme\nTAG ?= dev\ntracing:\n\tdocker build -t $(REGISTRY)/app:tracing -f Dockerfile.tracing .\nimage:\n\tdocker build -t $(REGISTRY)/app:$(TAG) app\n',
+      'app/Dockerfile': 'FROM alpine\n',
+      'Dockerfile.tracing': 'FROM alpine\n',
+      '.github/workflows/ci.yaml': 'jobs:\n  b:\n    steps:\n      - run: make image TAG=x\n      - env:\n          REGISTRY: ghcr.io/ci\n        run: make image\n',
+    };
+    for (const [f, t] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), t);
+    }
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.target, r.repositories, r.dockerfile])).toEqual([
+        ['image', ['ghcr.io/acme/app'], 'app/Dockerfile'],
+        ['tracing', ['ghcr.io/acme/app'], 'Dockerfile.tracing'],
+        ['image (via .github/workflows/ci.yaml:7 jobs.b step 2)', ['ghcr.io/ci/app'], 'app/Dockerfile'],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,26 +11,36 @@
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { hasMarker, marker, readableMarkers, type ExpandedCommand } from '../../make/index.js';
-import { recipeOfBuild, type RecipeOrigin } from '../assemble.js';
+import { recipeOfBuild, recipesOfBuild, type RecipeOrigin } from '../assemble.js';
 import type { FoundBuild } from '../build-command.js';
 import { readCommands } from '../commands.js';
 import type { Problem } from '../../model/index.js';
-import type { BuildRecipe } from '../types.js';
+import type { BuildRecipe, RecipeReadOptions } from '../types.js';
 import { interpolate, textOf, type Evaluated, type Scope, type Unknown, type Value } from './expressions.js';
 import { expandMatrix } from './matrix.js';
 
 /** Variables the runner sets for every step: unknown in the repository, except the workspace (the checkout, the repository root). */
 const RUNNER_ENV = ['GITHUB_SHA', 'GITHUB_REF', 'GITHUB_REF_NAME', 'GITHUB_REF_TYPE', 'GITHUB_HEAD_REF', 'GITHUB_BASE_REF', 'GITHUB_REPOSITORY', 'GITHUB_REPOSITORY_OWNER', 'GITHUB_ACTOR', 'GITHUB_RUN_ID', 'GITHUB_RUN_NUMBER', 'GITHUB_EVENT_NAME', 'GITHUB_SERVER_URL', 'RUNNER_TEMP', 'RUNNER_OS', 'RUNNER_ARCH'];
 
+/** How a workflow is read: the recipe options, the known github context, and for a called (reusable) workflow its caller. */
+export interface WorkflowReadOptions extends RecipeReadOptions {
+  github?: ReadonlyMap<string, string>;
+  /** Set when read for one caller (`uses: ./.github/workflows/x.yaml`): its `with:` inputs and a label prefix. */
+  call?: { inputs: Map<string, Evaluated>; via: string };
+  /** Reads a called workflow's text (repo-relative path), for reusable workflows. */
+  readCalled?: (file: string) => string | undefined;
+}
+
 interface Ctx {
   root: string;
   file: string;
   lc: LineCounter;
   problems: Problem[];
+  options: WorkflowReadOptions;
 }
 
 /** Recipes of one workflow file (`file` repo-relative, `text` its content). */
-export function readWorkflow(root: string, file: string, text: string, problems: Problem[]): BuildRecipe[] {
+export function readWorkflow(root: string, file: string, text: string, problems: Problem[], options: WorkflowReadOptions = {}): BuildRecipe[] {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length > 0) {
@@ -38,7 +48,7 @@ export function readWorkflow(root: string, file: string, text: string, problems:
     problems.push({ file, line: lc.linePos(e.pos[0]).line, code: 'workflow-yaml-error', reason: `not valid YAML, so its builds are not read: ${e.message.split('\n')[0]}` });
     return [];
   }
-  const ctx: Ctx = { root, file, lc, problems };
+  const ctx: Ctx = { root, file, lc, problems, options };
   const top = doc.contents;
   if (!isMap(top)) {
     if (top) problems.push({ file, line: lineOf(ctx, top), code: 'workflow-unreadable', reason: 'a workflow is a mapping with jobs:; this file is not, so its builds are not read' });
@@ -49,6 +59,7 @@ export function readWorkflow(root: string, file: string, text: string, problems:
     problems.push({ file, line: lineOf(ctx, (jobs as Node | undefined) ?? top), code: 'workflow-unreadable', reason: 'no jobs: mapping, so no builds are read' });
     return [];
   }
+  if (options.call) options.call.inputs = new Map([...callInputDefaults(top), ...options.call.inputs]);
   const workflowEnv = readEnv(ctx, top.get('env', true), new Map(), undefined);
   const workflowDir = workingDirectory(top);
   const recipes: BuildRecipe[] = [];
@@ -62,7 +73,8 @@ export function readWorkflow(root: string, file: string, text: string, problems:
 
 function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string, Evaluated>, workflowDir: Node | undefined): BuildRecipe[] {
   const steps = job.get('steps', true);
-  if (!isSeq(steps)) return [];
+  const usesNode = job.get('uses', true);
+  if (!isSeq(steps) && !isScalar(usesNode)) return [];
   const strategy = job.get('strategy', true);
   const matrixNode = isMap(strategy) ? (strategy.get('matrix', true) as Node | undefined) : undefined;
   const matrix = expandMatrix(matrixNode ? (matrixNode.toJSON() as Value) : undefined);
@@ -77,6 +89,11 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
   const dir = workingDirectory(job) ?? workflowDir;
   const out: BuildRecipe[] = [];
   const seen = new Set<string>();
+  if (isScalar(usesNode)) {
+    for (const s of scopes) out.push(...readCall(ctx, jobId, job, usesNode, { env: workflowEnv, ...(s.matrix ? { matrix: s.matrix } : {}), ...scopeExtras(ctx) }, s.label));
+    return out;
+  }
+  if (!isSeq(steps)) return out;
   for (const s of scopes) {
     const jobEnv = readEnv(ctx, job.get('env', true), workflowEnv, s.matrix);
     const outputs = new Map<string, string>();
@@ -84,10 +101,10 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
     steps.items.forEach((step, index) => {
       if (!isMap(step)) return;
       const stepEnv = readEnv(ctx, step.get('env', true), jobEnv, s.matrix);
-      const scope: Scope = { env: stepEnv, ...(s.matrix ? { matrix: s.matrix } : {}), outputs };
+      const scope: Scope = { env: stepEnv, ...(s.matrix ? { matrix: s.matrix } : {}), outputs, ...scopeExtras(ctx) };
       const nameNode = step.get('name', true);
       const stepName = isScalar(nameNode) ? ` "${readableMarkers(interpolate(String(nameNode.value), scope).text)}"` : '';
-      const name = `jobs.${jobId} step ${index + 1}${stepName}${s.label}`;
+      const name = `${ctx.options.call ? `${ctx.options.call.via} → ` : ''}jobs.${jobId} step ${index + 1}${stepName}${s.label}`;
       const uses = step.get('uses', true);
       const run = step.get('run', true);
       let found: BuildRecipe[] = [];
@@ -218,6 +235,8 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
     env.set(v, m);
     unknowns.push({ expr: v, reason: `$${v} is set by the runner when the workflow runs`, marker: m });
   }
+  for (const [k, v] of ctx.options.env ?? []) env.set(k, v);
+  for (const [k, v] of scope.github ?? []) env.set(`GITHUB_${k.toUpperCase()}`, v);
   env.set('GITHUB_WORKSPACE', ctx.root);
   for (const [k, v] of scope.env) {
     if (v.known) env.set(k, textOf(v.value));
@@ -248,9 +267,10 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
   const facts = readCommands(commands.filter((c) => c.text !== ''), cwd, { env, oneShell: true });
   const why = whyOf(unknowns);
-  return facts.builds.map((b) => {
+  for (const m of facts.makes) ctx.options.makes?.push({ make: m, env, label: `${ctx.file}:${m.source.line} ${name}`, kind: 'github-actions' });
+  return facts.builds.flatMap((b) => {
     if (b.stage && hasMarker(b.stage)) ctx.problems.push({ file: ctx.file, line: b.source.line, code: 'workflow-expression-unknown', reason: `--target "${readableMarkers(b.stage)}" cannot be evaluated: ${why(b.stage)}` });
-    return recipeOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
+    return recipesOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
   });
 }
 
@@ -272,7 +292,7 @@ function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix:
     return env;
   }
   if (!isMap(node)) return env;
-  const scope: Scope = { env: outer, ...(matrix ? { matrix } : {}) };
+  const scope: Scope = { env: outer, ...(matrix ? { matrix } : {}), ...scopeExtras(ctx) };
   for (const pair of node.items as Pair[]) {
     if (!isScalar(pair.key)) continue;
     const key = String(pair.key.value);
@@ -285,6 +305,63 @@ function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix:
     env.set(key, r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
   }
   return env;
+}
+
+/** The github context and called-workflow inputs every scope of this file sees. */
+function scopeExtras(ctx: Ctx): Pick<Scope, 'github' | 'inputs'> {
+  return { ...(ctx.options.github ? { github: ctx.options.github } : {}), ...(ctx.options.call ? { inputs: ctx.options.call.inputs } : {}) };
+}
+
+/** `on.workflow_call.inputs.<name>.default` of a reusable workflow. */
+function callInputDefaults(top: YAMLMap): Map<string, Evaluated> {
+  const out = new Map<string, Evaluated>();
+  const on = top.get('on', true);
+  const call = isMap(on) ? on.get('workflow_call', true) : undefined;
+  const inputs = isMap(call) ? call.get('inputs', true) : undefined;
+  if (!isMap(inputs)) return out;
+  for (const pair of inputs.items) {
+    if (!isScalar(pair.key) || !isMap(pair.value)) continue;
+    const d = pair.value.get('default', true);
+    if (isScalar(d) && d.value !== null && d.value !== undefined) out.set(String(pair.key.value), { known: true, value: d.value as Value });
+  }
+  return out;
+}
+
+/**
+ * A job that calls a reusable workflow in this repository (`uses: ./.github/workflows/x.yaml`, `with:`):
+ * the called file read once for this caller, its `inputs.*` the evaluated `with:` values (one level: a
+ * call inside a called workflow is not followed).
+ */
+function readCall(ctx: Ctx, jobId: string, job: YAMLMap, uses: Scalar, scope: Scope, label: string): BuildRecipe[] {
+  const target = String(uses.value);
+  if (!target.startsWith('./')) return [];
+  const line = lineOf(ctx, uses);
+  const called = target.slice(2).split('@')[0]!;
+  if (ctx.options.call) {
+    ctx.problems.push({ file: ctx.file, line, code: 'workflow-call-nested', reason: `${called} is called from a called workflow; pinwatch follows reusable workflows one level, so its builds are read only on their own` });
+    return [];
+  }
+  const text = ctx.options.readCalled?.(called);
+  if (text === undefined) {
+    ctx.problems.push({ file: ctx.file, line, code: 'workflow-call-missing', reason: `jobs.${jobId} calls ${called}, which is not a file in the tree` });
+    return [];
+  }
+  const inputs = new Map<string, Evaluated>();
+  const withNode = job.get('with', true);
+  if (isMap(withNode)) {
+    for (const pair of withNode.items) {
+      if (!isScalar(pair.key) || !isScalar(pair.value)) continue;
+      const raw = pair.value.value;
+      if (typeof raw !== 'string') {
+        inputs.set(String(pair.key.value), { known: true, value: raw as Value });
+        continue;
+      }
+      const r = interpolate(raw, scope);
+      inputs.set(String(pair.key.value), r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+    }
+  }
+  const { call: _call, ...rest } = ctx.options;
+  return readWorkflow(ctx.root, called, text, ctx.problems, { ...rest, call: { inputs, via: `${ctx.file}:${line} jobs.${jobId}${label}` } });
 }
 
 function workingDirectory(map: YAMLMap): Node | undefined {

@@ -98,7 +98,7 @@ async function resolveRoots(repoRoot: string, inv: GoInvocation, map: ContainerM
   return out;
 }
 
-function closureInputs(closure: GoClosure, label: string, rootDirs: Set<string>): InputPattern[] {
+export function closureInputs(closure: GoClosure, label: string, rootDirs: Set<string>): InputPattern[] {
   const out: InputPattern[] = [];
   for (const pkg of closure.packages) {
     if (pkg.files) for (const f of pkg.files) out.push({ path: f, kind: 'file', why: label });
@@ -109,7 +109,7 @@ function closureInputs(closure: GoClosure, label: string, rootDirs: Set<string>)
   return out;
 }
 
-async function moduleFiles(repoRoot: string, moduleDir: string): Promise<InputPattern[]> {
+export async function moduleFiles(repoRoot: string, moduleDir: string): Promise<InputPattern[]> {
   const out: InputPattern[] = [];
   for (const name of ['go.mod', 'go.sum']) {
     const path = repoJoin(moduleDir, name);
