@@ -23,7 +23,7 @@ export const DEFAULT_INCLUDE: readonly string[] = [
 /** Directory names never walked (pruned wherever they appear, counted per directory). */
 export const DEFAULT_PRUNED_DIRS: readonly string[] = ['.git', 'node_modules'];
 
-/** Vendored trees never read for build recipes or producers (Makefiles, workflows, bake, compose, goreleaser); the scan counts them. */
+/** Vendored trees never read for build recipes or producers (Makefiles, workflows, bake, compose, goreleaser, Skaffold, Cloud Build); the scan counts them. */
 export const RECIPE_PRUNED_DIRS: readonly string[] = ['vendor', 'third_party', 'node_modules'];
 
 /**
