@@ -2,9 +2,10 @@
  * Producers and build recipes of a repository: reads every Makefile in the
  * tree, expands each target's recipe, finds the pin writes and image builds in
  * it, and marks what the build entry point (`Makefile:build`) reaches; adds the
- * recipes of the other kinds (workflows, bake, compose, goreleaser: kinds.ts);
- * vendored trees are not read (BuildModel.vendored lists them). Declared
- * producers from pinwatch.yaml are added as they are.
+ * recipes of the other kinds (workflows, bake, compose, goreleaser, Skaffold,
+ * Cloud Build: kinds.ts) and follows the `make` calls they run; vendored trees
+ * are not read (BuildModel.vendored lists them). Declared producers from
+ * pinwatch.yaml are added as they are.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
