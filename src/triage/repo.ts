@@ -110,6 +110,8 @@ function outsideOf(graph: CommitGraph, head: string, build: string): string[] {
 
 function triageImages(stale: StaleReportResult, graph: CommitGraph, builds: Map<string, ImageBuild> | undefined, running: Map<string, RunningBuild[]> | undefined, changed: Map<string, string[]>): TriageImage[] {
   // one entry per repository when the builds are not the pins' (an image pinned at two digests runs what the pods say)
+  const knownPr = new Map<string, number>();
+  for (const i of stale.images) for (const u of i.unshipped) if (u.pr !== undefined) knownPr.set(u.commit, u.pr);
   const seen = new Set<string>();
   const list = builds || running ? stale.images.filter((s) => !seen.has(s.repository) && seen.add(s.repository)) : stale.images;
   return list.flatMap((s: StaleImage) => {
@@ -137,7 +139,8 @@ function triageImages(stale: StaleReportResult, graph: CommitGraph, builds: Map<
             const paths = changed.get(sha) ?? [];
             if (!paths.some(contains)) return [];
             const n = graph.node(sha)!;
-            const pr = prNumber(n.subject);
+            // the PR stale found (from the merge that brought the commit in), else the subject's
+            const pr = knownPr.get(sha) ?? prNumber(n.subject);
             return [{ commit: sha, date: n.date, subject: n.subject, ...(pr !== undefined ? { pr } : {}), paths }];
           });
       return { ...base, build, lacks };
