@@ -235,6 +235,12 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .argument('[files...]', 'log files to read (none, or -, reads standard input)')
     .option('--since <rev|date>', 'start of the history window (default: the oldest pinned build commit)')
     .option('--min-literal <n>', 'constant characters a literal needs to be matched (outside %s/%v/… holes)', '12')
+    // triage --pods FILE|DIR|- | --kubectl: judge the builds the cluster runs (as running) instead of the pins'
+    .option('--pods <path>', "judge what runs instead of the pins: kubectl get pods -o json|yaml output (a file, a folder, or -), as running --pods")
+    .option('--kubectl', 'judge what runs instead of the pins: run kubectl get pods -o json (kubectl on PATH)')
+    .option('--context <name>', 'with --kubectl: the kubeconfig context')
+    .option('-n, --namespace <ns>', 'with --kubectl: only this namespace')
+    .option('-A, --all-namespaces', 'with --kubectl: every namespace')
     .action(run(async (ctx, files: string[], flags: TriageFlags) => (await import('./commands/triage.js')).runTriage(ctx, files, flags)));
   // pinwatch promote --tag TAG: tag every pinned first-party digest TAG (plan, refuse on conflict or doubt, apply, verify).
   registryFlags(

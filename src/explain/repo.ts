@@ -38,7 +38,7 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
   const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
-  const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT });
+  const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
   const report = await computeStale(repoRoot, [match], { ...opts, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;
   const producers = (pin: Pin): Producer[] => (stamps ? distinctProducers(stamps(pin)) : []);

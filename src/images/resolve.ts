@@ -1,11 +1,13 @@
 /**
  * What an IMAGE argument names, one rule for every command that takes one
  * (stale, explain, repin): an exact repository (a full reference names its
- * repository; tag and digest are ignored), else a pinwatch.yaml `images:` key,
+ * repository; tag and digest are ignored; a repository under an `aliases`
+ * prefix names its canonical image), else a pinwatch.yaml `images:` key,
  * else the image's short name (config key or last path component of the
  * repository). A short name shared by several images is `image-ambiguous`,
  * never a silent pick; no match is `image-unknown`, with the closest name.
  */
+import { canonicalRepository } from '../config/aliases.js';
 import { closestKey } from '../config/suggest.js';
 import { PinwatchError } from '../errors.js';
 import { tryParseReference } from '../reference/index.js';
@@ -27,6 +29,8 @@ export const NO_FIRST_PARTY_HINT = 'no first-party image is pinned: is firstPart
 export interface ResolveImageOptions {
   /** Said instead of the list of known images when there are none. */
   noneHint?: string;
+  /** pinwatch.yaml `aliases`: a repository under an alias prefix names the canonical image (`ci.acme.test/app` → `ghcr.io/acme/app`). */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 /** The repository a query spells out, when it is more than a bare name (`ghcr.io/acme/app`, `app:v1`, `acme/app`). */
@@ -36,9 +40,11 @@ function spelledRepository(query: string): string | undefined {
 }
 
 /** Every image `query` names under the rule, best tier only (0, 1 or several). */
-export function imagesNamed<K extends NamedImage>(query: string, images: readonly K[]): K[] {
-  const repository = spelledRepository(query);
-  const exact = images.filter((k) => k.repository === query || (repository !== undefined && k.repository === repository));
+export function imagesNamed<K extends NamedImage>(query: string, images: readonly K[], aliases: Readonly<Record<string, string>> = {}): K[] {
+  const spelled = spelledRepository(query);
+  const canonical = (r: string) => canonicalRepository(r, aliases);
+  const repository = spelled !== undefined ? canonical(spelled) : undefined;
+  const exact = images.filter((k) => k.repository === query || k.repository === canonical(query) || (repository !== undefined && k.repository === repository));
   if (exact.length > 0) return exact;
   const declared = images.filter((k) => k.declared !== undefined && k.image === query);
   if (declared.length > 0) return declared;
@@ -47,7 +53,7 @@ export function imagesNamed<K extends NamedImage>(query: string, images: readonl
 
 /** The one image `query` names; throws `image-ambiguous` or `image-unknown` (exit 2). */
 export function resolveImage<K extends NamedImage>(query: string, images: readonly K[], opts: ResolveImageOptions = {}): K {
-  const matches = imagesNamed(query, images);
+  const matches = imagesNamed(query, images, opts.aliases);
   const repositories = [...new Set(matches.map((k) => k.repository))].sort();
   if (repositories.length === 1) return matches[0]!;
   if (repositories.length > 1) {

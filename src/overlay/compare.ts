@@ -19,6 +19,8 @@ export interface CompareSide {
 
 export interface CompareOptions {
   ignoreComments: boolean;
+  /** With `aliases`: whether a committed pin's repository and the artifact's name the same image (the CI alias of it); unset, any repository is a ref difference. */
+  sameImage?: (committed: string, artifact: string) => boolean;
 }
 
 export interface Comparison {
@@ -46,7 +48,7 @@ function fallbackCause(a: CollectResult, b: CollectResult): string | undefined {
 const commentsApply = (kind: FileKind) => kind !== 'tag';
 
 function compareStructural(kind: FileKind, a: CompareSide, b: CompareSide, options: CompareOptions): Comparison {
-  const pinDrift = pinCorrespondence(a.collected.pins, b.collected.pins);
+  const pinDrift = pinCorrespondence(a.collected.pins, b.collected.pins, options.sameImage);
   const ctx: LineContext = { ...sides(a, b, kind), refLinesA: undefined, refLinesB: undefined };
   const verdict = judge(maskText(a.text, a.collected.pins), maskText(b.text, b.collected.pins), ctx, options);
   const refOnly = pinDrift.length === 0 && verdict.blocking.length === 0;

@@ -108,7 +108,7 @@ function lineOf(starts: number[], offset: number): number {
  * when they do. A ref moved to another key, an added or removed pin, a changed
  * order or a changed set of stored fields is drift, not a ref difference.
  */
-export function pinCorrespondence(committed: readonly Pin[], artifact: readonly Pin[]): string[] {
+export function pinCorrespondence(committed: readonly Pin[], artifact: readonly Pin[], sameImage?: (committed: string, artifact: string) => boolean): string[] {
   const a = sortPins(committed);
   const b = sortPins(artifact);
   const reasons = countDifferences(a, b);
@@ -123,6 +123,9 @@ export function pinCorrespondence(committed: readonly Pin[], artifact: readonly 
     const fa = fieldList(pa);
     const fb = fieldList(pb);
     if (fa !== fb) reasons.push(`${pinName(pa)} (line ${pa.line}) stores ${fa} in the checkout but ${fb} in the artifact (line ${pb.line})`);
+    else if (sameImage && pa.ref.name !== pb.ref.name && pa.ref.name !== '' && pb.ref.name !== '' && !sameImage(pa.ref.name, pb.ref.name)) {
+      reasons.push(`${pinName(pa)} (line ${pa.line}) is ${pa.ref.name} in the checkout but ${pb.ref.name} in the artifact (line ${pb.line}), which no aliases entry makes the same image`);
+    }
   });
   return reasons;
 }

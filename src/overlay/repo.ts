@@ -10,6 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { FileKind } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import { isFirstParty } from '../model/index.js';
+import { canonicalRepository, firstPartyPrefixes } from '../config/aliases.js';
 import { encodeText, readTextFile, collectRead, type TextRead } from '../scan/index.js';
 import { PinwatchError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -27,7 +28,7 @@ export interface OverlayOptions {
   from: string;
   /** Checkout subdirectory the artifact root stands for ('' or undefined: the repo root). */
   at?: string;
-  config: Pick<Config, 'include' | 'exclude' | 'extraFiles' | 'skipVendoredCharts' | 'firstParty'>;
+  config: Pick<Config, 'include' | 'exclude' | 'extraFiles' | 'skipVendoredCharts' | 'firstParty'> & { aliases?: Config['aliases'] };
   skip: SkipSets;
   dryRun: boolean;
   ignoreComments: boolean;
@@ -138,7 +139,13 @@ function comparePair(file: string, kind: FileKind, minePath: string, theirsPath:
   if ('failed' in a) return { file, kind, status: 'failed', reason: a.failed };
   const b = side(theirs, file, kind, options, 'artifact');
   if ('failed' in b) return { file, kind, status: 'failed', reason: b.failed };
-  const verdict = compareCopies(kind, a, b, { ignoreComments: options.ignoreComments });
+  const aliases = options.config.aliases ?? {};
+  // with aliases: a first-party pin may move to its alias (the CI build) but not to another image; third-party moves stay ref differences
+  const prefixes = firstPartyPrefixes({ firstParty: options.config.firstParty, aliases });
+  const sameImage = Object.keys(aliases).length > 0
+    ? (x: string, y: string) => (!isFirstParty(x, prefixes) && !isFirstParty(y, prefixes)) || canonicalRepository(x, aliases) === canonicalRepository(y, aliases)
+    : undefined;
+  const verdict = compareCopies(kind, a, b, { ignoreComments: options.ignoreComments, ...(sameImage ? { sameImage } : {}) });
   const base: OverlayFileResult = { file, kind, status: 'drift', method: verdict.method, pins: a.collected.pins.length };
   if (!verdict.refOnly) {
     return { ...base, reason: verdict.reason, lines: verdict.lines, ...(verdict.pinDrift.length ? { pinDrift: verdict.pinDrift } : {}) };
@@ -165,7 +172,7 @@ function sameBytes(a: string, b: string): boolean {
 /** One copy, collected as scan would: a Latin-1 copy by the text scrape (so it is compared line by line). */
 function side(read: TextRead, file: string, kind: FileKind, options: OverlayOptions, where: string): CompareSide | { failed: string } {
   try {
-    return { text: read.text, collected: collectRead(kind, read, { file, isFirstParty: (repo) => isFirstParty(repo, options.config.firstParty) }) };
+    return { text: read.text, collected: collectRead(kind, read, { file, isFirstParty: (repo) => isFirstParty(repo, firstPartyPrefixes({ firstParty: options.config.firstParty, aliases: options.config.aliases ?? {} })) }) };
   } catch (e) {
     return { failed: `the collector failed on the ${where} copy: ${(e as Error).message}` };
   }

@@ -8,6 +8,7 @@ import type { BuildModel, PinWrite } from '../producers/index.js';
 import { writeCoversPin } from '../producers/stamps.js';
 import type { SpanEdit } from '../edit/index.js';
 import { formatReference } from '../reference/index.js';
+import { canonicalRepository } from '../config/aliases.js';
 import { rewritePin } from './rewrite.js';
 import type { RepinChange, RepinTarget } from './types.js';
 import { pushTo } from '../util/list.js';
@@ -51,9 +52,14 @@ export function lockstepPins(model: BuildModel | undefined, targets: Pin[], all:
   return out;
 }
 
-export function planRepin(pins: Pin[], texts: (file: string) => string, target: RepinTarget, model?: BuildModel): RepinPlan {
-  // A source ref (a Skaffold placeholder) is replaced at release: repin leaves it as written.
-  const targets = pins.filter((p) => p.ref.name === target.repository && !p.source);
+/**
+ * `aliases`: a pin under an alias prefix of the target's repository is a pin of
+ * the same image and moves too, keeping its own registry prefix (only tag and
+ * digest change: the alias publishes the same digests). A source ref (a Skaffold
+ * placeholder) is replaced at release: repin leaves it as written.
+ */
+export function planRepin(pins: Pin[], texts: (file: string) => string, target: RepinTarget, model?: BuildModel, aliases: Readonly<Record<string, string>> = {}): RepinPlan {
+  const targets = pins.filter((p) => !p.source && (p.ref.name === target.repository || (p.ref.name !== '' && canonicalRepository(p.ref.name, aliases) === target.repository)));
   const problems: Problem[] = [];
   const changes: RepinChange[] = [];
   const edits = new Map<string, { pins: Pin[]; edits: SpanEdit[] }>();

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config/types.js';
 import { imagesFromPins } from '../images/images.js';
+import { canonicalRepository, firstPartyPrefixes } from '../config/aliases.js';
 import { isFirstParty, type Pin } from '../model/index.js';
 import type { BuildModel } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
@@ -42,7 +43,8 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
   const registryOpts: RegistryClientOptions = { insecureRegistries: opts.config.insecureRegistries, ...opts.registry };
   let client: RegistryClient | undefined;
   const getClient = () => (client ??= new RegistryClient(registryOpts));
-  const target = await resolveTarget({ repository, to: opts.to, toTag: opts.toTag, client: getClient });
+  const sameImage = (r: string) => r === repository || (r !== '' && canonicalRepository(r, opts.config.aliases) === repository);
+  const target = await resolveTarget({ repository, to: opts.to, toTag: opts.toTag, client: getClient, aliases: opts.config.aliases });
   const texts = new Map<string, string>();
   const textOf = (file: string) => {
     if (!texts.has(file)) {
@@ -53,7 +55,7 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     }
     return texts.get(file)!;
   };
-  const plan = planRepin(scan.pins, textOf, target, opts.buildModel);
+  const plan = planRepin(scan.pins, textOf, target, opts.buildModel, opts.config.aliases);
   for (const note of scan.problems.filter((p) => RECOVERY_CODES.has(p.code))) {
     plan.problems.push({ file: note.file, code: note.code, reason: note.reason, blocking: false });
   }
@@ -72,17 +74,17 @@ export async function repin(opts: RepinOptions): Promise<RepinResult> {
     written: false,
   };
   if (opts.onlyForward) {
-    const pins = scan.pins.filter((p) => p.ref.name === repository);
+    const pins = scan.pins.filter((p) => sameImage(p.ref.name));
     const inputs = await inputsOf(opts.root, opts.config, pins, opts.buildModel);
     result.forward = await checkForward(opts.root, target, pins, plan.oldDigests, { config: opts.config, registry: { opts: { ...registryOpts, client: getClient() } }, ...(inputs ? { inputs } : {}) });
     if (!result.forward.ok) return result;
   }
   if (plan.problems.some((p) => p.blocking)) return result;
 
-  const firstParty = (r: string) => isFirstParty(r, opts.config.firstParty);
+  const firstParty = (r: string) => isFirstParty(r, firstPartyPrefixes(opts.config));
   const files: FileEdit[] = [];
   for (const [file, entry] of [...plan.edits].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    files.push(renderFile(file, textOf(file), entry.pins, entry.edits, target, plan.oldDigests, firstParty));
+    files.push(renderFile(file, textOf(file), entry.pins, entry.edits, target, plan.oldDigests, firstParty, sameImage));
   }
   result.files = files;
   const sweep = { root: opts.root, config: opts.config, repository, oldDigests: plan.oldDigests };

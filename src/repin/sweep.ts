@@ -6,6 +6,7 @@
  * whatever the include globs say, for the old digests' hex, except where that
  * text is a pin of another repository sharing the digest.
  */
+import { canonicalRepository } from '../config/aliases.js';
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Config } from '../config/types.js';
@@ -44,11 +45,16 @@ export interface SweepInput {
   overlay?: Map<string, string>;
 }
 
+/** A pin of the repository moved, or of it under an `aliases` prefix (the same image). */
+function sameImage(input: SweepInput, name: string): boolean {
+  return name === input.repository || (name !== '' && canonicalRepository(name, input.config.aliases ?? {}) === input.repository);
+}
+
 /** Pins still at an old digest (after writing: from a real rescan). */
 export async function rescanLeftovers(input: SweepInput): Promise<{ leftovers: Leftover[]; pins: Pin[] }> {
   const scan = await scanRepo(input.root, input.config);
   const leftovers = scan.pins
-    .filter((p) => p.ref.name === input.repository && p.ref.digest !== undefined && input.oldDigests.includes(p.ref.digest))
+    .filter((p) => sameImage(input, p.ref.name) && p.ref.digest !== undefined && input.oldDigests.includes(p.ref.digest))
     .map((p): Leftover => ({ file: p.file, line: p.line, text: p.raw, kind: 'pin' }));
   return { leftovers, pins: scan.pins };
 }
@@ -57,7 +63,7 @@ export async function rescanLeftovers(input: SweepInput): Promise<{ leftovers: L
 export async function textLeftovers(input: SweepInput, pins: Pin[], already: Leftover[]): Promise<Leftover[]> {
   if (input.oldDigests.length === 0) return [];
   const hexes = input.oldDigests.map((d) => d.slice(d.indexOf(':') + 1));
-  const otherRepoLines = new Set(pins.filter((p) => p.ref.name !== input.repository).map((p) => `${p.file}:${p.line}`));
+  const otherRepoLines = new Set(pins.filter((p) => !sameImage(input, p.ref.name)).map((p) => `${p.file}:${p.line}`));
   const known = new Set(already.map((l) => `${l.file}:${l.line}`));
   const out: Leftover[] = [];
   for (const file of await listFiles(input.root)) {

@@ -8,6 +8,7 @@ import type { Config } from '../config/types.js';
 import { isPinwatchError, PinwatchError } from '../errors.js';
 import { pinnedImages } from '../images/images.js';
 import { resolveImage } from '../images/resolve.js';
+import { canonicalRepository } from '../config/aliases.js';
 import { parseReference } from '../reference/index.js';
 import type { Pin } from '../model/index.js';
 import type { RegistryClient } from '../registry/index.js';
@@ -20,7 +21,9 @@ import type { RepinTarget } from './types.js';
  * `image-unknown` / `image-ambiguous`.
  */
 export function resolveRepository(image: string, config: Config, pins: readonly Pick<Pin, 'ref'>[] = []): string {
-  return resolveImage(image, pinnedImages(config, pins), { noneHint: 'the tree holds no image pin at all' }).repository;
+  // a pin under an `aliases` prefix is a pin of the canonical image: one image, named by either repository
+  const canonical = pins.map((p) => ({ ref: { ...p.ref, name: p.ref.name && canonicalRepository(p.ref.name, config.aliases) } }));
+  return resolveImage(image, pinnedImages(config, canonical), { noneHint: 'the tree holds no image pin at all', aliases: config.aliases }).repository;
 }
 
 export interface TargetRequest {
@@ -29,6 +32,8 @@ export interface TargetRequest {
   toTag?: string;
   /** Needed only when the digest must be resolved. */
   client?: () => RegistryClient;
+  /** pinwatch.yaml `aliases`: `--to` may name the image under an alias prefix (the same digests). */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
@@ -47,7 +52,7 @@ export async function resolveTarget(req: TargetRequest): Promise<RepinTarget> {
       if (!isPinwatchError(e)) throw e;
       throw new PinwatchError(e.code, `--to: ${e.message}; expected an image reference like ${req.repository}:v1.2.0@sha256:<64 hex>`, {}, { cause: e });
     }
-    if (ref.name !== req.repository) {
+    if (ref.name !== req.repository && canonicalRepository(ref.name, req.aliases ?? {}) !== req.repository) {
       throw new PinwatchError(
         'repin-repository-mismatch',
         `--to "${req.to}" names ${ref.name}, but the pins being moved are of ${req.repository}; repin changes tag and digest only (like --to ${req.repository}:v1.2.0)`,

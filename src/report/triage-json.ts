@@ -20,6 +20,8 @@ function matchJson(m: TriageMatch): Record<string, unknown> {
       repository: i.repository,
       digest: i.digest ?? null,
       build: i.build ?? null,
+      buildSource: i.buildSource ?? 'pinned',
+      runningIn: i.runningIn ?? null,
       standing: i.standing,
       reason: i.reason,
       lacks: i.lacks.map((l) => ({ commit: l.commit, subject: l.subject, pr: l.pr ?? null, date: l.date, mentions: l.mentions })),

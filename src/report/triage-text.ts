@@ -1,5 +1,6 @@
 /** `pinwatch triage` text: skew lines first, each with its explanation, the matched literal, its history and each image's standing. */
 import type { TriageLine, TriageReport } from '../triage/index.js';
+import { describeRunningIn } from '../triage/running.js';
 import { plainField, terminalSafe } from './sanitize.js';
 import { short, triageBasisLine, triageSummaryLine, VERDICT_LABEL } from './triage-common.js';
 
@@ -15,7 +16,8 @@ function lineBlock(l: TriageLine): string[] {
     else if (m.introducedBefore) out.push(`    introduced before the history window (${/^[0-9a-f]{40,64}$/.test(m.introducedBefore) ? short(m.introducedBefore) : plainField(m.introducedBefore)}; --since widens it)`);
     if (m.removed) out.push(`    removed    ${short(m.removed.commit)} ${m.removed.date?.slice(0, 10) ?? ''} ${plainField(m.removed.subject ?? '')}`);
     for (const i of m.images) {
-      out.push(`    ${plainField(i.name)}: ${i.standing}: ${plainField(i.reason)}`);
+      const running = i.runningIn && i.runningIn.length > 0 ? ` (running in ${plainField(describeRunningIn(i.runningIn))})` : '';
+      out.push(`    ${plainField(i.name)}${running}: ${i.standing}: ${plainField(i.reason)}`);
       const shown = [...i.lacks].sort((a, b) => b.mentions.length - a.mentions.length).slice(0, LACKS_SHOWN);
       for (const c of shown) out.push(`      lacks ${short(c.commit)} ${plainField(c.subject)}${c.mentions.length ? `  mentions ${c.mentions.map((t) => `'${plainField(t)}'`).join(', ')}` : ''}`);
       if (i.lacks.length > shown.length) out.push(`      … and ${i.lacks.length - shown.length} more commit(s) to the package`);

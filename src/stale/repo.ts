@@ -29,7 +29,7 @@ export interface StaleReportResult extends StaleReport {
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
   const scan = opts.scan ?? (await scanRepo(repoRoot, config));
   const known = await imagesFromPins(repoRoot, config, scan.pins, opts.model);
-  const images = selectImages(known, opts.only);
+  const images = selectImages(known, opts.only, config.aliases);
   const report = await computeStale(repoRoot, images, { ...opts, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
@@ -52,8 +52,8 @@ export function staleConfigOptions(config: Config, registry: StaleOptions['regis
  * name is a usage error, never a silent pick or an empty report), in the
  * report's order, each once.
  */
-export function selectImages(known: ImagesResult, only: string[] | undefined): ImagesResult['images'] {
+export function selectImages(known: ImagesResult, only: string[] | undefined, aliases: Readonly<Record<string, string>> = {}): ImagesResult['images'] {
   if (!only || only.length === 0) return known.images;
-  const picked = new Set(only.map((q) => resolveImage(q, known.images, { noneHint: NO_FIRST_PARTY_HINT })));
+  const picked = new Set(only.map((q) => resolveImage(q, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases })));
   return known.images.filter((i) => picked.has(i));
 }

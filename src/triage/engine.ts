@@ -10,8 +10,9 @@ import { literalHistories, type HistoryCommit, type LiteralHistory } from './his
 import { compilePattern, extractLiterals, isSpecific, languageOf, matchPattern, type LiteralPattern } from './literals.js';
 import { looksLikeError, stripFraming } from './framing.js';
 import { buildPrefilter, KEY_LENGTH, type Prefilter } from './prefilter.js';
+import { describeRunningIn } from './running.js';
 import type {
-  ImageStanding, IndexEntry, IndexSite, LackingCommit, TriageImage, TriageLack, TriageLine, TriageMatch, TriageMatchImage, TriageVerdict,
+  BuildSource, ImageStanding, IndexEntry, IndexSite, LackingCommit, TriageImage, TriageLack, TriageLine, TriageMatch, TriageMatchImage, TriageVerdict,
 } from './types.js';
 
 export const DEFAULT_MIN_CONSTANT = 12;
@@ -190,7 +191,10 @@ export function mentionsIn(text: string | undefined, tokens: readonly string[], 
 }
 
 function judgeImage(img: TriageImage, entry: IndexEntry, site: IndexSite, tokens: string[], ancestry: Ancestry, textOf: CommitText): TriageMatchImage {
-  const base = { name: img.name, repository: img.repository, ...(img.digest ? { digest: img.digest } : {}), ...(img.build ? { build: img.build } : {}) };
+  const base = {
+    name: img.name, repository: img.repository, ...(img.digest ? { digest: img.digest } : {}), ...(img.build ? { build: img.build } : {}),
+    buildSource: img.buildSource ?? 'pinned', ...(img.runningIn ? { runningIn: img.runningIn } : {}),
+  };
   if (!img.build) return { ...base, standing: 'unknown', reason: `build commit unknown: ${img.unknownReason ?? 'no provenance method answered'}`, lacks: [] };
   const b = img.build.commit;
   const h = entry.history;
@@ -246,7 +250,9 @@ function explain(verdict: TriageVerdict, m: TriageMatch, tokensOrder: readonly s
   const where = m.atHead ? `${m.file}:${m.line}` : `${m.file}:${m.line} (not at HEAD: removed by ${short(m.removed!.commit)} "${m.removed!.subject}")`;
   const head = `this message comes from ${where}, compiled into ${names([...new Set(m.images.map((i) => i.name))])}`;
   // Images that stand the same way (same build, same sentence) are named together.
-  const groups = new Map<string, { names: string[]; plural: string; singular: string }>();
+  const groups = new Map<string, { names: string[]; plural: string; singular: string; source: BuildSource }>();
+  // an image judged at several running builds is named with where each runs
+  const several = new Set(m.images.filter((i, k) => m.images.findIndex((j) => j.name === i.name) !== k).map((i) => i.name));
   for (const i of m.images) {
     const built = (one: boolean) => (i.build ? `${one ? 'was' : 'were'} built from ${short(i.build.commit)} (${i.build.method})` : `${one ? 'has' : 'have'} no known build commit`);
     let tail: (one: boolean) => string;
@@ -259,12 +265,14 @@ function explain(verdict: TriageVerdict, m: TriageMatch, tokensOrder: readonly s
       const reason = i.reason.replace(/^its build \S+ /, '');
       tail = (one) => `${built(one)}: ${reason}`;
     } else continue;
-    const key = tail(true);
+    const source = i.buildSource ?? 'pinned';
+    const key = `${source} ${tail(true)}`;
+    const name = several.has(i.name) && i.runningIn && i.runningIn.length > 0 ? `${i.name} in ${describeRunningIn(i.runningIn)}` : i.name;
     const g = groups.get(key);
-    if (g) g.names.push(i.name);
-    else groups.set(key, { names: [i.name], singular: key, plural: tail(false) });
+    if (g) g.names.push(name);
+    else groups.set(key, { names: [name], singular: tail(true), plural: tail(false), source });
   }
-  const parts = [...groups.values()].map((g) => `the pinned ${names(g.names)} ${g.names.length === 1 ? g.singular : g.plural}`);
+  const parts = [...groups.values()].map((g) => `the ${g.source} ${names(g.names)} ${g.names.length === 1 ? g.singular : g.plural}`);
   return `${head}; ${parts.join('; ')}`;
 }
 
@@ -309,7 +317,10 @@ export function judgeLine(hits: readonly LiteralHit[], images: readonly TriageIm
   top.sort((a, b) => score(a) - score(b) || Number(b.atHead) - Number(a.atHead));
   const lead = top[0]!;
   let explanation = explain(verdict, lead, tokens);
-  if (verdict === 'unknown' && able.length === 0) explanation = `${explanation}; no pinned build can print it, so whatever printed it is not a pinned build`;
+  if (verdict === 'unknown' && able.length === 0) {
+    const source = lead.images.some((i) => i.buildSource === 'running') ? 'running' : 'pinned';
+    explanation = `${explanation}; no ${source} build can print it, so whatever printed it is not a ${source} build`;
+  }
   if (lead.images.length === 0) explanation = `this message comes from ${lead.file}:${lead.line}, which no first-party image compiles`;
   const ordered = [...top, ...all.filter((m) => m.specificity !== best)];
   return { verdict, explanation, tokens, matches: ordered.slice(0, MATCHES_PER_LINE), moreMatches: Math.max(0, ordered.length - MATCHES_PER_LINE) };

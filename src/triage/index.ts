@@ -10,3 +10,5 @@ export { buildPrefilter } from './prefilter.js';
 export { parseLiteralLog, literalHistories } from './history.js';
 export type { HistoryCommit, LiteralHistory, LiteralEvent } from './history.js';
 export type * from './types.js';
+export { runningImageBuilds, describeRunningIn } from './running.js';
+export type { RunningBuild } from './running.js';

@@ -22,6 +22,8 @@ import { buildLiteralIndex, commitsToRead, DEFAULT_MIN_CONSTANT, judgeLog, match
 import { parseLiteralLog } from './history.js';
 import { languageOf } from './literals.js';
 import type { ImageBuild, LackingCommit, TriageImage, TriageReport } from './types.js';
+import type { RunningReport } from '../running/types.js';
+import { runningImageBuilds, type RunningBuild } from './running.js';
 
 /** Files larger than this are not read for literals (generated code, bundles); they are counted in the report. */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -35,8 +37,10 @@ export interface TriageOptions {
   minConstant?: number;
   /** Start of the history window: a revision (exclusive) or a date; default the oldest build commit. */
   since?: string;
-  /** Builds by image name or repository, instead of the pinned ones (`--pods`, from `pinwatch running`). */
+  /** Builds by image name or repository, instead of the pinned ones. */
   builds?: Map<string, ImageBuild>;
+  /** What a pod list runs (`--pods`: `runningBuilds`'s report): its builds replace the pins'; an image no container runs, or runs at an unknown build, is unknown. */
+  running?: Pick<RunningReport, 'containers'>;
   now?: Date;
 }
 
@@ -79,9 +83,17 @@ export function parseCommitTexts(stdout: string, nonce: string): Map<string, str
   return out;
 }
 
-/** A build given by the caller: the commit must be in the history read (`graph`). */
-function givenBuild(s: StaleImage, builds: Map<string, ImageBuild>): ImageBuild | undefined {
-  return builds.get(s.image) ?? builds.get(s.repository);
+/**
+ * The builds one stale image is judged at: the pinned one by default; the one
+ * the caller gives (`builds`, by image name or repository); or, with a pod
+ * list (`running`), every distinct build its containers run plus one unknown
+ * entry per reason some container has no build.
+ */
+function wantedBuilds(s: StaleImage, builds: Map<string, ImageBuild> | undefined, running: Map<string, RunningBuild[]> | undefined): RunningBuild[] | undefined {
+  if (running) return running.get(s.repository) ?? [{ reason: 'no container of the pod list runs it', runningIn: [] }];
+  if (!builds) return undefined;
+  const given = builds.get(s.image) ?? builds.get(s.repository);
+  return [given ? { build: given, runningIn: [] } : { reason: 'no running build was given for it', runningIn: [] }];
 }
 
 /**
@@ -96,30 +108,43 @@ function outsideOf(graph: CommitGraph, head: string, build: string): string[] {
   return out;
 }
 
-function triageImages(stale: StaleReportResult, graph: CommitGraph, builds: Map<string, ImageBuild> | undefined, changed: Map<string, string[]>): TriageImage[] {
-  return stale.images.map((s: StaleImage) => {
+function triageImages(stale: StaleReportResult, graph: CommitGraph, builds: Map<string, ImageBuild> | undefined, running: Map<string, RunningBuild[]> | undefined, changed: Map<string, string[]>): TriageImage[] {
+  // one entry per repository when the builds are not the pins' (an image pinned at two digests runs what the pods say)
+  const knownPr = new Map<string, number>();
+  for (const i of stale.images) for (const u of i.unshipped) if (u.pr !== undefined) knownPr.set(u.commit, u.pr);
+  const seen = new Set<string>();
+  const list = builds || running ? stale.images.filter((s) => !seen.has(s.repository) && seen.add(s.repository)) : stale.images;
+  return list.flatMap((s: StaleImage) => {
     const inputs = { image: s.image, inputs: s.inputs.patterns, ignore: s.inputs.ignore, steps: [] };
     const matcher = s.inputs.unknownReason || s.inputs.count === 0 ? undefined : inputMatcher(inputs);
     const contains = (path: string) => matcher?.match(path) !== undefined;
-    const base = { name: s.image, repository: s.repository, ...(s.digest ? { digest: s.digest } : {}), contains };
     const pinned = s.builtFrom ? { commit: s.builtFrom.commit, method: s.builtFrom.method } : undefined;
-    const given = builds ? givenBuild(s, builds) : undefined;
-    if (builds && !given) return { ...base, unknownReason: 'no running build was given for it', lacks: [] };
-    if (given && !graph.has(given.commit)) return { ...base, unknownReason: `its build commit ${given.commit} is not in this repository's history (fetch it, or full history)`, lacks: [] };
-    const build = given ?? pinned;
-    if (!build) return { ...base, unknownReason: s.reason ?? 'no provenance method answered', lacks: [] };
-    if (!matcher) return { ...base, build, unknownReason: s.inputs.unknownReason ?? 'build inputs unknown', lacks: [] };
-    const samePinned = pinned !== undefined && pinned.commit === build.commit;
-    const lacks: LackingCommit[] = samePinned
-      ? s.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, ...(u.pr !== undefined ? { pr: u.pr } : {}), paths: changed.get(u.commit) ?? u.paths }))
-      : outsideOf(graph, stale.head, build.commit).flatMap((sha) => {
-          const paths = changed.get(sha) ?? [];
-          if (!paths.some(contains)) return [];
-          const n = graph.node(sha)!;
-          const pr = prNumber(n.subject);
-          return [{ commit: sha, date: n.date, subject: n.subject, ...(pr !== undefined ? { pr } : {}), paths }];
-        });
-    return { ...base, build, lacks };
+    const wanted = wantedBuilds(s, builds, running);
+    const pinnedBase = { name: s.image, repository: s.repository, ...(s.digest ? { digest: s.digest } : {}), contains, buildSource: 'pinned' as const };
+    const choices: { base: Omit<TriageImage, 'lacks'>; build?: ImageBuild; reason?: string }[] = wanted
+      ? wanted.map((w) => ({
+          base: { name: s.image, repository: s.repository, contains, buildSource: 'running' as const, ...(running ? { runningIn: w.runningIn } : {}) },
+          ...(w.build ? { build: w.build } : {}),
+          ...(w.reason ? { reason: w.reason } : {}),
+        }))
+      : [{ base: pinnedBase, ...(pinned ? { build: pinned } : {}), reason: s.reason ?? 'no provenance method answered' }];
+    return choices.map(({ base, build, reason }): TriageImage => {
+      if (!build) return { ...base, unknownReason: reason ?? 'no provenance method answered', lacks: [] };
+      if (wanted && !graph.has(build.commit)) return { ...base, unknownReason: `its build commit ${build.commit} is not in this repository's history (fetch it, or full history)`, lacks: [] };
+      if (!matcher) return { ...base, build, unknownReason: s.inputs.unknownReason ?? 'build inputs unknown', lacks: [] };
+      const samePinned = pinned !== undefined && pinned.commit === build.commit;
+      const lacks: LackingCommit[] = samePinned
+        ? s.unshipped.map((u) => ({ commit: u.commit, date: u.date, subject: u.subject, ...(u.pr !== undefined ? { pr: u.pr } : {}), paths: changed.get(u.commit) ?? u.paths }))
+        : outsideOf(graph, stale.head, build.commit).flatMap((sha) => {
+            const paths = changed.get(sha) ?? [];
+            if (!paths.some(contains)) return [];
+            const n = graph.node(sha)!;
+            // the PR stale found (from the merge that brought the commit in), else the subject's
+            const pr = knownPr.get(sha) ?? prNumber(n.subject);
+            return [{ commit: sha, date: n.date, subject: n.subject, ...(pr !== undefined ? { pr } : {}), paths }];
+          });
+      return { ...base, build, lacks };
+    });
   });
 }
 
@@ -189,14 +214,19 @@ export async function triageLog(repoRoot: string, config: Config, lines: readonl
   const stale = await staleReport(repoRoot, config, { ...(opts.now ? { now: opts.now } : {}) });
   t.lap('stale');
   const pinnedBuilds = stale.images.flatMap((i) => (i.builtFrom ? [i.builtFrom.commit] : []));
-  const given = opts.builds ? [...opts.builds.values()].map((b) => b.commit) : [];
+  const running = opts.running ? runningImageBuilds(opts.running) : undefined;
+  const runningCommits = running ? [...running.values()].flatMap((l) => l.flatMap((b) => (b.build ? [b.build.commit] : []))) : [];
+  const given = [...(opts.builds ? [...opts.builds.values()].map((b) => b.commit) : []), ...runningCommits];
   const present = given.length > 0 ? await existingCommits(repoRoot, given) : new Map<string, string>();
-  const builds = opts.builds ? new Map([...opts.builds].map(([k, b]) => [k, { ...b, commit: present.get(b.commit) ?? b.commit }])) : undefined;
+  const full = (b: ImageBuild) => ({ ...b, commit: present.get(b.commit) ?? b.commit });
+  const builds = opts.builds ? new Map([...opts.builds].map(([k, b]) => [k, full(b)])) : undefined;
+  if (running) for (const l of running.values()) for (const b of l) if (b.build) b.build = full(b.build);
   const graph = await readCommitGraph(repoRoot, [stale.head, ...new Set([...pinnedBuilds, ...present.values()])]);
   const unshipped = new Set(stale.images.flatMap((i) => i.unshipped.map((u) => u.commit)));
-  for (const b of new Set(present.values())) if (!pinnedBuilds.includes(b)) for (const c of outsideOf(graph, stale.head, b)) unshipped.add(c);
+  // every given build, even one that is also some image's pinned build: that image's unshipped list holds only commits to its own inputs
+  for (const b of new Set(present.values())) for (const c of outsideOf(graph, stale.head, b)) unshipped.add(c);
   const changed = await readChangedPaths(repoRoot, [...unshipped]);
-  const images = triageImages(stale, graph, builds, changed);
+  const images = triageImages(stale, graph, builds, running, changed);
   // from the oldest build judged or pinned: a message the running builds already lost is still named
   const window = await windowArgs(repoRoot, opts.since, graph, [...pinnedBuilds, ...images.flatMap((i) => (i.build ? [i.build.commit] : []))]);
   t.lap('images');

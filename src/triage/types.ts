@@ -40,7 +40,14 @@ export interface TriageImage {
   /** Why there is no build commit (or no inputs). */
   unknownReason?: string;
   lacks: LackingCommit[];
+  /** Where the build comes from: the pins (default), or what runs (`--pods`, or builds the caller gives). */
+  buildSource?: BuildSource;
+  /** With `--pods`: `namespace/pod/container` of every container running this build (one image can run at several builds). */
+  runningIn?: string[];
 }
+
+/** `pinned`: the pins' build (stale's provenance); `running`: the build a pod list says runs. */
+export type BuildSource = 'pinned' | 'running';
 
 export interface IndexSite {
   file: string;
@@ -77,6 +84,10 @@ export interface TriageMatchImage {
   standing: ImageStanding;
   reason: string;
   lacks: TriageLack[];
+  /** Default `pinned`. */
+  buildSource?: BuildSource;
+  /** With `--pods`: the containers running this build. */
+  runningIn?: string[];
 }
 
 export interface TriageMatch {

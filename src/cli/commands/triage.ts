@@ -12,12 +12,30 @@ import { formatTriageText } from '../../report/triage-text.js';
 import { formatTriageMarkdown } from '../../report/triage-markdown.js';
 import { formatTriageGithub } from '../../report/triage-github.js';
 import { COMMAND_FORMATS } from '../formats.js';
+import { podsFromFlags } from './running.js';
+import type { Config } from '../../config/types.js';
+import { runningBuilds, type RunningReport } from '../../running/index.js';
 
 const FORMATS = COMMAND_FORMATS.triage;
 
 export interface TriageFlags {
   since?: string;
   minLiteral?: string;
+  pods?: string;
+  kubectl?: boolean;
+  context?: string;
+  namespace?: string;
+  allNamespaces?: boolean;
+}
+
+/** `--pods`/`--kubectl`: what the pod list runs, through running's engine; undefined without them (the pins' builds). */
+async function runningFromFlags(ctx: CommandContext, files: string[], flags: TriageFlags, config: Config): Promise<RunningReport | undefined> {
+  if (flags.pods === undefined && !flags.kubectl && !flags.context && !flags.namespace && !flags.allNamespaces) return undefined;
+  if (flags.pods === '-' && (files.length === 0 || files.includes('-'))) {
+    throw new PinwatchError('conflicting-options', 'the log and --pods cannot both come from standard input; give the log as a file (pinwatch triage lane.log --pods -) or the pods as a file (--pods pods.json)');
+  }
+  const pods = await podsFromFlags(ctx, flags);
+  return runningBuilds(ctx.global.repo, config, pods);
 }
 
 async function readStdin(ctx: CommandContext): Promise<string> {
@@ -55,7 +73,8 @@ export async function runTriage(ctx: CommandContext, files: string[], flags: Tri
   if (!/^\d+$/.test(raw) || minConstant < 4) throw new PinwatchError('invalid-min-literal', `--min-literal must be a whole number of at least 4, like --min-literal 12; saw ${JSON.stringify(raw)}`);
   const config = loadCommandConfig(ctx);
   const lines = logLines(await readLogs(ctx, files));
-  const report = await triageLog(ctx.global.repo, config, lines, { minConstant, ...(flags.since !== undefined ? { since: flags.since } : {}) });
+  const running = await runningFromFlags(ctx, files, flags, config);
+  const report = await triageLog(ctx.global.repo, config, lines, { minConstant, ...(flags.since !== undefined ? { since: flags.since } : {}), ...(running ? { running } : {}) });
   if (format === 'json') emit(ctx, formatTriageJson(report));
   else if (format === 'markdown') emit(ctx, formatTriageMarkdown(report));
   else if (format === 'github') {
