@@ -58,6 +58,7 @@ export function defaultConfig(): Config {
     rules: {},
     insecureRegistries: [],
     aliases: {},
+    links: {},
     origin: { assumed: [] },
   };
 }
