@@ -76,7 +76,7 @@ svg.timeline path.stamped { fill: var(--stamped); }
 svg.timeline line.now { stroke: var(--fg); stroke-width: 2; }
 table.by-pr th[scope="row"] { font-weight: 600; }
 table.by-pr { table-layout: fixed; }
-table.by-pr th:nth-child(1) { width: 17rem; }
+table.by-pr th:nth-child(1) { width: 15rem; }
 table.by-pr th:nth-child(2) { width: 4rem; }
 table.by-pr th:nth-child(3) { width: 7rem; }
 table.by-pr th:nth-child(5) { width: 30%; }

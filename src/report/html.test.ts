@@ -178,7 +178,7 @@ describe('the dashboard pieces', () => {
       ['none', 'a', false],
     ]);
     const html = formatHtmlReport(input({ links: resolveLinks('git@github.com:acme/platform.git') }, images));
-    expect(html).toContain('<th scope="row" class="nowrap"><a href="https://github.com/acme/platform/pull/3273">#3273</a> is missing from 3 images</th>');
+    expect(html).toContain('<th scope="row"><a href="https://github.com/acme/platform/pull/3273">#3273</a> is missing from 3 images</th>');
     expect(html).toContain('<a href="#image-a"><code>a</code></a>, <a href="#image-b"><code>b</code></a>, <a href="#image-c"><code>c</code></a>');
     expect(html).toContain('#11</a> is missing from 1 image</th><td><span class="badge sev-error">fix</span>');
     expect(html.indexOf('id="by-pr-h"')).toBeLessThan(html.indexOf('id="stale-h"'));

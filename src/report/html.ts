@@ -181,7 +181,10 @@ export function groupByPr(images: readonly StaleImage[]): PrGroup[] {
         g = { ...(u.pr !== undefined ? { pr: u.pr } : {}), commits: [], images: [], fix: false, oldest: u.date };
         groups.set(key, g);
       }
-      if (!g.commits.some((c) => c.commit === u.commit)) g.commits.push(u);
+      if (!g.commits.some((c) => c.commit === u.commit)) {
+        if (u.fix !== undefined && !g.fix) g.commits.unshift(u); // the subject shown is a fix's when the PR has one
+        else g.commits.push(u);
+      }
       if (!g.images.includes(n)) g.images.push(n);
       if (u.fix !== undefined) g.fix = true;
       if (u.date < g.oldest) g.oldest = u.date;
@@ -189,6 +192,9 @@ export function groupByPr(images: readonly StaleImage[]): PrGroup[] {
   });
   return [...groups.values()].sort((a, b) => b.images.length - a.images.length || Number(b.fix) - Number(a.fix) || a.oldest.localeCompare(b.oldest));
 }
+
+/** Rows of the by-PR table shown open; the rest sit in a `<details>` below it. */
+const BY_PR_SHOWN = 6;
 
 function byPrSection(images: StaleImage[], labels: string[], L: Linker): string {
   const groups = groupByPr(images);
@@ -199,14 +205,18 @@ function byPrSection(images: StaleImage[], labels: string[], L: Linker): string 
     const imgs = g.images.map((n) => `<a href="#${esc(imageId(labels[n]!))}"><code>${esc(labels[n]!)}</code></a>`).join(', ');
     const subject = g.commits.length === 1 ? esc(g.commits[0]!.subject) : `${esc(g.commits[0]!.subject)} <span class="muted">(+${g.commits.length - 1} more commit(s))</span>`;
     return row([
-      `<th scope="row" class="nowrap">${what} is missing from ${g.images.length} image${g.images.length === 1 ? '' : 's'}</th>`,
+      `<th scope="row">${what} is missing from ${g.images.length} image${g.images.length === 1 ? '' : 's'}</th>`,
       td(g.fix ? badge('sev-error', 'fix') : muted('-')),
       td(esc(g.oldest.slice(0, 10)), 'nowrap'),
       td(subject),
       td(imgs),
     ]);
   });
-  out.push(table(`${groups.length} merged change(s) not in every image that needs them, most images first: each image listed needs a rebuild and repin`, ['Change', 'Fix', 'Merged', 'Subject', 'Images'], rows, { kind: 'by-pr' }));
+  const headers = ['Change', 'Fix', 'Merged', 'Subject', 'Images'];
+  out.push(table(`${groups.length} merged change(s) not in every image that needs them, most images first: each image listed needs a rebuild and repin`, headers, rows.slice(0, BY_PR_SHOWN), { kind: 'by-pr' }));
+  if (rows.length > BY_PR_SHOWN) {
+    out.push(`<details class="group"><summary>${rows.length - BY_PR_SHOWN} more change(s)</summary>`, table('The other merged changes', headers, rows.slice(BY_PR_SHOWN), { hidden: true, kind: 'by-pr' }), '</details>');
+  }
   return [...out, '</section>'].join('\n');
 }
 
