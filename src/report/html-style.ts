@@ -73,7 +73,8 @@ svg.timeline circle.commit { fill: var(--bg); stroke: var(--commit); stroke-widt
 svg.timeline circle.commit.fix { fill: var(--fix); stroke: var(--fix); }
 svg.timeline rect.built { fill: var(--built); }
 svg.timeline path.stamped { fill: var(--stamped); }
-svg.timeline line.now { stroke: var(--fg); stroke-width: 2; }
+svg.timeline line.now, svg.timeline line.head { stroke: var(--fg); stroke-width: 2; }
+svg.timeline line.guide { stroke: var(--line); stroke-dasharray: 2 2; }
 table.by-pr th[scope="row"] { font-weight: 600; }
 table.by-pr { table-layout: fixed; }
 table.by-pr th:nth-child(1) { width: 15rem; }

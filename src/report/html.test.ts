@@ -215,17 +215,20 @@ describe('the dashboard pieces', () => {
   it('draws a timeline per image: built, stamped, each unshipped commit (fixes filled), now, and the age', () => {
     const img = withPrs('billing', [1, 2], [2], 40);
     img.provenance = [{ method: 'digest-history', answered: true, commit: 'b'.repeat(40), reason: 'r', evidence: { introducedBy: { commit: 'e'.repeat(40), date: '2025-12-02T00:00:00Z' } } }];
-    const svg = timelineSvg(img, 'billing', '2026-11-30T08:00:00.000Z')!;
+    const svg = timelineSvg(img, 'billing', '2026-11-30T08:00:00.000Z', '2026-10-01T00:00:00Z')!;
     expect(svg).toMatch(/^<svg class="timeline"[^>]* role="img" aria-label="Timeline of billing: built from a commit of 2025-12-01, pin stamped 2025-12-02, 2 unshipped commit\(s\)">/);
     expect(count(svg, /<rect class="built"/g)).toBe(1);
     expect(count(svg, /<path class="stamped"/g)).toBe(1);
     expect(count(svg, /<circle class="commit"/g)).toBe(1);
     expect(count(svg, /<circle class="commit fix"/g)).toBe(1);
-    expect(svg).toContain('<text x="12" y="52">2025-12-01</text>');
+    expect(svg).toContain('<text x="12" y="68">2025-12-01</text>');
+    expect(svg).toContain('>built · stamped</text>'); // one label when the two marks are close
+    expect(count(svg, /<line class="head"/g)).toBe(1);
+    expect(svg).toContain('<title>HEAD 2026-10-01</title>');
     expect(svg).toContain('>40d behind</text>');
     const xs = [...svg.matchAll(/<circle[^>]* cx="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(xs[0]).toBeLessThan(xs[1]!); // later commits further right
-    expect(xs.every((x) => x >= 12 && x <= 628)).toBe(true);
+    expect(xs.every((x) => x >= 12 && x <= 620)).toBe(true);
     expect(timelineSvg(image('u', 'unknown'), 'u', '2026-11-30T08:00:00.000Z')).toBeUndefined();
   });
 });

@@ -230,11 +230,11 @@ function imagesSection(input: HtmlReportInput, order: number[], labels: string[]
   const out = ['<section id="stale" aria-labelledby="stale-h">', '<h2 id="stale-h">Merged but not shipped</h2>'];
   if (images.length === 0) return [...out, '<p class="muted">No first-party images are pinned (is <code>firstParty</code> set in pinwatch.yaml?).</p>', '</section>'].join('\n');
   out.push('<p class="muted">One row per first-party image, stale first (most fixes, then oldest); open a row for its timeline, pins and commits.</p>');
-  for (const n of order) out.push(imageDetails(images[n]!, labels[n]!, input.generatedAt, L));
+  for (const n of order) out.push(imageDetails(images[n]!, labels[n]!, input.generatedAt, input.headDate, L));
   return [...out, '</section>'].join('\n');
 }
 
-function imageDetails(img: StaleImage, label: string, now: string, L: Linker): string {
+function imageDetails(img: StaleImage, label: string, now: string, headDate: string | undefined, L: Linker): string {
   const fixes = fixCount(img);
   const summary = [
     `<span class="name"><code>${esc(label)}</code></span>`,
@@ -246,7 +246,7 @@ function imageDetails(img: StaleImage, label: string, now: string, L: Linker): s
   const pins = img.pins.map((p) => locationHtml(L, p.file, p.line)).join(', ');
   const inner = [`<p><code>${esc(img.repository)}</code>${img.tags.length ? ` <span class="muted">${esc(img.tags.join(', '))}</span>` : ''}; pins: ${pins || muted('none')}</p>`];
   if (img.status === 'unknown') inner.push(`<p>${esc(img.reason ?? 'no reason recorded')}</p>`);
-  const timeline = timelineSvg(img, label, now);
+  const timeline = timelineSvg(img, label, now, headDate);
   if (timeline) inner.push(timeline);
   if (img.status === 'stale') {
     const rows = img.unshipped.map((u) => row([td(commitCell(L, u.commit)), td(esc(u.date.slice(0, 10)), 'nowrap'), td(u.fix ? badge('sev-error', u.type ?? 'fix') : u.type ? esc(u.type) : muted('-')), td(prCell(L, u.pr), 'num'), td(esc(u.subject))]));
@@ -259,7 +259,7 @@ function imageDetails(img: StaleImage, label: string, now: string, L: Linker): s
   return [`<details class="image status-row-${esc(img.status)}" id="${esc(imageId(label))}">`, `<summary>${summary.join(' ')}</summary>`, `<div class="body">`, ...inner, '</div>', '</details>'].join('\n');
 }
 
-const TL = { width: 720, left: 12, right: 92, axis: 30, height: 56 };
+const TL = { width: 720, left: 12, right: 100, pin: 24, axis: 46, height: 76 };
 const DAY_MS = 86_400_000;
 
 /** When the pin was stamped: the introducing commit's date of the answering provenance step. */
@@ -271,38 +271,57 @@ function stampedDate(img: StaleImage): string | undefined {
   return undefined;
 }
 
+const validDate = (d: string | undefined): d is string => typeof d === 'string' && !Number.isNaN(Date.parse(d));
+
 /**
- * One image's timeline as inline SVG: the build commit's date (square), when the pin
- * was stamped (diamond), each unshipped commit (circle; filled red for a fix) and now,
- * on one time axis; every mark has a `<title>`. Undefined when no date is known.
+ * One image's timeline as inline SVG, on one time axis up to now: above it the pin — the
+ * build commit's date (square) and when the pin was stamped (diamond); on it each
+ * unshipped commit (circle; filled for a fix), HEAD's date and now; the age at the end.
+ * Every mark has a `<title>`. Undefined when no date is known.
  */
-export function timelineSvg(img: StaleImage, label: string, now: string): string | undefined {
+export function timelineSvg(img: StaleImage, label: string, now: string, headDate?: string): string | undefined {
   const built = img.builtFrom?.date;
   const stamped = stampedDate(img);
-  const marks = img.unshipped.map((u) => u.date);
-  const dates = [built, stamped, ...marks].filter((d): d is string => typeof d === 'string' && !Number.isNaN(Date.parse(d)));
-  if (dates.length === 0 || Number.isNaN(Date.parse(now))) return undefined;
+  const dates = [built, stamped, ...img.unshipped.map((u) => u.date)].filter(validDate);
+  if (dates.length === 0 || !validDate(now)) return undefined;
   const end = Date.parse(now);
   const start = Math.min(end - DAY_MS, ...dates.map((d) => Date.parse(d)));
   const span = end - start;
-  const x = (d: string) => (TL.left + ((Date.parse(d) - start) / span) * (TL.width - TL.left - TL.right)).toFixed(1);
-  const y = TL.axis;
-  const parts: string[] = [`<line class="axis" x1="${TL.left}" y1="${y}" x2="${TL.width - TL.right}" y2="${y}"/>`];
+  const right = TL.width - TL.right;
+  const xn = (d: string) => TL.left + ((Math.min(end, Date.parse(d)) - start) / span) * (right - TL.left);
+  const x = (d: string) => xn(d).toFixed(1);
+  const { pin, axis } = TL;
   const days = (d: string) => Math.floor((end - Date.parse(d)) / DAY_MS);
-  if (built) parts.push(`<rect class="built" x="${(Number(x(built)) - 5).toFixed(1)}" y="${y - 5}" width="10" height="10"><title>${esc(`built from ${short(img.builtFrom!.commit)} (${built.slice(0, 10)}, ${days(built)} day(s) ago)`)}</title></rect>`);
-  if (stamped) {
-    const sx = Number(x(stamped));
-    parts.push(`<path class="stamped" d="M${sx.toFixed(1)} ${y - 7} l7 7 l-7 7 l-7 -7 z"><title>${esc(`pin stamped ${stamped.slice(0, 10)} (${days(stamped)} day(s) ago)`)}</title></path>`);
+  const parts: string[] = [`<line class="axis" x1="${TL.left}" y1="${axis}" x2="${right}" y2="${axis}"/>`];
+  const guide = (d: string) => `<line class="guide" x1="${x(d)}" y1="${pin + 6}" x2="${x(d)}" y2="${axis}"/>`;
+  if (validDate(built)) {
+    parts.push(guide(built), `<rect class="built" x="${(xn(built) - 5).toFixed(1)}" y="${pin - 5}" width="10" height="10"><title>${esc(`built from ${short(img.builtFrom!.commit)} (${built.slice(0, 10)}, ${days(built)} day(s) ago)`)}</title></rect>`);
+  }
+  if (validDate(stamped)) {
+    parts.push(guide(stamped), `<path class="stamped" d="M${x(stamped)} ${pin - 7} l7 7 l-7 7 l-7 -7 z"><title>${esc(`pin stamped ${stamped.slice(0, 10)} (${days(stamped)} day(s) ago)`)}</title></path>`);
+  }
+  const pinLabel = [validDate(built) ? 'built' : '', validDate(stamped) ? 'stamped' : ''].filter(Boolean);
+  const near = validDate(built) && validDate(stamped) && Math.abs(xn(built) - xn(stamped)) < 60;
+  if (near || pinLabel.length === 1) {
+    const at = validDate(built) ? built : stamped!;
+    parts.push(`<text x="${x(at)}" y="${pin - 11}" text-anchor="${xn(at) < 60 ? 'start' : 'middle'}">${esc(pinLabel.join(' · '))}</text>`);
+  } else if (pinLabel.length === 2) {
+    parts.push(`<text x="${x(built!)}" y="${pin - 11}" text-anchor="middle">built</text>`, `<text x="${x(stamped!)}" y="${pin - 11}" text-anchor="middle">stamped</text>`);
   }
   for (const u of img.unshipped) {
-    parts.push(`<circle class="${u.fix ? 'commit fix' : 'commit'}" cx="${x(u.date)}" cy="${y}" r="5"><title>${esc(`${short(u.commit)} ${u.date.slice(0, 10)}${u.pr !== undefined ? ` #${u.pr}` : ''}: ${u.subject}`)}</title></circle>`);
+    if (!validDate(u.date)) continue;
+    parts.push(`<circle class="${u.fix ? 'commit fix' : 'commit'}" cx="${x(u.date)}" cy="${axis}" r="5"><title>${esc(`${short(u.commit)} ${u.date.slice(0, 10)}${u.pr !== undefined ? ` #${u.pr}` : ''}: ${u.subject}`)}</title></circle>`);
   }
-  parts.push(`<line class="now" x1="${TL.width - TL.right}" y1="${y - 10}" x2="${TL.width - TL.right}" y2="${y + 10}"/>`);
-  parts.push(`<text x="${TL.left}" y="${y + 22}">${esc(new Date(start).toISOString().slice(0, 10))}</text>`);
-  parts.push(`<text x="${TL.width - TL.right}" y="${y + 22}" text-anchor="middle">now</text>`);
+  if (validDate(headDate) && Date.parse(headDate) >= start) {
+    parts.push(`<line class="head" x1="${x(headDate)}" y1="${axis - 8}" x2="${x(headDate)}" y2="${axis + 8}"><title>${esc(`HEAD ${headDate.slice(0, 10)}`)}</title></line>`);
+    if (right - xn(headDate) > 50) parts.push(`<text x="${x(headDate)}" y="${axis + 22}" text-anchor="middle">HEAD</text>`);
+  }
+  parts.push(`<line class="now" x1="${right}" y1="${axis - 10}" x2="${right}" y2="${axis + 10}"/>`);
+  parts.push(`<text x="${TL.left}" y="${axis + 22}">${esc(new Date(start).toISOString().slice(0, 10))}</text>`);
+  parts.push(`<text x="${right}" y="${axis + 22}" text-anchor="middle">now</text>`);
   const age = img.oldestUnshipped ? `${img.oldestUnshipped.ageDays}d behind` : img.status === 'current' ? 'current' : img.status;
-  parts.push(`<text class="age" x="${TL.width - TL.right + 10}" y="${y + 4}">${esc(age)}</text>`);
-  const desc = `Timeline of ${label}: ${[built ? `built from a commit of ${built.slice(0, 10)}` : '', stamped ? `pin stamped ${stamped.slice(0, 10)}` : '', `${img.unshipped.length} unshipped commit(s)`].filter(Boolean).join(', ')}`;
+  parts.push(`<text class="age" x="${right + 10}" y="${axis + 4}">${esc(age)}</text>`);
+  const desc = `Timeline of ${label}: ${[validDate(built) ? `built from a commit of ${built.slice(0, 10)}` : '', validDate(stamped) ? `pin stamped ${stamped.slice(0, 10)}` : '', `${img.unshipped.length} unshipped commit(s)`].filter(Boolean).join(', ')}`;
   return `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TL.width} ${TL.height}" width="${TL.width}" height="${TL.height}" role="img" aria-label="${esc(desc)}">${parts.join('')}</svg>`;
 }
 
