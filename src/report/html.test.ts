@@ -197,6 +197,7 @@ describe('the dashboard pieces', () => {
     expect(html).toContain(`<a href="https://github.com/acme/platform/blob/${'d'.repeat(40)}/charts/a%20b.yaml#L7"><code>charts/a b.yaml:7</code></a>`);
     expect(html).toContain('<h1>pinwatch report — acme/platform</h1>');
     expect(html).not.toContain('/tmp/acme</code>');
+    expect(html).not.toMatch(/<link|@import|url\(|src=|<script/i); // links navigate; nothing is loaded
   });
 
   it('uses GitLab forms on a GitLab remote and configured templates over either', () => {
@@ -230,5 +231,57 @@ describe('the dashboard pieces', () => {
     expect(xs[0]).toBeLessThan(xs[1]!); // later commits further right
     expect(xs.every((x) => x >= 12 && x <= 620)).toBe(true);
     expect(timelineSvg(image('u', 'unknown'), 'u', '2026-11-30T08:00:00.000Z')).toBeUndefined();
+  });
+});
+
+describe('the page outline (golden-ish)', () => {
+  /** The page reduced to its structure: headings, image rows, groups and link targets, in order. */
+  function outline(html: string): string[] {
+    const out: string[] = [];
+    const text = (h: string) => h.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+    for (const m of html.matchAll(/<h1>(.*?)<\/h1>|<h2[^>]*>(.*?)<\/h2>|<details class="image status-row-(\w+)" id="([^"]+)">\n<summary>(.*?)<\/summary>|<details class="group"><summary>(.*?)<\/summary>|<th scope="row">(.*?)<\/th>|<svg class="(timeline|chart)"|<caption[^>]*>(.*?)<\/caption>/g)) {
+      if (m[1] !== undefined) out.push(`h1 ${text(m[1])}`);
+      else if (m[2] !== undefined) out.push(`h2 ${text(m[2])}`);
+      else if (m[3] !== undefined) out.push(`  image ${m[4]} [${m[3]}] ${text(m[5]!)}`);
+      else if (m[6] !== undefined) out.push(`  group ${text(m[6])}`);
+      else if (m[7] !== undefined) out.push(`    row ${text(m[7])}`);
+      else if (m[8] !== undefined) out.push(`    svg ${m[8]}`);
+      else out.push(`    table ${text(m[9]!)}`);
+    }
+    return out;
+  }
+
+  it('dashboard for two stale images sharing a PR, a PR-mode rebuild, an unknown and a current image', () => {
+    const a = withPrs('api', [3273, 12], [12], 40);
+    const b = withPrs('operator', [3273], [], 90);
+    const pr = image('webhook', 'current', { builtFrom: { commit: 'e'.repeat(40), method: 'git-tag', date: '2026-11-01T00:00:00Z' }, rebuild: [{ commit: 'f'.repeat(40), date: '2026-11-29T00:00:00Z', subject: 'feat(webhook): new check', paths: [] }] });
+    const html = formatHtmlReport(
+      input({ links: resolveLinks('git@github.com:acme/platform.git'), headDate: '2026-11-29T12:00:00Z', findings: [finding('floating-tag', 'error', 'a.yaml', 'tag latest')], pins: [pin('a.yaml', 'api')] }, [pr, b, image('db', 'unknown', { reason: 'no producer' }), a]),
+    );
+    expect(outline(html)).toEqual([
+      'h1 pinwatch report — acme/platform',
+      'h2 Rebuild to-do: merged changes by PR',
+      '    table 2 merged change(s) not in every image that needs them, most images first: each image listed needs a rebuild and repin',
+      '    row #3273 is missing from 2 images',
+      '    row #12 is missing from 1 image',
+      'h2 Merged but not shipped',
+      '  image image-api [stale] api stale 2 unshipped 1 fix oldest 40d built from bbbbbbbbbb (digest-history)',
+      '    svg timeline',
+      '    table 2 unshipped commit(s) in api',
+      '  image image-operator [stale] operator stale 1 unshipped oldest 90d built from bbbbbbbbbb (digest-history)',
+      '    svg timeline',
+      '    table 1 unshipped commit(s) in operator',
+      '  image image-db [unknown] db unknown built from unknown',
+      '  image image-webhook [current] webhook current built from eeeeeeeeee (git-tag)',
+      '    svg timeline',
+      '    table This PR changes the inputs of webhook: its build must rebuild and repin it',
+      '    svg chart',
+      'h2 Invariants',
+      '  group floating-tag error (1)',
+      '    table Findings of rule floating-tag',
+      'h2 Pins',
+      '  group ghcr.io/acme/api (1)',
+      '    table Pins of ghcr.io/acme/api',
+    ]);
   });
 });
