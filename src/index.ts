@@ -50,5 +50,7 @@ export type { TriageReport, TriageLine, TriageMatch, TriageVerdict, TriageOption
 // formatters (pure: findings in, text out)
 export { formatFindings, FINDINGS_FORMATS } from './report/findings-format.js';
 export { formatHtmlReport } from './report/html.js';
+export { resolveLinks, webUrlOfRemote, expandLink, type RepoLinks, type LinkTemplates } from './report/links.js';
+export { readRemoteUrl } from './git/remote.js';
 export { formatTriageText } from './report/triage-text.js';
 export { formatTriageJson } from './report/triage-json.js';

@@ -59,6 +59,7 @@ export function defaultConfig(): Config {
     rules: {},
     insecureRegistries: [],
     aliases: {},
+    links: {},
     origin: { assumed: [] },
   };
 }

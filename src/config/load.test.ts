@@ -103,6 +103,16 @@ insecureRegistries: ['reg.acme.test:5000']
     expect(c.include).toEqual(DEFAULT_INCLUDE);
   });
 
+  it('reads links.* templates and refuses a bad one with file:line', () => {
+    const c = loadConfig(repoWith('links:\n  repository: https://git.acme.test/app\n  commit: "{repo}/commit/{commit}"\n  pr: "https://review.acme.test/{pr}"\n'));
+    expect(c.links).toEqual({ repository: 'https://git.acme.test/app', commit: '{repo}/commit/{commit}', pr: 'https://review.acme.test/{pr}' });
+    expect(loadConfig(repoWith('# none\n')).links).toEqual({});
+    const e = loadError('firstParty: [ghcr.io/acme/]\nlinks:\n  pr: "javascript:{pr}"\n');
+    expect(e.code).toBe('config-invalid');
+    expect([e.file, e.line]).toEqual(['pinwatch.yaml', 3]);
+    expect(e.message).toContain('does not start with http://, https:// or {repo}');
+  });
+
   it('keeps the default methods when only buildCommit is set', () => {
     const short = loadConfig(repoWith('firstParty: [ghcr.io/acme/]\nprovenance: [registry, digest-history, git-tag]\n'));
     expect(short.provenance).toEqual({ methods: ['registry', 'digest-history', 'git-tag'], buildCommit: 'parent' });

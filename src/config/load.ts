@@ -46,6 +46,7 @@ interface RawConfig {
   baseline?: string;
   insecureRegistries?: string[];
   aliases?: Record<string, string>;
+  links?: { repository?: string; commit?: string; pr?: string; file?: string };
 }
 
 /**
@@ -195,6 +196,7 @@ export function loadConfig(repoRoot: string, opts: LoadConfigOptions = {}): Conf
   if (raw.rules) config.rules = raw.rules;
   if (raw.baseline) config.baseline = raw.baseline;
   if (raw.insecureRegistries) config.insecureRegistries = raw.insecureRegistries;
+  if (raw.links) config.links = { ...raw.links };
   if (raw.aliases) {
     const problem = aliasesProblem(raw.aliases);
     if (problem) throw new PinwatchError('config-invalid', problem, read?.file ? { file: read.file } : {});

@@ -6,6 +6,7 @@
  */
 import { LINT_RULE_IDS, STALE_RULE_IDS } from '../model/rule-ids.js';
 import { firstPartyPrefixProblem } from './first-party.js';
+import { linkTemplateProblem } from './links.js';
 
 export type FieldSpec =
   | {
@@ -197,6 +198,16 @@ export const CONFIG_SPEC: Extract<FieldSpec, { kind: 'object' }> = {
       keyCheck: firstPartyPrefixProblem,
       keyNoun: 'alias prefix',
       value: { kind: 'string', description: 'the canonical repository prefix, like ghcr.io/acme/', check: firstPartyPrefixProblem },
+    },
+    links: {
+      kind: 'object',
+      description: 'Links of the HTML report. Placeholders: {repo} (the repository URL), {commit}, {short}, {pr}, {path}, {line}. Default: from the git remote (GitHub, GitLab); none for other hosts.',
+      fields: {
+        repository: { kind: 'string', description: 'The repository web URL shown and used as {repo}: https://git.acme.test/platform. Default: derived from remote origin.', check: (v) => linkTemplateProblem('repository', v) },
+        commit: { kind: 'string', description: 'Commit URL template: {repo}/commit/{commit}.', check: (v) => linkTemplateProblem('commit', v) },
+        pr: { kind: 'string', description: 'Pull/merge request URL template: {repo}/pull/{pr}.', check: (v) => linkTemplateProblem('pr', v) },
+        file: { kind: 'string', description: 'File URL template at HEAD: {repo}/blob/{commit}/{path}#L{line} (a fragment holding {line} is dropped when there is no line).', check: (v) => linkTemplateProblem('file', v) },
+      },
     },
     insecureRegistries: {
       kind: 'list',

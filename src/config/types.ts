@@ -85,6 +85,8 @@ export interface Config {
   insecureRegistries: string[];
   /** Other prefix → canonical prefix: where the same images are also published (src/config/aliases.ts). */
   aliases: Record<string, string>;
+  /** Link templates of the HTML report (`links` in pinwatch.yaml; src/report/links.ts). */
+  links: { repository?: string; commit?: string; pr?: string; file?: string };
   /** Where the config came from and what was assumed (printed when no file exists). */
   origin: { file?: string; assumed: string[] };
 }

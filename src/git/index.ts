@@ -9,3 +9,4 @@ export * from './objects.js';
 export * from './tag-history.js';
 export * from './messages.js';
 export * from './tree-export.js';
+export * from './remote.js';

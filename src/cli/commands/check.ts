@@ -4,7 +4,8 @@ import { pickFormat } from '../flags/global.js';
 import { appendStepSummary, emit, emitFindingsReport, findingsReport, setStepOutputs } from '../output.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import { formatHtmlReport } from '../../report/html.js';
+import { htmlPage } from '../html-page.js';
+import type { Config } from '../../config/types.js';
 import { loadCommandConfig } from '../config.js';
 import { checkRepo, type CheckResult } from '../../check/index.js';
 import type { CheckFlags } from '../flags/check.js';
@@ -23,7 +24,7 @@ import { registryOptions } from '../flags/registry.js';
 import { COMMAND_FORMATS } from '../formats.js';
 
 /** The check pipeline from the shared flags, and the notes its reports print (check and report). */
-export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[] }> {
+export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[]; config: Config }> {
   const policy = stalePolicy(flags, now);
   const config = loadCommandConfig(ctx);
   const result = await checkRepo(ctx.global.repo, config, {
@@ -34,7 +35,7 @@ export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now
   });
   // one scan feeds lint and stale: its recovery notes come from both, printed once
   const notes = [...new Set([...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes, ...prNotes(result)])];
-  return { result, notes };
+  return { result, notes, config };
 }
 
 /** PR mode in one line: what was compared, and what the base already had. */
@@ -50,7 +51,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
   const format = pickFormat(ctx, COMMAND_FORMATS.check, 'text');
   const repo = ctx.global.repo;
   if (flags.writeBaseline) return writeCheckBaseline(ctx, flags);
-  const { result, notes } = await checkFromFlags(ctx, flags);
+  const { result, notes, config } = await checkFromFlags(ctx, flags);
   const options = {
     title: 'pinwatch check',
     root: repo,
@@ -69,7 +70,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
   // side outputs of the same run (the GitHub Action's sarif: and html: inputs)
   if (flags.sarif) writeFileAtomic(resolve(ctx.io.cwd, flags.sarif), findingsReport('sarif', result.findings, options));
   if (flags.html) {
-    const html = formatHtmlReport({ repo, generatedAt: new Date().toISOString(), stale: { ...result.stale, notes }, findings: result.findings, pins: result.lint.scan.pins });
+    const html = await htmlPage(repo, config, result, notes, new Date());
     writeFileAtomic(resolve(ctx.io.cwd, flags.html), html);
   }
   const failOn = ctx.global.failOn ?? 'error';

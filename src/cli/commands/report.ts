@@ -5,7 +5,7 @@ import type { CheckFlags } from '../flags/check.js';
 import { checkFromFlags } from './check.js';
 import { PinwatchError } from '../../errors.js';
 import { exitCodeFor } from '../../lint/index.js';
-import { formatHtmlReport } from '../../report/html.js';
+import { htmlPage } from '../html-page.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { say } from '../stderr.js';
 import { loadCommandConfig } from '../config.js';
@@ -36,16 +36,9 @@ function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
 export async function runReport(ctx: CommandContext, flags: ReportFlags): Promise<number> {
   const target = htmlTarget(ctx, flags);
   const now = new Date();
-  const { result, notes } = await checkFromFlags(ctx, flags, now);
+  const { result, notes, config } = await checkFromFlags(ctx, flags, now);
   const running = flags.pods !== undefined ? await runningView(ctx, flags.pods) : undefined;
-  const html = formatHtmlReport({
-    repo: ctx.global.repo,
-    generatedAt: now.toISOString(),
-    stale: { ...result.stale, notes },
-    findings: result.findings,
-    pins: result.lint.scan.pins,
-    ...(running ? { running } : {}),
-  });
+  const html = await htmlPage(ctx.global.repo, config, result, notes, now, running ? { running } : {});
   writeFileAtomic(target, html);
   const active = result.findings.filter((f) => !f.suppressed).length;
   say(ctx, `wrote ${flags.html} (${result.stale.images.length} images, ${active} findings)\n`);
