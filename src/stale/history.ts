@@ -3,7 +3,8 @@
  * StaleReport out. Reads history in a constant number of git processes: shallow
  * state, tags (+ one cat-file --batch of the pin files at the git tags pins name),
  * one digest-history pass (+ bounded move rounds), one cat-file,
- * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id,
+ * one commit-graph pass, one changed-paths pass, one diff-tree + one patch-id
+ * (only for plausible cherry-pick pairs: same paths, and same subject or author date),
  * one read of the unshipped commits' messages (trailers, stale.fixPattern).
  */
 import { PinwatchError } from '../errors.js';
@@ -152,13 +153,7 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
     return b ? touchingInputs(byPath, outside.get(b)!, inputMatcher(s.input.inputs!).match) : undefined;
   });
   const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(supersets.get(ready[i]!)!, candidates[i]!, changedOf, byTime) : []));
-  // Patch ids only where a cherry-pick is possible: images whose pool is not empty.
-  const forPatchId = new Set<number>();
-  pools.forEach((pool, i) => {
-    if (pool.length === 0) return;
-    for (const c of candidates[i]!) forPatchId.add(c.index);
-    for (const p of pool) forPatchId.add(p);
-  });
+  const forPatchId = plausiblePicks(graph, candidates, pools, changedOf);
   timer.lap('match-inputs');
   const ids = await patchIds(repo, [...forPatchId].map((i) => graph.nodes[i]!.sha));
   timer.lap('patch-id');
@@ -186,6 +181,42 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
     }
     return { unshipped, cherryPicked, ...(builtWith ? { builtWithIntroducer: builtWith } : {}) };
   });
+}
+
+/**
+ * The commits worth a patch id: a candidate and a commit of its image's pool
+ * that change the very same paths (a patch id hashes the file names, so no
+ * other pair can be equal: the filter loses no cherry-pick) and share the
+ * subject or the author date (what `git cherry-pick` and rebases keep). A huge
+ * commit with no such partner is never diffed.
+ */
+export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | undefined)[], pools: number[][], changedOf: (index: number) => string[]): Set<number> {
+  const out = new Set<number>();
+  const keys = new Map<number, string>();
+  const keyOf = (i: number): string => {
+    let k = keys.get(i);
+    if (k === undefined) keys.set(i, (k = [...changedOf(i)].sort().join('\0')));
+    return k;
+  };
+  pools.forEach((pool, i) => {
+    if (pool.length === 0) return;
+    const byKey = new Map<string, number[]>();
+    for (const p of pool) {
+      const k = keyOf(p);
+      if (k === '') continue;
+      const list = byKey.get(k);
+      if (list) list.push(p);
+      else byKey.set(k, [p]);
+    }
+    for (const c of candidates[i]!) {
+      const node = graph.nodes[c.index]!;
+      const partners = (byKey.get(keyOf(c.index)) ?? []).filter((p) => p !== c.index && (graph.nodes[p]!.subject === node.subject || graph.nodes[p]!.date === node.date));
+      if (partners.length === 0) continue;
+      out.add(c.index);
+      for (const p of partners) out.add(p);
+    }
+  });
+  return out;
 }
 
 /** What describing a commit reads: the graph, first-parent owners (PR merges), messages and the fix pattern. */

@@ -1,8 +1,10 @@
 /**
- * The fast parser against the `yaml` library, node by node: whenever fastParse
- * accepts a text, yaml must parse it as one document without errors and with the
- * same tree — every scalar's value (and its type), source, style and the range
- * start and end the collector reads; every collection's kind, flow flag and start.
+ * The fast parser against the `yaml` library, node by node: whenever fastParseAll
+ * accepts a text, yaml must parse it into as many documents, without errors and
+ * with the same trees — every scalar's value (and its type), source, style and
+ * the range start and end the collector reads; every collection's kind, flow flag and start.
+ * Multi-document manifests, block scalars and multi-line scalars included (a
+ * generated CRD bundle shaped like cozystack's 1.1 MB one).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import { generateTree } from '../../bench/scan/generate.mjs';
+import { generateManifest } from '../../bench/scan/manifest.mjs';
 import { COZYSTACK_FIXTURE, cozystackFiles } from '../support/cozystack.js';
-import { fastParse } from '../../src/collect/yaml/fast-parse.js';
+import { fastParse, fastParseAll } from '../../src/collect/yaml/fast-parse.js';
 
 function shape(node: unknown): unknown {
   if (isScalar(node)) return ['S', typeof node.value, String(node.value), node.source, node.type, node.range?.[0], node.range?.[1]];
@@ -24,16 +27,19 @@ function shape(node: unknown): unknown {
 function viaYaml(text: string): unknown {
   const docs = parseAllDocuments(text, { uniqueKeys: false });
   if (!Array.isArray(docs)) return 'no documents';
-  if (docs.length !== 1) return `${docs.length} documents`;
-  if (docs[0]!.errors.length > 0) return `errors: ${docs[0]!.errors.map((e) => e.message).join('; ')}`;
-  return shape(docs[0]!.contents);
+  const errors = docs.flatMap((d) => d.errors.map((e) => e.message));
+  if (errors.length > 0) return `errors: ${errors.join('; ')}`;
+  return docs.map((d) => shape(d.contents));
 }
 
-/** Accepted texts must match yaml exactly; returns whether fastParse accepted. */
+/** Accepted texts must match yaml exactly; returns whether fastParseAll accepted. */
 function check(text: string, label: string): boolean {
-  const fast = fastParse(text);
+  const fast = fastParseAll(text);
   if (!fast) return false;
-  expect(shape(fast), `${label}\n${text}`).toEqual(viaYaml(text));
+  expect(fast.map(shape), `${label}\n${text}`).toEqual(viaYaml(text));
+  // fastParse is the one-document view of the same parse
+  if (fast.length === 1 && !isScalar(fast[0])) expect(fastParse(text)).toBeDefined();
+  else expect(fastParse(text)).toBeUndefined();
   return true;
 }
 
@@ -59,6 +65,9 @@ function fixtureTexts(): { name: string; text: string }[] {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  out.push({ name: 'generated CRD bundle', text: generateManifest(120) });
+  // small bundles, so the mutations below often land in block, folded and quoted multi-line scalars and markers
+  for (let seed = 1; seed <= 12; seed++) out.push({ name: `generated small bundle ${seed}`, text: generateManifest(3, seed) });
   return out;
 }
 
@@ -108,6 +117,8 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
     // The fast path must actually be taken for plain values files (the benchmark's, most of cozystack's).
     expect(accepted).toBeGreaterThan(60);
     expect(corpus.filter((c) => c.name.startsWith('bench') && fastParse(c.text)).length).toBe(20);
+    // and for a generated multi-document CRD bundle
+    expect(fastParseAll(corpus.find((c) => c.name === 'generated CRD bundle')!.text)?.length).toBeGreaterThan(3);
   });
 
   it('on hand-written cases at the edge of the subset', () => {
@@ -128,6 +139,22 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
       '{}\n', '[]\n', '{} # c\n', '{a: b}\n', '[a, b]\n', '{}\nb: c\n', '[a]\n- b\n', '- a\n- b: c\n', ' {}\n', 'a: "{{ x }}"\n',
       'a: [-]\n', 'a: [-a, -1, - b]\n', 'a: [a, -]\n', 'a: {b: -}\n', 'a: {b: -c}\n', 'a: -]\n', 'a: x{{ y }}\n', 'a: {{ x }}\n', 'a: { {x: y} }\n', '{{ x }}: a\n', 'a:\n  {{ x }}: 1\n', 'a: [{{ x }}]\n',
       'a:\n  - b: c\n  - d\n', '- a: b\n  c: d\n', 'k: v\n- x\n', 'a:\n  b: c\n  - d\n', 'a:\n  b\n', 'a:\n  "b"\n',
+      // documents
+      'a: 1\n---\n', '---\na: 1\n', '# c\n---\na: 1\n', 'a: 1\n---\n# c\n', 'a: 1\n---\n---\nb: 2\n', 'a: 1\n--- \nb: 2\n', '---\n',
+      '---\n---\n', 'a: 1\n---\n- b\n', 'a: 1\n---\n  b: 2\n', 'a: 1\n--- # c\nb: 2\n', 'a: 1\n---x\nb: 2\n', 'a: 1\n----\n', '---\n{}\n',
+      'a: 1\n...\n---\nb: 2\n', 'a: |\n  x\n---\nb: 1\n',
+      // multi-line plain scalars
+      'a: foo\n  bar\n', 'a: foo\n  bar\n\n  baz\n   qux  \nb: 1\n', '- foo\n  bar\n- x\n', 'a: 1\n  2\n', 'a: x\n  "y"\n', 'a: x\n  - y\n',
+      'a: x\n  [y]\n', 'a: x\n  &a\n', 'a: x\n  y: z\n', 'a: x\n  y #z\n', 'a: x # c\n  y\n', 'a: x\n  # c\n  y\n', 'a: x\n  ---\n',
+      'a: x\n  y\n b: c\n', '- a: x\n   y\n  b: z\n', 'a:\n  b: x\n    y\n  c: z\n', 'a: x\n  \n  y\n', 'a: true\n  false\n', 'a: x\n  é\n',
+      // multi-line quoted scalars
+      "a: 'x\n  y'\n", "a: 'x\n\n  y'\n", "a: 'x''s\n  y''z'\n", "a: 'x\n  y' # c\n", "a: 'x\n  y' z\n", "a: 'x\ny'\n", "a: '\n  y'\n",
+      'a: "x\n  y"\n', 'a: "x\n  y\\"\n', "a: 'x  \n  y  '\n", "a: 'x\n  y'\n  z\n", "- 'x\n  y'\n- z\n", "a: 'x\n  # y'\n", "a: 'x\n", "a: 'x\n  y\n",
+      "a: 'it''s'\n", "a: ''''\n", "a: 'x''\n", "a: ['it''s', b]\n",
+      // block scalars
+      'a: |-\n  x\n   y\n\n  z\nb: 1\n', 'a: |\n  x\n\n\nb: 1\n', 'a: |\n  x\n  # c\n # d\nb: 1\n', 'a: >-\n  x\n  y\n\n  z\nb: 1\n', '- |\n  x\n- y\n',
+      'a: |-\n  x', 'a: |\nb: 1\n', 'a:\n  b: |-\n    x\n  c: 1\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: | # c\n  x\n', 'a: >\n  x\n   y\n', 'a: >\n  x\n\n\n  y\n',
+      'a: |\n\n  x\n', 'a: |\n  x\n  \n  y\n', 'a: |\n  x\n y\n', 'a: |\n  é\n', 'a: |\n  {{ x }}\n', '- a: |\n    x\n  b: 1\n', 'a: |\n  x\n---\n', 'a: >-\n  x\nb: |\n  y\n',
     ];
     let accepted = 0;
     for (const c of cases) if (check(c, JSON.stringify(c))) accepted++;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
-import { computeStale } from '../../src/stale/history.js';
+import { computeStale, plausiblePicks } from '../../src/stale/history.js';
+import { CommitGraph } from '../../src/git/graph.js';
 import { gitStats } from '../../src/git/run.js';
 import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 
@@ -116,6 +117,66 @@ describe('computeStale', () => {
     const img = report.images[0]!;
     expect(img.unshipped.map((u) => u.commit)).toEqual([other]);
     expect(img.cherryPicked.map((c) => c.commit)).toEqual([picked]);
+  });
+
+  it('finds a cherry-pick whose subject was reworded by its author date, and diffs nothing without a plausible pair', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/d/main.go': 'a\nb\nc\n', 'v.yaml': values('d', 'v1', DIGEST('1')) }, 'initial');
+    r.git('branch', 'release-1');
+    const picked = r.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'fix(d): the cherry-picked fix (#8)');
+    r.git('checkout', '-q', 'release-1');
+    r.git('cherry-pick', picked);
+    r.git('commit', '-q', '--amend', '-m', 'backport: the fix, reworded');
+    r.commit({ 'v.yaml': values('d', 'v1.1', DIGEST('d')) }, 'Prepare release v1.1');
+    r.git('checkout', '-q', 'main');
+    r.git('merge', '-q', '--no-ff', '-m', 'Merge release-1', 'release-1');
+    const d = image('d', [pin('v.yaml', 2, `ghcr.io/acme/d:v1.1@${DIGEST('d')}`)], inputs('d', 'src/d/'));
+    const found = await computeStale(r.dir, [d], { now: NOW, methods: ['digest-history'] });
+    expect(found.images[0]!.cherryPicked.map((c) => c.commit)).toEqual([picked]);
+    expect(found.images[0]!.unshipped).toEqual([]);
+    // the same change made again by hand (new subject, new date): not a cherry-pick, and no patch is read for it
+    const r2 = makeRepo();
+    repos.push(r2);
+    r2.commit({ 'src/d/main.go': 'a\nb\nc\n', 'v.yaml': values('d', 'v1', DIGEST('1')) }, 'initial');
+    r2.git('branch', 'release-1');
+    const fix = r2.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'fix(d): the fix (#8)', { date: '2026-01-10T00:00:00Z' });
+    r2.git('checkout', '-q', 'release-1');
+    r2.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'fix(d): written again on the release branch', { date: '2026-01-11T00:00:00Z' });
+    r2.commit({ 'v.yaml': values('d', 'v1.1', DIGEST('d')) }, 'Prepare release v1.1', { date: '2026-01-12T00:00:00Z' });
+    r2.git('checkout', '-q', 'main');
+    r2.git('merge', '-q', '--no-ff', '-m', 'Merge release-1', 'release-1');
+    const before = gitStats.processes;
+    const redone = await computeStale(r2.dir, [d], { now: NOW, methods: ['digest-history'] });
+    expect(redone.images[0]!.unshipped.map((u) => u.commit)).toEqual([fix]);
+    expect(redone.images[0]!.cherryPicked).toEqual([]);
+    expect(redone.gitProcesses).toBe(gitStats.processes - before);
+    expect(redone.gitProcesses).toBeLessThan(found.gitProcesses); // no diff-tree, no patch-id
+  });
+
+  it('pairs for patch ids only commits with the same paths and the same subject or author date', () => {
+    const node = (sha: string, date: string, subject: string) => ({ sha, parents: [], parentShas: [], date, subject });
+    const graph = new CommitGraph([
+      node('c0', '2026-01-01T00:00:00Z', 'fix: a'), // candidate
+      node('p1', '2026-01-01T00:00:00Z', 'backport'), // same date, same paths: pair
+      node('p2', '2026-01-02T00:00:00Z', 'fix: a'), // same subject, other paths: no pair
+      node('p3', '2026-01-03T00:00:00Z', 'other'), // same paths, neither subject nor date: no pair
+      node('c4', '2026-01-04T00:00:00Z', 'feat: huge'), // candidate without partner
+      node('p5', '2026-01-04T00:00:00Z', 'feat: huge'), // same subject and date but a merge with no paths
+    ]);
+    const paths: Record<number, string[]> = { 0: ['b', 'a'], 1: ['a', 'b'], 2: ['a'], 3: ['a', 'b'], 4: ['a', 'z', 'y'], 5: [] };
+    const changedOf = (i: number) => paths[i]!;
+    const cases: { candidates: number[]; pool: number[]; want: number[] }[] = [
+      { candidates: [0], pool: [1, 2, 3], want: [0, 1] },
+      { candidates: [0], pool: [2, 3], want: [] },
+      { candidates: [4], pool: [1, 2, 3, 5], want: [] },
+      { candidates: [0, 4], pool: [], want: [] },
+      { candidates: [0, 4], pool: [0, 1], want: [0, 1] },
+    ];
+    for (const c of cases) {
+      const got = plausiblePicks(graph, [c.candidates.map((index) => ({ index, paths: changedOf(index) }))], [c.pool], changedOf);
+      expect([...got].sort(), JSON.stringify(c)).toEqual(c.want);
+    }
   });
 
   it('follows a digest that moved between files to its first introduction', async () => {

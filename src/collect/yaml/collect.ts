@@ -3,20 +3,21 @@
  * kustomizations), multi-document, CRLF and BOM safe. Offsets come from the
  * yaml node ranges. A file that does not parse, or that leaks Helm template
  * syntax, is scraped as text instead and the result says why. Plain values
- * files take the fast parser (fast-parse.ts), which builds the same nodes.
+ * files and plain multi-document manifests take the fast parser (fast-parse.ts),
+ * which builds the same nodes.
  */
 import { isCollection, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import type { Problem } from '../../model/index.js';
 import { LineIndex, messageOf } from '../common/pin.js';
 import { scrapeText } from '../text/index.js';
 import type { CollectContext, CollectResult } from '../types.js';
-import { fastParse } from './fast-parse.js';
+import { fastParseAll } from './fast-parse.js';
 import { walkDocument } from './walk.js';
 
 export function collectYaml(text: string, ctx: CollectContext): CollectResult {
   const lines = new LineIndex(text);
-  const fast = fastParse(text);
-  if (fast) return walkDocuments(text, ctx, lines, [{ root: fast, doc: undefined }]);
+  const fast = fastParseAll(text);
+  if (fast) return walkDocuments(text, ctx, lines, fast.map((root) => ({ root, doc: undefined })));
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, { lineCounter: new LineCounter(), keepSourceTokens: true, uniqueKeys: false }) as Document.Parsed[];

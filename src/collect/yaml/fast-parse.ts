@@ -1,14 +1,17 @@
 /**
- * A fast parser for the plain subset of YAML that most values files are written
- * in: one document whose root is a block map or sequence (or a one-line `{}`),
- * block maps with plain keys, block sequences, plain and simple quoted one-line
- * scalars, one-line flow collections, comments. It builds the nodes the `yaml`
- * library would (same values, sources, styles, ranges) and returns undefined for
- * anything outside the subset — anchors, aliases, tags, block scalars, multi-line
- * scalars, escapes, quoted or non-string keys, document markers, directives, tabs,
- * CR, BOM, non-ASCII outside comments, over-long lines — so the caller parses
- * those with `yaml`. It is about 25x faster than `yaml`'s parseAllDocuments.
- * fast-parse.test.ts compares both, node by node, on fixtures and fuzzed input.
+ * A fast parser for the plain subset of YAML that most values files and
+ * generated manifests are written in: documents separated by bare `---` lines,
+ * each with a root block map or sequence (or a one-line `{}`), block maps with
+ * plain keys, block sequences, simple quoted one-line scalars, plain scalars
+ * (folded over more-indented continuation lines, as CRD descriptions are),
+ * one-line flow collections, comments. It builds the nodes the `yaml` library
+ * would (same values, sources, styles, ranges) and returns undefined for anything
+ * outside the subset — anchors, aliases, tags, block scalars, multi-line quoted
+ * scalars, escapes, quoted or non-string keys, `...` and other document markers,
+ * directives, tabs, CR, BOM, non-ASCII outside comments, over-long lines — so the
+ * caller parses those with `yaml`. It is about 25x faster than `yaml`'s
+ * parseAllDocuments. fast-parse.test.ts compares both, node by node, on
+ * fixtures and fuzzed input.
  */
 import { isScalar, Pair, Scalar, Schema, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 
@@ -27,6 +30,17 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const INDICATORS = '?:,[]{}#&*!|>\'"%@`';
 const FLOW_STOP = ',[]{}';
 const MAX_LINE = 1000;
+/** The first character that is not a space (native scanning: a cold 1 MB manifest has ~30 columns of indentation a line). */
+const NOT_SPACE = /[^ ]/g;
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
+
+/** The first non-space position in [from, end), or end. */
+function skipIndent(text: string, from: number, end: number): number {
+  if (text.charCodeAt(from) !== 32) return from;
+  NOT_SPACE.lastIndex = from;
+  const m = NOT_SPACE.exec(text);
+  return m && m.index < end ? m.index : end;
+}
 
 /** The core schema's scalar tags that yaml tries, in order, on a plain scalar. */
 const CORE_TAGS = new Schema({}).tags.filter((t): t is ScalarTag => t.default === true && !t.collection && t.test !== undefined);
@@ -94,19 +108,61 @@ const fail = (): never => {
   throw OUTSIDE;
 };
 
-/** The root collection of `text`, or undefined when it is outside the subset. */
+/** The root collection of a one-document `text`, or undefined when it is outside the subset (or has several documents). */
 export function fastParse(text: string): YAMLMap | YAMLSeq | undefined {
+  const docs = fastParseAll(text);
+  const root = docs?.length === 1 ? docs[0] : undefined;
+  return root && !isScalar(root) ? root : undefined;
+}
+
+/**
+ * Every document's root, as `yaml`'s parseAllDocuments counts and builds them
+ * (an empty document after a `---` marker is a null plain scalar at the
+ * marker's end), or undefined when any part of the text is outside the subset.
+ */
+export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
   if (UNSUPPORTED_TEXT.test(text)) return undefined;
   try {
-    const cur: Cursor = { text, lines: contentLines(text), i: 0 };
-    const first = cur.lines[0];
-    if (!first || first.col !== 0) return undefined;
-    const root = rootNode(cur, first);
-    return cur.i === cur.lines.length ? root : undefined;
+    const docs: (YAMLMap | YAMLSeq | Scalar)[] = [];
+    for (const { lines, marker } of documentLines(text)) {
+      const first = lines[0];
+      if (!first) {
+        const empty = newScalar(null);
+        empty.source = '';
+        empty.type = Scalar.PLAIN;
+        empty.range = [marker!.end, marker!.end, marker!.end];
+        docs.push(empty);
+        continue;
+      }
+      if (first.col !== 0) return undefined;
+      const cur: Cursor = { text, lines, i: 0 };
+      const root = rootNode(cur, first);
+      if (cur.i !== lines.length) return undefined;
+      docs.push(root);
+    }
+    return docs.length > 0 ? docs : undefined;
   } catch (e) {
     if (e === OUTSIDE) return undefined;
     throw e;
   }
+}
+
+/**
+ * The content lines of each document and the `---` line that starts it. A bare
+ * `---` line starts a document; the lines before the first one are a document
+ * only when they hold content.
+ */
+function documentLines(text: string): { lines: Line[]; marker?: Line }[] {
+  const docs: { lines: Line[]; marker?: Line }[] = [];
+  let current: { lines: Line[]; marker?: Line } = { lines: [] };
+  for (const line of contentLines(text)) {
+    if (line.col === 0 && line.end - line.start === 3 && text.startsWith('---', line.start)) {
+      if (current.marker || current.lines.length > 0) docs.push(current);
+      current = { lines: [], marker: line };
+    } else current.lines.push(line);
+  }
+  if (current.marker || current.lines.length > 0) docs.push(current);
+  return docs;
 }
 
 /** A block collection, or a flow collection alone on its line (`{}` values files). */
@@ -118,7 +174,7 @@ function rootNode(cur: Cursor, first: Line): YAMLMap | YAMLSeq {
   return node;
 }
 
-/** Lines that are not blank or comment-only; document markers and directives leave the subset. */
+/** Lines that are not blank or comment-only; bare `---` markers are kept, other markers and directives leave the subset. */
 function contentLines(text: string): Line[] {
   const out: Line[] = [];
   let start = 0;
@@ -126,10 +182,9 @@ function contentLines(text: string): Line[] {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     if (end - start > MAX_LINE) fail();
-    let p = start;
-    while (p < end && text.charCodeAt(p) === 32) p++;
+    const p = skipIndent(text, start, end);
     if (p < end && text[p] !== '#') {
-      if (p === start && (text.startsWith('---', p) || text.startsWith('...', p) || text[p] === '%')) fail();
+      if (p === start && (text.startsWith('---', p) || text.startsWith('...', p) || text[p] === '%') && !(end - start === 3 && text[p] === '-')) fail();
       out.push({ start, end, col: p - start });
     }
     start = end + 1;
@@ -191,10 +246,10 @@ function lastEnd(node: YAMLMap | YAMLSeq): number {
 
 /** `key:` at pos: a plain key that resolves to a string, followed by `:` and a space or the line end. */
 function keyAt(text: string, pos: number, end: number): Scalar {
-  let p = pos;
-  const c0 = text.charCodeAt(p);
-  if (!isKeyStart(c0)) fail();
-  while (p < end && isKeyChar(text.charCodeAt(p))) p++;
+  KEY.lastIndex = pos;
+  const m = KEY.exec(text);
+  if (!m) return fail();
+  const p = Math.min(pos + m[0].length, end);
   if (text[p] !== ':' || (p + 1 < end && text[p + 1] !== ' ')) fail();
   const source = text.slice(pos, p);
   const key = plainScalar(source, pos, p, p);
@@ -202,15 +257,14 @@ function keyAt(text: string, pos: number, end: number): Scalar {
   return key;
 }
 
+/** A plain key of the subset (KEY_CLASS as a sticky regex: native scanning is much faster cold). */
+const KEY = /[A-Za-z0-9_][A-Za-z0-9_./-]*/y;
+
 /** Character classes by code (ASCII): 1 starts a key, 2 continues one. */
 const KEY_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
   KEY_CLASS[c] = alnum ? 3 : c === 45 || c === 46 || c === 47 ? 2 : 0; // - . / continue a key
-}
-
-function isKeyStart(c: number): boolean {
-  return c < 128 && (KEY_CLASS[c]! & 1) !== 0;
 }
 
 function isKeyChar(c: number): boolean {
@@ -233,9 +287,7 @@ function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line): Node {
     empty.range = [q, q, q];
     return empty;
   }
-  const value = inlineValue(text, q, line.end);
-  endOfInline(cur, keyCol);
-  return value;
+  return valueOnLine(cur, keyCol, q, line);
 }
 
 function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line): Node {
@@ -250,10 +302,8 @@ function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line): Node {
   }
   if (isSeqItem(text, q, line.end)) fail();
   if (looksLikeKey(text, q, line.end)) return blockMap(cur, q - line.start, q);
-  const value = inlineValue(text, q, line.end);
   cur.i++;
-  endOfInline(cur, dashCol);
-  return value;
+  return valueOnLine(cur, dashCol, q, line);
 }
 
 /** `word:` followed by a space or the line end (a compact map inside a sequence item). */
@@ -263,10 +313,169 @@ function looksLikeKey(text: string, pos: number, end: number): boolean {
   return p > pos && text[p] === ':' && (p + 1 === end || text[p + 1] === ' ');
 }
 
-/** After a one-line value, the next content line must not be indented past its owner (a continuation). */
-function endOfInline(cur: Cursor, ownerCol: number): void {
+/**
+ * The value starting at q on `line` (the cursor already past it): a one-line
+ * value, or a plain scalar continued on the following lines indented past its
+ * owner, folded as YAML folds them.
+ */
+function valueOnLine(cur: Cursor, ownerCol: number, q: number, line: Line): Node {
+  const c = cur.text[q];
+  if (c === '|' || c === '>') return blockScalar(cur, ownerCol, q, line);
+  if ((c === '"' || c === "'") && closingQuote(cur.text, c, q + 1, line.end) === -1) return multiLineQuoted(cur, ownerCol, q, line);
+  const value = inlineValue(cur.text, q, line.end);
   const next = cur.lines[cur.i];
-  if (next && next.col > ownerCol) fail();
+  if (!next || next.col <= ownerCol) return value;
+  if (!isScalar(value) || value.type !== Scalar.PLAIN || value.range![2] !== lineEnd(cur.text, line.end) || commentAfter(cur.text, value.range![1], line.end)) fail();
+  return foldedPlain(cur, ownerCol, value as Scalar, line);
+}
+
+/**
+ * A block scalar: `|`, `|-`, `>` or `>-` alone after its key or dash, its
+ * content lines right below, all indented past the owner (folded ones all at
+ * the same indentation). Keep chomping, indentation indicators, a comment on
+ * the header, leading or whitespace-only blank lines leave the subset.
+ */
+function blockScalar(cur: Cursor, ownerCol: number, q: number, line: Line): Scalar {
+  const { text } = cur;
+  const literal = text[q] === '|';
+  let h = q + 1;
+  const strip = text[h] === '-';
+  if (strip) h++;
+  if (skipSpaces(text, h, line.end) !== line.end) fail();
+  const parts: string[] = [];
+  let indent = -1;
+  let start = line.end + 1;
+  let end = lineEnd(text, line.end); // after the last content line
+  while (start < text.length) {
+    let lineStop = text.indexOf('\n', start);
+    if (lineStop === -1) lineStop = text.length;
+    const p = skipIndent(text, start, lineStop);
+    if (p === lineStop) {
+      if (p > start || indent === -1) fail(); // whitespace-only or leading blank line
+      parts.push('');
+    } else {
+      const col = p - start;
+      if (indent === -1) {
+        if (col <= ownerCol) break;
+        indent = col;
+      }
+      if (col < indent) break;
+      if (!literal && col > indent) fail();
+      const part = text.slice(start + indent, lineStop);
+      if (NOT_PRINTABLE.test(part)) fail();
+      parts.push(part);
+      end = lineEnd(text, lineStop);
+    }
+    start = lineStop + 1;
+  }
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  let value = '';
+  if (literal) value = parts.join('\n');
+  else {
+    let blanks = 0;
+    for (const part of parts) {
+      if (part === '') {
+        blanks++;
+        continue;
+      }
+      if (value !== '') value += blanks === 0 ? ' ' : '\n'.repeat(blanks);
+      else if (blanks > 0) fail();
+      value += part;
+      blanks = 0;
+    }
+  }
+  if (!strip && value !== '') value += '\n';
+  while (cur.i < cur.lines.length && cur.lines[cur.i]!.start < end) cur.i++;
+  const scalar = newScalar(value);
+  scalar.range = [q, end, end];
+  scalar.source = value;
+  scalar.type = literal ? Scalar.BLOCK_LITERAL : Scalar.BLOCK_FOLDED;
+  return scalar;
+}
+
+/**
+ * A quoted scalar whose closing quote is on a later line, folded as YAML folds
+ * flow scalars; every continuation line indented past the owner, no escapes.
+ */
+function multiLineQuoted(cur: Cursor, ownerCol: number, q: number, line: Line): Scalar {
+  const { text } = cur;
+  const quote = text[q]!;
+  const segment = (from: number, to: number): string => {
+    const part = text.slice(from, to);
+    if (!PRINTABLE_ASCII.test(part) || (quote === '"' && (part.includes('"') || part.includes('\\')))) fail();
+    return quote === "'" ? part.replaceAll("''", "'") : part;
+  };
+  let value = segment(q + 1, line.end).replace(/ +$/, '');
+  let blanks = 0;
+  let start = line.end + 1;
+  for (;;) {
+    if (start >= text.length) fail();
+    let lineStop = text.indexOf('\n', start);
+    if (lineStop === -1) lineStop = text.length;
+    const p = skipIndent(text, start, lineStop);
+    if (p === lineStop) {
+      blanks++;
+      start = lineStop + 1;
+      continue;
+    }
+    if (p - start <= ownerCol) fail();
+    const close = closingQuote(text, quote, p, lineStop);
+    const fold = blanks === 0 ? ' ' : '\n'.repeat(blanks);
+    blanks = 0;
+    if (close === -1) {
+      value += fold + segment(p, lineStop).replace(/ +$/, '');
+      start = lineStop + 1;
+      continue;
+    }
+    value += fold + segment(p, close);
+    restOfLine(text, close + 1, lineStop);
+    while (cur.i < cur.lines.length && cur.lines[cur.i]!.start <= start) cur.i++;
+    const next = cur.lines[cur.i];
+    if (next && next.col > ownerCol) fail();
+    const scalar = newScalar(value);
+    scalar.range = [q, close + 1, lineEnd(text, lineStop)];
+    scalar.source = value;
+    scalar.type = quote === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
+    return scalar;
+  }
+}
+
+function commentAfter(text: string, from: number, end: number): boolean {
+  const p = skipSpaces(text, from, end);
+  return p < end;
+}
+
+/** A plain scalar over several lines: line breaks fold to a space, n blank lines to n newlines. */
+function foldedPlain(cur: Cursor, ownerCol: number, first: Scalar, firstLine: Line): Scalar {
+  const { text } = cur;
+  let source = first.source!;
+  let prevEnd = firstLine.end;
+  let valueEnd = first.range![1];
+  for (;;) {
+    const next = cur.lines[cur.i];
+    if (!next || next.col <= ownerCol) break;
+    // only blank lines between (a comment line ends the scalar: what follows would be an error)
+    let breaks = 0;
+    for (let p = prevEnd; p < next.start; p++) {
+      const c = text.charCodeAt(p);
+      if (c === 10) breaks++;
+      else if (c !== 32) fail();
+    }
+    const q = next.start + next.col; // any first character continues the scalar (yaml reads `- x`, `[x]`, `"x"` there as text)
+    let e = q;
+    for (; e < next.end; e++) {
+      const c = text.charCodeAt(e);
+      if (c < 0x20 || c > 0x7e || c === 35) fail();
+      if (c === 58 && (e + 1 === next.end || text.charCodeAt(e + 1) === 32)) fail();
+    }
+    while (e > q && text.charCodeAt(e - 1) === 32) e--;
+    source += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+    source += text.slice(q, e);
+    valueEnd = e;
+    prevEnd = next.end;
+    cur.i++;
+  }
+  return plainScalar(source, first.range![0], valueEnd, lineEnd(text, prevEnd));
 }
 
 /** A scalar or flow collection that ends on this line, followed only by spaces and a comment. */
@@ -355,13 +564,27 @@ function resolveByTag(source: string): Scalar | undefined {
   return scalar;
 }
 
-/** A quoted scalar on one line with no escapes (`\` in double, `''` in single quotes). */
+/** Where the quote opened before `from` closes on this line (`''` in single quotes is a quote), or -1. */
+function closingQuote(text: string, quote: string, from: number, end: number): number {
+  for (let p = from; p < end; p++) {
+    if (text[p] !== quote) continue;
+    if (quote === "'" && text[p + 1] === "'") {
+      p++;
+      continue;
+    }
+    return p;
+  }
+  return -1;
+}
+
+/** A quoted scalar on one line with no escapes in double quotes (`\`); `''` in single quotes is a quote. */
 function quoted(text: string, q: number, end: number): Scalar {
   const quote = text[q]!;
-  const close = text.indexOf(quote, q + 1);
-  if (close === -1 || close >= end) fail();
-  const value = text.slice(q + 1, close);
-  if (!PRINTABLE_ASCII.test(value) || (quote === '"' && value.includes('\\')) || (quote === "'" && text[close + 1] === "'")) fail();
+  const close = closingQuote(text, quote, q + 1, end);
+  if (close === -1) fail();
+  const raw = text.slice(q + 1, close);
+  if (!PRINTABLE_ASCII.test(raw) || (quote === '"' && raw.includes('\\'))) fail();
+  const value = quote === "'" ? raw.replaceAll("''", "'") : raw;
   const scalar = newScalar(value);
   scalar.range = [q, close + 1, close + 1];
   scalar.source = value;
