@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prng } from './prng.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -30,18 +31,6 @@ const RELEASE_EVERY = opt('release-every', 500);
 const KEEP = args.includes('--keep');
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cli = join(root, 'bin', 'pinwatch.js');
-
-/** Deterministic PRNG (mulberry32) so every run builds the same repository. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const digest = (i, r) => `sha256:${createHash('sha256').update(`img${i}-r${r}`).digest('hex')}`;
 const values = (i, r) => `controller:\n  image: "ghcr.io/bench/img${i}:v0.${r}.0@${digest(i, r)}"\n`;

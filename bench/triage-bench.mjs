@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { prng } from './prng.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -36,17 +37,6 @@ const lib = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 const { readLiteralIndex, matchLog, triageLog, logLines } = await lib('triage/index.js');
 const { loadConfig } = await lib('config/index.js');
 const { gitStats } = await lib('git/run.js');
-
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['reconcile', 'bucket', 'claim', 'ledger', 'tenant', 'backup', 'strategy', 'driver', 'webhook', 'secret', 'volume', 'cluster', 'snapshot', 'restore', 'quota', 'gateway', 'certificate', 'namespace'];
 

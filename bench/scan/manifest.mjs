@@ -4,18 +4,7 @@
 // block maps, `|-` and `|` descriptions, folded plain and quoted multi-line
 // descriptions, `''` escapes, enums, a Deployment with a pinned image. Used by
 // the fast parser's equivalence test and the scan benchmark.
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../prng.mjs';
 
 const WORDS = ['the', 'field', 'selects', 'which', 'pods', 'are', 'matched', 'by', 'this', 'policy', 'when', 'set', 'to', '"Deployment",', 'and', 'value', 'must', 'be', 'a', 'DNS', 'label', '(default).', 'e.g.', 'spec.replicas', 'Required', 'one', 'of', '[TCP,', 'UDP]'];
 

@@ -1,18 +1,7 @@
 // The stale benchmark's synthetic history (also used by the answers test,
 // test/stale/golden.test.ts): a deterministic git fast-import stream.
 import { createHash } from 'node:crypto';
-
-/** Deterministic PRNG (mulberry32) so every run builds the same repository. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../prng.mjs';
 
 const digest = (i, r) => `sha256:${createHash('sha256').update(`img${i}-r${r}`).digest('hex')}`;
 const values = (i, r) => `controller:\n  image: "ghcr.io/bench/img${i}:v0.${r}.0@${digest(i, r)}"\n`;
