@@ -3,17 +3,11 @@
  * digests), `mirror` (copy them to another prefix by digest) and `compare` (the
  * promotion verifier). The JSON outputs (`--format json`) are these shapes.
  */
-import type { Problem, Shape } from '../model/index.js';
+import type { Problem } from '../model/index.js';
+import type { Leftover, RepinChange } from '../repin/types.js';
 
-/** One pin location a rewrite changes. */
-export interface RefChange {
-  file: string;
-  line: number;
-  keyPath?: string;
-  shape: Shape;
-  from: string;
-  to: string;
-}
+/** One pin location a rewrite changes: a repin change without lockstep (release rewrites name every pin themselves). */
+export type RefChange = Omit<RepinChange, 'lockstep'>;
 
 export interface RewriteFile {
   file: string;
@@ -22,14 +16,8 @@ export interface RewriteFile {
   diff: string;
 }
 
-/** A text line (or a pin) still naming what a rewrite should have removed. */
-export interface Remaining {
-  file: string;
-  line: number;
-  text: string;
-  /** `pin`: a rescanned pin still names it; `text`: plain text outside every scanned pin. */
-  kind: 'pin' | 'text';
-}
+/** A text line (or a pin) still naming what a rewrite should have removed: the same record repin's sweep reports. */
+export type Remaining = Leftover;
 
 export interface RewriteResult {
   changes: RefChange[];
