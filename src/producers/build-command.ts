@@ -126,3 +126,47 @@ export function filesRead(value: string): string[] {
 export function shellWord(w: string): string {
   return /^[A-Za-z0-9_@%+=:,./⟨⟩\u00a0-\uffff-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
+
+/** The fields of a build a declarative recipe (a bake target, a compose service) describes. */
+export interface DeclaredBuild {
+  /** `docker buildx bake`, `docker compose build`. */
+  tool: string;
+  /** The target or service, named in `command`. */
+  name: string;
+  /** Absolute context ('' when remote or not evaluable) and the context as written. */
+  contextAbs: string;
+  contextArg: string;
+  /** The Dockerfile as written (`--file`) and resolved. */
+  fileArg?: string;
+  dockerfile?: string;
+  stage?: string;
+  args: string[];
+  platforms: string[];
+  tags: string[];
+  source: { file: string; line: number };
+}
+
+/** A declarative recipe as the FoundBuild of the equivalent `docker buildx build` command. */
+export function foundBuildOf(d: DeclaredBuild): FoundBuild {
+  const argv = [
+    'docker', 'buildx', 'build',
+    ...(d.fileArg ? ['--file', d.fileArg] : []),
+    ...(d.stage ? ['--target', d.stage] : []),
+    ...d.args.flatMap((a) => ['--build-arg', a]),
+    ...(d.platforms.length ? ['--platform', d.platforms.join(',')] : []),
+    ...d.tags.flatMap((t) => ['--tag', t]),
+    d.contextArg,
+  ];
+  return {
+    tool: d.tool,
+    context: d.contextAbs,
+    contextArg: d.contextArg,
+    ...(d.dockerfile ? { dockerfile: d.dockerfile } : {}),
+    ...(d.stage ? { stage: d.stage } : {}),
+    tags: d.tags,
+    outputs: [],
+    command: `${d.tool} ${d.name}: ${argv.map(shellWord).join(' ')}`,
+    source: d.source,
+    order: 0,
+  };
+}

@@ -14,7 +14,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
-import { shellWord, type FoundBuild } from '../build-command.js';
+import { foundBuildOf } from '../build-command.js';
 import type { BuildRecipe } from '../types.js';
 import { HclSyntaxError, parseHcl, type HclAttribute, type HclBlock, type HclBody, type HclExpr } from './hcl.js';
 
@@ -265,27 +265,19 @@ function recipeOf(ctx: Ctx, name: string, line: number, r: Resolved, groups: str
   const fileArg = fileIn?.value.replace(/^cwd:\/\//, '');
   const dockerfile = fileArg && contextAbs ? path.resolve(fileIn!.value.startsWith('cwd://') ? path.resolve(ctx.root, ctx.dir) : contextAbs, fileArg) : undefined;
   if (contextArg === '') contextArg = '.';
-  const argv = [
-    'docker', 'buildx', 'build',
-    ...(fileArg ? ['--file', fileArg] : []),
-    ...(stageIn?.value ? ['--target', stageIn.value] : []),
-    ...args.flatMap((a) => ['--build-arg', a]),
-    ...(platforms.length ? ['--platform', platforms.join(',')] : []),
-    ...tags.flatMap((t) => ['--tag', t]),
-    contextArg,
-  ];
-  const build: FoundBuild = {
+  const build = foundBuildOf({
     tool: 'docker buildx bake',
-    context: contextAbs,
+    name,
+    contextAbs,
     contextArg,
+    ...(fileArg ? { fileArg } : {}),
     ...(dockerfile ? { dockerfile } : {}),
     ...(stageIn?.value ? { stage: stageIn.value } : {}),
+    args,
+    platforms,
     tags,
-    outputs: [],
-    command: `docker buildx bake ${name}: ${argv.map(shellWord).join(' ')}`,
     source: { file: ctx.file, line },
-    order: 0,
-  };
+  });
   const label = `target "${name}"${groups.length ? ` (group ${groups.join(', ')})` : ''}`;
   return recipeOfBuild(ctx.root, { kind: 'bake', file: ctx.file, name: label, label: `${ctx.file} ${label}`, why: (t) => why(t) || undefined }, build, [], ctx.problems);
 }

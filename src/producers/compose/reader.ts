@@ -11,7 +11,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAM
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
-import { shellWord, type FoundBuild } from '../build-command.js';
+import { foundBuildOf } from '../build-command.js';
 import type { BuildRecipe } from '../types.js';
 import { interpolateCompose as interpolateWith } from '../../util/compose-interpolate.js';
 
@@ -145,27 +145,19 @@ function readService(ctx: Ctx, service: string, svc: YAMLMap, build: Node, proje
   const remote = /^[a-z]+:\/\//.test(contextArg) || contextArg.startsWith('git@');
   const contextAbs = remote || hasMarker(contextArg) ? '' : path.resolve(ctx.root, dir, contextArg);
   const dockerfile = fileIn && contextAbs && !hasMarker(fileIn.value) ? path.resolve(contextAbs, fileIn.value) : undefined;
-  const argv = [
-    'docker', 'buildx', 'build',
-    ...(fileIn ? ['--file', fileIn.value] : []),
-    ...(stageIn?.value ? ['--target', stageIn.value] : []),
-    ...args.flatMap((a) => ['--build-arg', a.value]),
-    ...(platforms.length ? ['--platform', platforms.map((p) => p.value).join(',')] : []),
-    ...tags.flatMap((t) => ['--tag', t]),
-    contextArg,
-  ];
-  const found: FoundBuild = {
+  const found = foundBuildOf({
     tool: 'docker compose build',
-    context: contextAbs,
+    name: service,
+    contextAbs,
     contextArg,
+    ...(fileIn ? { fileArg: fileIn.value } : {}),
     ...(dockerfile ? { dockerfile } : {}),
     ...(stageIn?.value ? { stage: stageIn.value } : {}),
+    args: args.map((a) => a.value),
+    platforms: platforms.map((p) => p.value),
     tags,
-    outputs: [],
-    command: `docker compose build ${service}: ${argv.map(shellWord).join(' ')}`,
     source: { file: ctx.file, line },
-    order: 0,
-  };
+  });
   const name = `services.${service}`;
   return recipeOfBuild(ctx.root, { kind: 'compose', file: ctx.file, name, label: `${ctx.file} ${name}`, why: (t) => why(t) || undefined }, found, [], ctx.problems);
 }
