@@ -10,6 +10,7 @@ import { findingsTextLines } from './findings-text.js';
 import { staleColourer, staleTextLines } from './stale-text.js';
 import { summaryCounts } from './stale-common.js';
 import { terminalSafe } from './sanitize.js';
+import { pushAll } from '../util/list.js';
 import { finish, findingsColourer, findingsWrap, paint, PLAIN, type Colourer, type TextOptions } from './style.js';
 
 const STALE_RULE_IDS = new Set(STALE_RULES.map((r) => r.id));
@@ -67,19 +68,20 @@ export function formatCheckText(stale: StaleReportResult, findings: readonly Fin
   const lintFindings = findings.filter((f) => !STALE_RULE_IDS.has(f.rule));
   const active = findings.filter((f) => !f.suppressed);
   const rebuild = active.filter((f) => f.rule === 'rebuild-needed');
-  const out = [...summaryLines(stale, findings, pr), ...notes];
+  const out = pushAll(summaryLines(stale, findings, pr), notes);
   if (detail !== 'quiet') {
     if (pr) {
       out.push('', `== This pull request, against ${pr.base} (${pr.commit.slice(0, 10)}): ${pr.prCommits} commit(s) of its own`, '');
-      out.push(...(rebuild.length > 0 ? rebuild.map((f) => `${f.message}`) : ["it changes no first-party image's build inputs"]));
+      pushAll(out, rebuild.length > 0 ? rebuild.map((f) => `${f.message}`) : ["it changes no first-party image's build inputs"]);
       out.push(`${pr.onBase} lint finding(s) already in ${pr.base} are not reported; unshipped commits count only those ${pr.base} has`);
     }
     // the stale warnings and notes are among `notes`, printed once above
     const staleLines = staleTextLines({ ...stale, warnings: [], notes: [] }, { style, detail }).slice(1);
-    out.push('', '== Merged but not shipped: first-party images vs the commits they were built from', ...staleLines);
+    out.push('', '== Merged but not shipped: first-party images vs the commits they were built from');
+    pushAll(out, staleLines);
     out.push('', '== Invariants: every pin checked', '');
     if (lintFindings.length === 0) out.push('no lint findings');
-    else out.push(...findingsTextLines(lintFindings, detail, []));
+    else pushAll(out, findingsTextLines(lintFindings, detail, []));
   }
   return finish(terminalSafe(`${out.join('\n')}\n`), style, (line, s) => {
     const coloured = checkColourer(line, s);

@@ -9,6 +9,7 @@
 import type { Finding, Severity } from '../model/index.js';
 import { locationText, summaryLine, type FindingsReportOptions } from './findings-common.js';
 import { terminalSafe } from './sanitize.js';
+import { pushAll } from '../util/list.js';
 import { finish, findingsColourer, findingsWrap, PLAIN, type Detail } from './style.js';
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
@@ -53,7 +54,7 @@ export function groupByRule(findings: readonly Finding[]): Finding[][] {
 export function formatFindingsText(findings: readonly Finding[], options: FindingsReportOptions = {}): string {
   const out: string[] = [];
   if (options.title) out.push(options.title, '');
-  out.push(...findingsTextLines(findings, options.detail ?? 'normal', options.notes ?? []));
+  pushAll(out, findingsTextLines(findings, options.detail ?? 'normal', options.notes ?? []));
   return finish(terminalSafe(`${out.join('\n')}\n`), options.style ?? PLAIN, findingsColourer, findingsWrap);
 }
 
@@ -63,7 +64,7 @@ export function findingsTextLines(findings: readonly Finding[], detail: Detail, 
   const suppressed = findings.filter((f) => f.suppressed);
   const out: string[] = [summaryLine(findings)];
   if (suppressed.length > 0 && detail !== 'verbose') out.push(`the ${suppressed.length} suppressed finding(s) are not listed (--verbose lists them)`);
-  out.push(...notes);
+  pushAll(out, notes);
   if (detail === 'quiet') return out;
   for (const group of groupByRule(active)) {
     const hint = commonHint(group);

@@ -2,7 +2,7 @@
 import type { StaleReport } from '../stale/index.js';
 import { ageText, builtFromText, commitLine, failedBeforeAnswer, imageLabels, summaryCounts, unshippedCount } from './stale-common.js';
 import { plainField, terminalSafe } from './sanitize.js';
-import { listSome } from '../util/list.js';
+import { listSome, pushAll } from '../util/list.js';
 import { finish, paint, PLAIN, table, type Colourer, type TextOptions } from './style.js';
 
 const STATUS_TONE = { stale: 'warning', current: 'good', unknown: 'note' } as const;
@@ -38,13 +38,13 @@ export function staleTextLines(report: StaleReport & { notes?: string[] }, optio
   const current = report.images.filter((i) => i.status === 'current').length;
   const lines: string[] = [summaryCounts(report.images)];
   // what limits the answer for every image comes first, once
-  lines.push(...report.warnings.map((w) => `warning: ${w}`));
+  pushAll(lines, report.warnings.map((w) => `warning: ${w}`));
   if (detail === 'quiet') return lines;
   lines.push('');
   if (report.images.length === 0) return [...lines, ...(report.notes ?? []).map((n) => `note: ${n}`)];
   const labels = imageLabels(report.images);
   const rows = [['IMAGE', 'STATUS', 'BUILT FROM', 'UNSHIPPED', 'OLDEST'], ...report.images.map((i, n) => [labels[n]!, i.status, builtFromText(i), unshippedCount(i), ageText(i)])];
-  lines.push(...table(rows, style), '');
+  pushAll(lines, table(rows, style)).push('');
   for (const [n, img] of report.images.entries()) {
     if (img.status === 'current' && detail !== 'verbose') continue;
     lines.push(`${labels[n]} (${img.repository}${img.digest ? `@${img.digest.slice(0, 19)}…` : ''}): ${img.status}`);
