@@ -37,10 +37,10 @@ function summaryLines(stale: StaleReportResult, findings: readonly Finding[], pr
   const staleFindings = findings.filter((f) => STALE_RULE_IDS.has(f.rule));
   const lintFindings = findings.filter((f) => !STALE_RULE_IDS.has(f.rule));
   const lintActive = lintFindings.filter((f) => !f.suppressed).length;
+  const notCurrent = stale.images.filter((i) => i.status !== 'current').length;
   const lines = [
     `check: ${severityCounts(findings)} in all`,
-    `  stale: ${severityCounts(staleFindings)} (one per pin of an image not current)`,
-    `    of ${summaryCounts(stale.images)}`,
+    `  stale: ${severityCounts(staleFindings)} (one per pin of the ${notCurrent} image(s) not current)`,
     `  lint:  ${severityCounts(lintFindings)} (${plural(lintActive, 'finding')})`,
   ];
   const suppressed = findings.filter((f) => f.suppressed);
@@ -49,6 +49,7 @@ function summaryLines(stale: StaleReportResult, findings: readonly Finding[], pr
     lines.push(`  not counted: ${suppressed.length} suppressed (${by('baseline')} by the baseline, ${by('inline')} inline; --verbose lists them)`);
   }
   if (pr) lines.push(`  not reported: ${pr.onBase} lint finding(s) already in ${pr.base} (PR mode)`);
+  lines.push(summaryCounts(stale.images));
   return lines;
 }
 
