@@ -126,11 +126,16 @@ export type Colourer = (line: string, style: TextStyle) => string;
 export function finish(safeText: string, style: TextStyle, colour?: Colourer, wrapIndent?: WrapRule): string {
   if (style.width === undefined && (!style.color || !colour)) return safeText;
   const width = style.width;
-  const lines = safeText.split('\n').flatMap((l) => {
+  const paintLine = style.color && colour ? colour : undefined;
+  const out: string[] = [];
+  for (const l of safeText.split('\n')) {
     const indent = width === undefined ? undefined : wrapIndent?.(l);
-    return indent === undefined ? [truncate(l, width)] : wrap(l, width!, indent);
-  });
-  return (style.color && colour ? lines.map((l) => colour(l, style)) : lines).join('\n');
+    if (indent === undefined) {
+      const cut = truncate(l, width);
+      out.push(paintLine ? paintLine(cut, style) : cut);
+    } else for (const w of wrap(l, width!, indent)) out.push(paintLine ? paintLine(w, style) : w);
+  }
+  return out.join('\n');
 }
 
 /** Which lines wrap instead of being cut, and the indent of their continuation lines (undefined: cut). */
