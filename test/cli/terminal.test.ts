@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectStyle, textWidth, truncate, wrap, table } from '../../src/report/style.js';
+import { withProgress } from '../../src/cli/terminal.js';
 import { runCli } from '../support/io.js';
 import { seedRepo } from '../support/seed-tree.js';
 
@@ -120,5 +121,28 @@ describe('pinwatch check on a fake TTY', () => {
   it('no progress drawn on a stderr that is not a TTY', async () => {
     const r = await runCli(['--repo', repo.dir, 'check'], { tty: { columns: 80 } });
     expect(r.err).not.toContain('\r');
+  });
+});
+
+describe('withProgress', () => {
+  const ctx = (stderrIsTTY: boolean, detail: 'quiet' | 'normal' | 'verbose' = 'normal') => {
+    const err: string[] = [];
+    return { err, ctx: { global: { repo: '/r', firstParty: [], detail }, io: { out: () => {}, err: (t: string) => void err.push(t), env: {}, cwd: '/', stderrIsTTY } } };
+  };
+  const slow = () => new Promise<number>((r) => setTimeout(() => r(7), 1300));
+
+  it('work over a second on a TTY stderr: one line redrawn, erased at the end', async () => {
+    const { err, ctx: c } = ctx(true);
+    expect(await withProgress(c, 'check: reading the history', slow)).toBe(7);
+    expect(err[0]).toMatch(/^\r\u001b\[2Kpinwatch: check: reading the history… 1s$/);
+    expect(err.at(-1)).toBe('\r\u001b[2K');
+  });
+
+  it('nothing on a stderr that is not a TTY, nor under --quiet, nor for quick work', async () => {
+    for (const [tty, detail, work] of [[false, 'normal', slow], [true, 'quiet', slow], [true, 'normal', async () => 7]] as const) {
+      const { err, ctx: c } = ctx(tty, detail);
+      await withProgress(c, 'x', work);
+      expect(err).toEqual([]);
+    }
   });
 });
