@@ -4,6 +4,7 @@
  * ./output.ts.
  */
 import type { FailOn } from '../model/index.js';
+import type { Detail, TerminalInfo } from '../report/style.js';
 
 export interface Io {
   out(text: string): void;
@@ -12,6 +13,10 @@ export interface Io {
   cwd: string;
   /** All of stdin, for `--pods -` and `triage -` (absent where there is none). */
   readStdin?: () => Promise<string>;
+  /** stdout's terminal (colour and width of text reports); absent = not a TTY. */
+  stdoutTerminal?: TerminalInfo;
+  /** stderr is a TTY: progress lines may be drawn there. */
+  stderrIsTTY?: boolean;
 }
 
 export interface GlobalOptions {
@@ -22,6 +27,8 @@ export interface GlobalOptions {
   output?: string;
   failOn?: FailOn;
   firstParty: string[];
+  /** --quiet (summary and exit code) or --verbose; `normal` without either. */
+  detail?: Detail;
 }
 
 export interface CommandContext {
@@ -44,6 +51,8 @@ export function processIo(): Io {
     err: (t) => process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
+    stdoutTerminal: { isTTY: process.stdout.isTTY === true, ...(process.stdout.columns ? { columns: process.stdout.columns } : {}) },
+    stderrIsTTY: process.stderr.isTTY === true,
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);

@@ -62,7 +62,14 @@ function globalOptions(cmd: Command, io: Io): GlobalOptions {
     output: o.output as string | undefined,
     failOn: o.failOn as FailOn | undefined,
     firstParty: (o.firstParty as string[] | undefined) ?? [],
+    detail: detailFlag(o),
   };
+}
+
+/** --quiet / --verbose (terminal output, issue 14): one of them at most. */
+function detailFlag(o: Record<string, unknown>): GlobalOptions['detail'] {
+  if (o.quiet && o.verbose) throw new PinwatchError('conflicting-options', '--quiet and --verbose contradict each other: give one');
+  return o.quiet ? 'quiet' : o.verbose ? 'verbose' : 'normal';
 }
 
 const repeatable = (v: string, prev: string[] = []) => [...prev, v];
@@ -99,6 +106,8 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--output <file>', 'write the report to FILE (atomically) instead of stdout')
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or above this level').choices(FAIL_ON_LEVELS))
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
+    .option('-q, --quiet', 'text reports: the summary only (the exit code is unchanged); no progress on stderr')
+    .option('-v, --verbose', 'text reports: also what is normally hidden (current images, suppressed findings); timings on stderr')
     .showHelpAfterError('(pinwatch --help lists the commands; pinwatch <command> --help, a command\'s options)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });

@@ -31,7 +31,8 @@ export function tagsInLine(line: string, wanted: ReadonlySet<string>, longest: n
 export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD'): Promise<PatchOccurrence[]> {
   const wanted = new Set([...tags].filter((t) => t !== ''));
   if (wanted.size === 0 || paths.length === 0) return [];
-  const longest = Math.max(...[...wanted].map((t) => t.length));
+  let longest = 0;
+  for (const t of wanted) if (t.length > longest) longest = t.length;
   const alternation = [...wanted].sort().map(escapeEre).join('|');
   const pickaxe = alternation.length <= MAX_PICKAXE_CHARS ? alternation : undefined;
   const occs = await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL_PATHSPECS, { pickaxe, tokensIn: (line) => tagsInLine(line, wanted, longest) });

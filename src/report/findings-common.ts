@@ -7,6 +7,7 @@ import type { Finding, Severity } from '../model/index.js';
 import { LINT_RULES, RULE_DOCS_PATH } from '../rules/catalog.js';
 import type { RuleMeta } from '../rules/index.js';
 import { plainField } from './sanitize.js';
+import type { Detail, TextStyle } from './style.js';
 
 export interface FindingsReportOptions {
   /** Heading, e.g. `pinwatch lint`. */
@@ -23,6 +24,10 @@ export interface FindingsReportOptions {
   notes?: readonly string[];
   /** Extra top-level fields of the JSON report (e.g. `baseline`). */
   jsonExtra?: Record<string, unknown>;
+  /** Text only: colour and width (./style.ts); plain when absent. */
+  style?: TextStyle;
+  /** Text only: `quiet` the summary only, `verbose` also the suppressed findings. */
+  detail?: Detail;
 }
 
 /** Without `tool`, SARIF names pinwatch with no version: a pure formatter does not know which package it is in. */

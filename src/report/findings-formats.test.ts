@@ -107,7 +107,13 @@ describe('text, json, markdown', () => {
     expect(text).toContain('\n  fix: Have the producer stamp');
     expect(text).toContain(`    see ${B}:3:12: ghcr.io/acme/y@sha256:222222222222…`);
     expect(text).not.toContain('[floating-tag]');
-    expect(text.trimEnd().split('\n').at(-1)).toBe('4 findings: 3 errors, 1 warning, 0 notes (1 suppressed: 1 inline, 0 by baseline)');
+    // the summary first (under the title), saying what is counted but not listed
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'pinwatch lint',
+      '',
+      '4 findings: 3 errors, 1 warning, 0 notes (1 suppressed: 1 inline, 0 by baseline)',
+      'the 1 suppressed finding(s) are not listed (--verbose lists them)',
+    ]);
   });
 
   it('text groups findings by rule, errors first, and prints a rule\'s fix once per group', () => {
@@ -120,6 +126,8 @@ describe('text, json, markdown', () => {
       f('c.yaml', 'first-party-missing-digest', 'error', 'A finding of its own.'),
     ]);
     expect(text.split('\n')).toEqual([
+      '4 findings: 3 errors, 1 warning, 0 notes',
+      '',
       '[first-party-missing-digest] 3 errors',
       `  fix: ${hint}`,
       'a.yaml:1: error [first-party-missing-digest] first-party-missing-digest in a.yaml',
@@ -130,8 +138,6 @@ describe('text, json, markdown', () => {
       '[floating-tag] 1 warning',
       '  fix: Pin a version.',
       'a.yaml:1: warning [floating-tag] floating-tag in a.yaml',
-      '',
-      '4 findings: 3 errors, 1 warning, 0 notes',
       '',
     ]);
   });

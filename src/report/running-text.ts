@@ -2,11 +2,12 @@
 import type { RunningReport } from '../running/types.js';
 import { builtText, containerLabel, drifts, headline, lackedText, short, shortDigest, summaryLine } from './running-common.js';
 import { terminalSafe } from './sanitize.js';
+import { maxOf } from './style.js';
 
 const MAX_LISTED = 20;
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => maxOf(rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd());
 }
 
@@ -23,7 +24,8 @@ export function formatRunningText(report: RunningReport): string {
       c.firstParty && c.builtFrom ? `${c.lacks.length}${c.lacksVsPin.length ? ` (${c.lacksVsPin.length} vs pin)` : ''}` : '',
     ]);
   }
-  out.push(...table(rows), '');
+  for (const row of table(rows)) out.push(row);
+  out.push('');
   for (const c of report.containers.filter(drifts)) {
     out.push(`${containerLabel(c)}: ${headline(c)}`);
     out.push(`  image ${c.image}${c.repository && c.repository !== c.canonical ? ` (runs from ${c.repository}, an alias of ${c.canonical})` : ''}`);

@@ -5,6 +5,7 @@
 import type { Pin } from '../model/index.js';
 import type { ScanResult } from '../scan/index.js';
 import { plainField, terminalSafe } from './sanitize.js';
+import { maxOf } from './style.js';
 
 const DIGEST_SHOWN = 12;
 
@@ -43,7 +44,7 @@ function groupLabel(pins: readonly Pin[]): string {
 
 function pinRows(pins: readonly Pin[]): string[] {
   const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, (p.source ? plainField(p.raw) : shortVersion(p)) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
+  const widths = [0, 1, 2, 3].map((i) => maxOf(cells.map((c) => c[i]!.length)));
   return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
 }
 
@@ -51,7 +52,8 @@ function pinSection(result: ScanResult): string[] {
   const lines: string[] = [];
   for (const [repo, pins] of groupByRepository(result.pins)) {
     lines.push(`${repo}  (${groupLabel(pins)})`);
-    lines.push(...pinRows(pins), '');
+    for (const row of pinRows(pins)) lines.push(row);
+    lines.push('');
   }
   return lines;
 }
@@ -116,7 +118,7 @@ function kustomizeSection(result: ScanResult, full: boolean): string[] {
       `${plainField(i.file)}:${i.line}`,
       i.setBy.length > 0 ? `set by ${i.setBy.map(plainField).join(', ')}` : 'as written',
     ]);
-    const widths = [0, 1].map((k) => Math.max(...cells.map((c) => c[k]!.length)));
+    const widths = [0, 1].map((k) => maxOf(cells.map((c) => c[k]!.length)));
     for (const c of cells) lines.push(`    ${c[0]!.padEnd(widths[0]!)}  ${c[1]!.padEnd(widths[1]!)}  ${c[2]}`.trimEnd());
   }
   lines.push('');

@@ -20,3 +20,9 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/** Append every item to `list` in place (`list.push(...items)` overflows the stack past ~100,000 items). */
+export function pushAll<T>(list: T[], items: readonly T[]): T[] {
+  for (const item of items) list.push(item);
+  return list;
+}

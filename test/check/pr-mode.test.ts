@@ -86,7 +86,12 @@ describe('check --base REV (PR mode)', () => {
   it('text: the PR section comes first and says what the PR must rebuild', async () => {
     const r = await runCli(['--repo', repo.dir, 'check', '--base', 'base']);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(/^== This pull request, against base \([0-9a-f]{10}\): 2 commit\(s\) of its own$/);
+    // the summary first, saying what PR mode leaves out; then the PR section before the stale table
+    expect(lines[0]).toMatch(/^check: \d+ errors?, \d+ warnings?, \d+ notes? in all$/);
+    expect(r.out).toMatch(/\n {2}not reported: \d+ lint finding\(s\) already in base \(PR mode\)\n/);
+    const pr = lines.findIndex((l) => /^== This pull request, against base \([0-9a-f]{10}\): 2 commit\(s\) of its own$/.test(l));
+    expect(pr).toBeGreaterThan(0);
+    expect(pr).toBeLessThan(lines.findIndex((l) => l.startsWith('== Merged but not shipped')));
     expect(r.out).toMatch(/this PR changes the inputs of app: its build must rebuild and repin app/);
     expect(r.out).toMatch(/lint finding\(s\) already in base are not reported/);
   });

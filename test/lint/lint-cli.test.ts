@@ -57,7 +57,8 @@ describe('pinwatch lint on a seed-shaped tree', () => {
     const r = await runCli(['--repo', seed.dir, 'lint']);
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${FILES.bsc}:3:28: error [first-party-missing-digest] ghcr.io/acme/redis-backup:v1.6.0 is pinned without a digest`);
-    expect(r.out).toMatch(/10 findings: 10 errors, 0 warnings, 0 notes\n$/);
+    // the summary first (under the title), then the findings
+    expect(r.out).toMatch(/^pinwatch lint\n\n10 findings: 10 errors, 0 warnings, 0 notes\n/);
   });
 
   it('--fail-on never exits 0; rule levels from config change severities', async () => {

@@ -106,7 +106,8 @@ describe('pinwatch stale (CLI)', () => {
   it('prints a text table and markdown', async () => {
     const { r, fix } = monorepo();
     const text = (await cli(r.dir, 'stale')).out;
-    expect(text).toMatch(/^IMAGE\s+STATUS\s+BUILT FROM/);
+    // the summary first, then the table
+    expect(text).toMatch(/^\d+ image\(s\): \d+ stale, \d+ current, \d+ unknown\n\nIMAGE\s+STATUS\s+BUILT FROM/);
     expect(text).toContain(`${fix.slice(0, 10)} `);
     expect(text).toContain('#3034');
     const md = (await cli(r.dir, 'stale', '--format', 'markdown')).out;

@@ -61,7 +61,9 @@ describe('a shallow clone that cannot answer', () => {
   });
   it('text: the shallow warning comes once, first, and no image reason repeats its fix', async () => {
     const r = await runCli(['--repo', shallow, '--fail-on', 'never', 'stale']);
-    expect(r.out.split('\n')[0]).toMatch(/^warning: the clone is shallow/);
+    // the summary, then the shallow warning at once
+    expect(r.out.split('\n')[0]).toBe('1 image(s): 0 stale, 0 current, 1 unknown');
+    expect(r.out.split('\n')[1]).toMatch(/^warning: the clone is shallow/);
     expect(r.out.match(/fetch-depth: 0/g)).toHaveLength(1);
     expect(r.out).toMatch(/reason: .*shallow clone.*\(see the shallow-clone warning at the top\)/);
   });

@@ -22,6 +22,7 @@ import { terminalSafe } from '../../report/sanitize.js';
 import { stalePolicy } from '../flags/stale.js';
 import { registryOptions } from '../flags/registry.js';
 import { COMMAND_FORMATS } from '../formats.js';
+import { textOptions, withProgress } from '../terminal.js';
 
 /** The check pipeline from the shared flags, and the notes its reports print (check and report). */
 export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[]; config: Config }> {
@@ -51,7 +52,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
   const format = pickFormat(ctx, COMMAND_FORMATS.check, 'text');
   const repo = ctx.global.repo;
   if (flags.writeBaseline) return writeCheckBaseline(ctx, flags);
-  const { result, notes, config } = await checkFromFlags(ctx, flags);
+  const { result, notes, config } = await withProgress(ctx, `check: reading the history${flags.registry ? ' and asking the registry' : ''}`, () => checkFromFlags(ctx, flags));
   const options = {
     title: 'pinwatch check',
     root: repo,
@@ -59,7 +60,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
     notes,
     jsonExtra: { baseline: baselineJson(result.lint), stale: staleJson(result.stale), ...(result.pr ? { pr: result.pr } : {}), notes },
   };
-  if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes, result.pr));
+  if (format === 'text') emit(ctx, formatCheckText(result.stale, result.findings, notes, result.pr, textOptions(ctx)));
   else if (format === 'markdown') emit(ctx, `${formatStaleMarkdown(result.stale)}\n${formatFindingsMarkdown(result.findings, options)}`);
   else {
     // github: annotations on stdout; the job summary leads with the stale table, then the findings

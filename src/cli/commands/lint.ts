@@ -7,6 +7,7 @@ import { baselineJson, lintReportNotes } from '../notes.js';
 import { emitFindingsReport } from '../output.js';
 import { say } from '../stderr.js';
 import { COMMAND_FORMATS } from '../formats.js';
+import { textOptions, withProgress } from '../terminal.js';
 
 export interface LintFlags {
   writeBaseline?: string | boolean;
@@ -24,13 +25,14 @@ export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<nu
     say(ctx, `pinwatch: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${file}\n`);
     return 0;
   }
-  const result = await lintRepo(root, config, { baseline: flags.baseline });
+  const result = await withProgress(ctx, 'lint: reading the tree', () => lintRepo(root, config, { baseline: flags.baseline }));
   const reportNotes = lintReportNotes(result, config);
   emitFindingsReport(ctx, format, result.findings, {
     title: 'pinwatch lint',
     root,
     notes: reportNotes,
     jsonExtra: { baseline: baselineJson(result), notes: reportNotes },
+    ...(format === 'text' ? textOptions(ctx) : {}),
   });
   return exitCodeFor(result.findings, ctx.global.failOn ?? 'error');
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import type { CheckFlags } from '../flags/check.js';
 import { checkFromFlags } from './check.js';
+import { withProgress } from '../terminal.js';
 import { PinwatchError } from '../../errors.js';
 import { exitCodeFor } from '../../lint/index.js';
 import { htmlPage } from '../html-page.js';
@@ -36,7 +37,7 @@ function htmlTarget(ctx: CommandContext, flags: ReportFlags): string {
 export async function runReport(ctx: CommandContext, flags: ReportFlags): Promise<number> {
   const target = htmlTarget(ctx, flags);
   const now = new Date();
-  const { result, notes, config } = await checkFromFlags(ctx, flags, now);
+  const { result, notes, config } = await withProgress(ctx, `report: reading the history${flags.registry ? ' and asking the registry' : ''}`, () => checkFromFlags(ctx, flags, now));
   const running = flags.pods !== undefined ? await runningView(ctx, flags.pods) : undefined;
   const html = await htmlPage(ctx.global.repo, config, result, notes, now, running ? { running } : {});
   writeFileAtomic(target, html);

@@ -11,6 +11,7 @@ import { formatStaleJson } from '../../report/stale-json.js';
 import { formatStaleText } from '../../report/stale-text.js';
 import { formatStaleMarkdown } from '../../report/stale-markdown.js';
 import { COMMAND_FORMATS } from '../formats.js';
+import { textOptions, withProgress } from '../terminal.js';
 
 const FORMATS = COMMAND_FORMATS.stale;
 
@@ -23,9 +24,11 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   const policy = stalePolicy(flags, new Date());
   const { repo } = ctx.global;
   const config = loadCommandConfig(ctx);
-  const report = await staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) });
+  const report = await withProgress(ctx, `stale: reading the history${flags.registry ? ' and asking the registry' : ''}`, () =>
+    staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) }),
+  );
   if (format === 'json') emit(ctx, formatStaleJson(report));
-  else if (format === 'text') emit(ctx, formatStaleText(report));
+  else if (format === 'text') emit(ctx, formatStaleText(report, textOptions(ctx)));
   else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
   else {
     const findings = staleFindings(report, policy);
