@@ -6,6 +6,7 @@
 import type { Finding } from '../model/index.js';
 import { helpUri, locationText, summaryLine, type FindingsReportOptions } from './findings-common.js';
 import { markdownCode, terminalSafe } from './sanitize.js';
+import { pushAll } from '../util/list.js';
 
 /**
  * Make text safe inside a table cell: pipes escaped, newlines as <br>, no raw
@@ -51,7 +52,8 @@ export function formatFindingsMarkdown(findings: readonly Finding[], options: Fi
   }
   if (suppressed.length) {
     out.push(`<details><summary>${suppressed.length} suppressed</summary>`, '', '| Rule | Location | Suppressed by | Message |', '| --- | --- | --- | --- |');
-    out.push(...suppressed.map((f) => suppressedRow(f, options)), '', '</details>', '');
+    pushAll(out, suppressed.map((f) => suppressedRow(f, options)));
+    out.push('', '</details>', '');
   }
   for (const n of options.notes ?? []) out.push(`> ${markdownCell(n)}`, '');
   return terminalSafe(`${out.join('\n').trimEnd()}\n`);

@@ -6,6 +6,7 @@
 import type { CompareResult, MirrorResult, PromoteResult, RewriteResult } from '../release/index.js';
 import { escapeData, escapeProperty } from './overlay-github.js';
 import { markdownCode, markdownText, terminalSafe } from './sanitize.js';
+import { pushAll } from '../util/list.js';
 
 function rewriteMarkdown(r: RewriteResult | undefined): string[] {
   if (!r) return [];
@@ -20,7 +21,7 @@ function rewriteMarkdown(r: RewriteResult | undefined): string[] {
 export function formatPromoteMarkdown(r: PromoteResult): string {
   const out = [`### pinwatch promote ${markdownCode(r.tag)}${r.dryRun ? ' (dry run)' : ''}`, '', '| Repository | Digest | Action | Reason |', '| --- | --- | --- | --- |'];
   for (const i of r.images) out.push(`| ${markdownCode(i.repository, true)} | ${i.digest ? markdownCode(i.digest, true) : ''} | ${i.action} | ${markdownText(i.reason)} |`);
-  out.push(...rewriteMarkdown(r.rewrite));
+  pushAll(out, rewriteMarkdown(r.rewrite));
   if (r.refused) out.push('', `**Refused**: ${markdownText(r.refused)}`);
   return terminalSafe(`${out.join('\n')}\n`);
 }
@@ -28,7 +29,7 @@ export function formatPromoteMarkdown(r: PromoteResult): string {
 export function formatMirrorMarkdown(r: MirrorResult): string {
   const out = [`### pinwatch mirror ${markdownCode(r.from)} → ${markdownCode(r.to)}${r.dryRun ? ' (dry run)' : ''}`, '', '| Repository | Destination | Action | Reason |', '| --- | --- | --- | --- |'];
   for (const i of r.images) out.push(`| ${markdownCode(`${i.repository}${i.digest ? `@${i.digest}` : ''}`, true)} | ${markdownCode(i.destination, true)} | ${i.action} | ${markdownText(i.reason)} |`);
-  out.push(...rewriteMarkdown(r.rewrite));
+  pushAll(out, rewriteMarkdown(r.rewrite));
   if (r.refused) out.push('', `**Refused**: ${markdownText(r.refused)}`);
   return terminalSafe(`${out.join('\n')}\n`);
 }

@@ -6,6 +6,7 @@
 import type { CompareResult, MirrorResult, PromoteResult, RewriteResult } from '../release/index.js';
 import type { Problem } from '../model/index.js';
 import { plainField, terminalSafe } from './sanitize.js';
+import { pushAll } from '../util/list.js';
 
 /** Remaining lines printed in text (pins first); JSON lists all. */
 export const REMAINING_SHOWN = 40;
@@ -18,7 +19,7 @@ export function rewriteLines(r: RewriteResult | undefined, dryRun: boolean, diff
   if (!r) return [];
   const out = ['', `rewrite: ${r.changes.length} pin(s) in ${r.files.length} file(s)${r.written ? ', written' : dryRun ? ' (dry run, nothing written)' : r.problems.some((p) => p.blocking) ? ', nothing written' : ''}`];
   for (const c of r.changes) out.push(`  ${c.file}:${c.line}${c.keyPath ? ` ${c.keyPath}` : ''} [${c.shape}] ${plainField(c.from)} -> ${plainField(c.to)}`);
-  out.push(...problems(r.problems));
+  pushAll(out, problems(r.problems));
   if (r.remaining.length === 0) out.push('  postcondition: nothing in the tree still names the old value');
   const shown = r.remaining.filter((x) => x.kind === 'pin').concat(r.remaining.filter((x) => x.kind === 'text'));
   for (const x of shown.slice(0, REMAINING_SHOWN)) out.push(`  remaining ${x.kind} ${x.file}:${x.line}: ${plainField(x.text)}`);
@@ -33,8 +34,8 @@ export function formatPromoteText(r: PromoteResult, opts: { diff?: boolean } = {
     out.push(`  ${i.action.padEnd(8)} ${i.repository}${i.digest ? `@${i.digest}` : ''}`, `           ${plainField(i.reason)}`);
     for (const m of i.moves ?? []) out.push(`           ${m.tag}: ${m.action}: ${plainField(m.reason)}`);
   }
-  out.push(...problems(r.problems));
-  out.push(...rewriteLines(r.rewrite, r.dryRun, opts.diff === true));
+  pushAll(out, problems(r.problems));
+  pushAll(out, rewriteLines(r.rewrite, r.dryRun, opts.diff === true));
   out.push('', r.refused ? `refused: ${plainField(r.refused)}` : r.dryRun ? 'planned: nothing was written (dry run)' : 'done');
   return terminalSafe(`${out.join('\n')}\n`);
 }
@@ -46,8 +47,8 @@ export function formatMirrorText(r: MirrorResult, opts: { diff?: boolean } = {})
     if (i.reason) out.push(`           ${plainField(i.reason)}`);
     for (const s of i.stats?.skippedLayers ?? []) out.push(`           not copied: ${plainField(s)}`);
   }
-  out.push(...problems(r.problems));
-  out.push(...rewriteLines(r.rewrite, r.dryRun, opts.diff === true));
+  pushAll(out, problems(r.problems));
+  pushAll(out, rewriteLines(r.rewrite, r.dryRun, opts.diff === true));
   out.push('', r.refused ? `refused: ${plainField(r.refused)}` : r.dryRun ? 'planned: nothing was copied or written (dry run)' : 'done');
   return terminalSafe(`${out.join('\n')}\n`);
 }
