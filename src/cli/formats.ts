@@ -1,6 +1,6 @@
 /**
- * Each command's output formats (the first is the default) and exit codes, in one
- * place: the command bodies check `--format` against these, and `--help` prints
+ * Each command's output formats (the first is the default), exit codes and one
+ * example, in one place: the command bodies check `--format` against these, and `--help` prints
  * them under every command. Plain data, so `--help` loads nothing else.
  */
 export const COMMAND_FORMATS = {
@@ -44,12 +44,34 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   compare: ['0 every file same or tags-only', '1 a file whose digests differ or that drifted (unless allowed), or one only one side has', `${ERROR}, or --from does not exist`],
 };
 
-/** The `--help` footer of one command: its formats and exit codes. */
+/** One example per command, printed under its `--help`. */
+export const COMMAND_EXAMPLES: Readonly<Record<string, string>> = {
+  check: 'pinwatch check --base origin/main --format sarif --output pinwatch.sarif',
+  scan: 'pinwatch scan --format json | jq \'.pins[] | select(.firstParty)\'',
+  lint: 'pinwatch lint --fail-on warning',
+  stale: 'pinwatch stale billing-controller --fail-on-stale any',
+  explain: 'pinwatch explain billing-controller',
+  affected: 'pinwatch affected --base HEAD~1 --format json',
+  overlay: 'pinwatch overlay --from ../built-tree --dry-run',
+  repin: 'pinwatch repin billing-controller --to ghcr.io/acme/billing-controller:v1.2.0@sha256:…',
+  inspect: 'pinwatch inspect ghcr.io/acme/billing-controller:v1.2.0',
+  report: 'pinwatch report --html pinwatch.html',
+  demo: 'pinwatch demo',
+  running: 'kubectl get pods -A -o json | pinwatch running --pods -',
+  triage: 'pinwatch triage e2e-lane.log --pods report-bundle/',
+  promote: 'pinwatch promote --tag v1.4.0 --dry-run',
+  mirror: 'pinwatch mirror --from iad.ocir.io/acme/ci --to ghcr.io/acme --rewrite --dry-run',
+  compare: 'pinwatch compare --from ../release-candidate-tree',
+};
+
+/** The `--help` footer of one command: its formats, exit codes and an example. */
 export function helpFooter(command: string): string {
   const formats = (COMMAND_FORMATS as Record<string, readonly string[] | undefined>)[command];
   const exits = COMMAND_EXITS[command];
   const lines: string[] = [];
   if (formats) lines.push('', `Formats (--format): ${formats.map((f, i) => (i === 0 ? `${f} (default)` : f)).join(', ')}`);
   if (exits) lines.push('', 'Exit codes:', ...exits.map((e) => `  ${e}`));
+  const example = COMMAND_EXAMPLES[command];
+  if (example) lines.push('', 'Example:', `  ${example}`);
   return lines.join('\n');
 }

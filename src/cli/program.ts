@@ -136,7 +136,6 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .command('scan')
     .description('list every image pin in the tree (all storage shapes), with its form and first-party flag')
     .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', '\nFormats: text (default), json (schemas/scan-output.schema.json). Exit 0 after a scan, 2 on a usage or config error.')
     .option('--kustomize', 'also list every root kustomize overlay and the ref each container image deploys (json always has them)')
     .action(run(async (ctx, flags: { kustomize?: boolean }) => (await import('./commands/scan.js')).runScan(ctx, flags)));
 
