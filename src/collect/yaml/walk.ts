@@ -18,6 +18,10 @@ type Path = readonly (string | number)[];
 
 /** `--migrate-image=ref`, `-image=ref`, `--sidecar_image=ref` inside a string. */
 const ARG_IMAGE = /(?:^|\s)--?[A-Za-z0-9_.-]*image=["']?([^\s"',]+)/gi;
+/** An argument value that is a shell expansion (`$AMI_ID`, `${IMAGE}`, `$(cat f)`): computed when the job runs. */
+const SHELL_EXPANSION = /^\$[({A-Za-z_]/;
+/** How scan counts such arguments under "Left out". */
+export const ARG_SHELL_VALUE_LEFT_OUT = '`--x-image=` arguments whose value is a shell variable or command ($AMI_ID, $(…)): set when the job runs, not a ref in the tree';
 /** Every ARG_IMAGE match contains `image=` (any case): strings without it skip the regex. */
 const ARG_HINT = /image=/i;
 /** A ko source ref (`ko://github.com/acme/app/cmd/app`): what ko resolve replaces with the image it builds. */
@@ -134,6 +138,11 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
     if (refText.startsWith(KO_SCHEME)) {
       const start = koSourceRef(state, s, refText, from, keyPath, 'yaml-arg');
       if (start !== -1) from = start - (s.range?.[0] ?? 0) + refText.length;
+      continue;
+    }
+    if (SHELL_EXPANSION.test(refText)) {
+      // `--worker-image="$AMI_ID"`: a value the job computes when it runs, not a ref in the tree
+      state.leftOut.push({ reason: ARG_SHELL_VALUE_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(s.range?.[0] ?? 0).line} ${keyPath} ${refText}` });
       continue;
     }
     try {

@@ -213,3 +213,27 @@ describe('fallback to the text scrape', () => {
     expect(result.pins.map((p) => p.raw)).toEqual(['ghcr.io/acme/x:v1']);
   });
 });
+
+describe('--x-image= arguments whose value the job computes', () => {
+  const cases = [
+    { name: 'a quoted shell variable', arg: '--worker-image="$AMI_ID"', value: '$AMI_ID' },
+    { name: 'a braced variable', arg: '--sidecar-image=${SIDECAR}', value: '${SIDECAR}' },
+    { name: 'a command substitution', arg: '--image=$(cat image.txt)', value: '$(cat' },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: counted under left out, neither a pin nor an invalid ref`, () => {
+      const text = `args:\n  - bash\n  - -c\n  - |\n    kubetest2 ec2 \\\n      ${c.arg} \\\n      --up\n`;
+      const result = collectYaml(text, acmeContext('job.yaml'));
+      expect(result.pins).toEqual([]);
+      expect(result.problems).toEqual([]);
+      expect(result.leftOut).toEqual([{ reason: expect.stringContaining('shell variable'), where: `job.yaml:4 args[2] ${c.value}` }]);
+    });
+  }
+
+  it('a literal ref beside it is still a pin', () => {
+    const text = 'args:\n  - --worker-image="$AMI_ID" --runner-image=ghcr.io/acme/runner:v1\n';
+    const result = collectYaml(text, acmeContext('job.yaml'));
+    expect(result.pins.map(summary)).toEqual(['args[0] yaml-arg tag ghcr.io/acme/runner:v1 @2']);
+    expect(result.leftOut).toHaveLength(1);
+  });
+});
