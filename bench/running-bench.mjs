@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './prng.mjs';
+import { digest, staleHistoryStream } from './stale/history.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -31,62 +32,6 @@ const RELEASE_EVERY = opt('release-every', 500);
 const KEEP = args.includes('--keep');
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cli = join(root, 'bin', 'pinwatch.js');
-
-const digest = (i, r) => `sha256:${createHash('sha256').update(`img${i}-r${r}`).digest('hex')}`;
-const values = (i, r) => `controller:\n  image: "ghcr.io/bench/img${i}:v0.${r}.0@${digest(i, r)}"\n`;
-
-function fastImportStream() {
-  const rand = prng(42);
-  const parts = [];
-  const data = (s) => `data ${Buffer.byteLength(s)}\n${s}\n`;
-  const file = (path, content) => `M 100644 inline ${path}\n${data(content)}`;
-  let mark = 0;
-  let t = Date.parse('2025-01-01T00:00:00Z') / 1000;
-  const commit = (branch, msg, files, from, merge) => {
-    mark++;
-    t += 600;
-    parts.push(
-      `commit refs/heads/${branch}\nmark :${mark}\nauthor Bench <bench@example.test> ${t} +0000\ncommitter Bench <bench@example.test> ${t} +0000\n${data(msg)}` +
-        (from ? `from :${from}\n` : '') +
-        (merge ? `merge :${merge}\n` : '') +
-        files.join(''),
-    );
-    return mark;
-  };
-  const config = ['firstParty: [ghcr.io/bench/]', 'include: ["charts/**/values.yaml"]', 'images:'];
-  const init = [];
-  for (let i = 0; i < IMAGES; i++) {
-    config.push(`  img${i}:`, `    repository: ghcr.io/bench/img${i}`, `    context: src/img${i}`);
-    init.push(file(`src/img${i}/Dockerfile`, 'FROM alpine\nCOPY . /app\n'), file(`src/img${i}/main.go`, `package main // ${i}\n`), file(`charts/img${i}/values.yaml`, values(i, 0)));
-  }
-  init.push(file('pinwatch.yaml', `${config.join('\n')}\n`));
-  const rootCommit = commit('main', 'chore: start the monorepo', [file('README.md', 'bench\n')]);
-  let main = commit('main', 'initial images', init, rootCommit);
-  let release = 0;
-  let made = 1;
-  while (made < COMMITS) {
-    if (made % RELEASE_EVERY === 0) {
-      release++;
-      const stamps = [];
-      for (let i = 0; i < IMAGES; i++) if (rand() < 0.5) stamps.push(file(`charts/img${i}/values.yaml`, values(i, release)));
-      main = commit('main', `Prepare release v0.${release}.0`, stamps, main);
-      made++;
-      continue;
-    }
-    const k = Math.floor(rand() * IMAGES);
-    const type = rand() < 0.4 ? 'fix' : rand() < 0.5 ? 'feat' : 'chore';
-    const change = [file(`src/img${k}/main.go`, `package main // ${k} change ${made}\n`)];
-    if (made % 20 === 0) {
-      const side = commit('side', `${type}(img${k}): change ${made}`, change, main);
-      main = commit('main', `Merge pull request #${made} from bench/side`, [], main, side);
-      made += 2;
-    } else {
-      main = commit('main', `${type}(img${k}): change ${made} (#${made})`, change, main);
-      made++;
-    }
-  }
-  return `${parts.join('')}done\n`;
-}
 
 function time(fn) {
   const start = process.hrtime.bigint();
@@ -126,7 +71,7 @@ const dir = mkdtempSync(join(tmpdir(), 'pinwatch-running-bench-'));
 try {
   const gen = time(() => {
     execFileSync('git', ['init', '-q', '-b', 'main', dir]);
-    execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: fastImportStream(), maxBuffer: 1 << 30 });
+    execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: staleHistoryStream({ images: IMAGES, commits: COMMITS, releaseEvery: RELEASE_EVERY }), maxBuffer: 1 << 30 });
     execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: dir });
   });
   const count = execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();

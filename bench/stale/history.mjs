@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { prng } from '../prng.mjs';
 
-const digest = (i, r) => `sha256:${createHash('sha256').update(`img${i}-r${r}`).digest('hex')}`;
+/** The digest release `r` of image `i` is stamped with (also what the running bench's pods run). */
+export const digest = (i, r) => `sha256:${createHash('sha256').update(`img${i}-r${r}`).digest('hex')}`;
 const values = (i, r) => `controller:\n  image: "ghcr.io/bench/img${i}:v0.${r}.0@${digest(i, r)}"\n`;
 
 /**
