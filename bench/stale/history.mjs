@@ -14,8 +14,14 @@ const values = (i, r) => `controller:\n  image: "ghcr.io/bench/img${i}:v0.${r}.0
  * the same stream (and commit ids) every time. With `picks`, each release is
  * prepared on its own branch from before the latest fix, which it cherry-picks
  * (same subject, author date and patch; the fix adds a file), then merged.
+ * With `releasesFrom` > 0, no release happens before commit `releasesFrom`:
+ * the older commits only change sources, never a pin file, and the first
+ * release from there on stamps every image, so every image is built from the
+ * last `commits - releasesFrom` commits whatever the age of the history
+ * (bench/limits.mjs: 80,000 commits, images built from the last 500). The
+ * default (0) is the stream the answers test was recorded on, byte for byte.
  */
-export function staleHistoryStream({ images: IMAGES = 300, commits: COMMITS = 20000, releaseEvery: RELEASE_EVERY = 2000, picks: PICKS = false } = {}) {
+export function staleHistoryStream({ images: IMAGES = 300, commits: COMMITS = 20000, releaseEvery: RELEASE_EVERY = 2000, picks: PICKS = false, releasesFrom: RELEASES_FROM = 0 } = {}) {
   const rand = prng(42);
   const parts = [];
   const data = (s) => `data ${Buffer.byteLength(s)}\n${s}\n`;
@@ -46,10 +52,11 @@ export function staleHistoryStream({ images: IMAGES = 300, commits: COMMITS = 20
   let made = 1;
   let lastFix;
   while (made < COMMITS) {
-    if (made % RELEASE_EVERY === 0) {
+    if (made % RELEASE_EVERY === 0 && made >= RELEASES_FROM) {
       release++;
+      const all = RELEASES_FROM > 0 && release === 1;
       const stamps = [];
-      for (let i = 0; i < IMAGES; i++) if (rand() < 0.5 || (PICKS && lastFix?.k === i)) stamps.push(file(`charts/img${i}/values.yaml`, values(i, release)));
+      for (let i = 0; i < IMAGES; i++) if (rand() < 0.5 || all || (PICKS && lastFix?.k === i)) stamps.push(file(`charts/img${i}/values.yaml`, values(i, release)));
       if (PICKS && lastFix) {
         const branch = `release-${release}`;
         const pick = commit(branch, lastFix.msg, [lastFix.file], lastFix.before, undefined, lastFix.at);

