@@ -4,7 +4,7 @@
  *
  *   npm run build --silent && node bench/limits.mjs [--repo /work/real/cozystack] [--runs 3]
  *       [--renovate DIR] [--renovate-node NODE] [--build CHECKOUT] [--sizes 80000,20000,5000]
- *       [--tail 500] [--images 300] [--json] [--markdown] [--keep]
+ *       [--tail 500] [--images 300] [--skip warm,renovate,synthetic,procs] [--json] [--markdown] [--keep]
  *
  * Rows (each against its own baseline, measured interleaved with it):
  *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
@@ -20,8 +20,9 @@
  *    `.git/pinwatch*` and XDG_CACHE_HOME after the untimed run are reported:
  *    none means the build has no persistent cache and warm is another cold run.
  *  - `pinwatch --version` ÷ `node -e 0`.
- *  - Renovate's extract ÷ `pinwatch scan` of the same tree (only with
- *    `--renovate DIR`; otherwise the row says it was skipped and why).
+ *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
+ *    reading the files pinwatch reads, and Renovate with its default managers
+ *    (only with `--renovate DIR`; otherwise the row says it was skipped and why).
  *  - synthetic histories (bench/stale/history.mjs: 300 images, releases only
  *    in the last `--tail` commits, every image restamped there, the older
  *    commits touching sources only) of 80,000, 20,000 and 5,000 commits: cold
@@ -44,9 +45,12 @@
  * RENOVATE_BASE_DIR per run, on a second clone whose repository Renovate
  * config files (renovate.json, .github/renovate.json, … — Renovate reads them
  * before any global config and they enable other managers) are removed in one
- * commit; pinwatch's scan is timed on that same clone. Renovate's global
- * config is derived from the pinwatch config that scan reports (scan JSON
- * `config`), so both read the same files:
+ * commit; pinwatch's scan is timed on that same clone, interleaved with two
+ * Renovate configs. "defaults": `{onboarding: false, requireConfig: "ignored"}`,
+ * every manager Renovate enables by default over the whole tree (dockerfile,
+ * github-actions, gomod, helm-values, helmv3, npm… on cozystack: what a user
+ * without a config gets). "same files": derived from the pinwatch config that
+ * scan reports (scan JSON `config`), so both read the same files:
  *  - `includePaths`: pinwatch's `include` globs and `extraFiles`;
  *  - `ignorePaths`: Renovate's defaults plus `<dir>/charts/**` for every
  *    tracked `<dir>/Chart.yaml` when `skipVendoredCharts` is on (pinwatch
@@ -62,6 +66,7 @@
  * its own "extract" split (without Node start-up and module load); the row's
  * ratio is whole process against whole process, as a user runs them.
  *
+ * `--skip` leaves groups out (each left-out row still prints, marked skipped).
  * `--json` prints every measurement (the table's source); `--markdown` prints
  * the README table (README.md, "Performance"). `--build` times another
  * pinwatch checkout (with bin/ and dist/) instead of this one.
