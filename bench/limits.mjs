@@ -29,8 +29,8 @@
  *    `stale` ÷ `git log --name-only` over the range (oldest build..HEAD).
  *  - git processes (`stats.gitProcesses` of stale's JSON) for 10 and 300
  *    images on the same 2,000-commit history shape, and on cozystack.
- * Each timed command runs under /usr/bin/time: the median of `--runs` wall
- * times and of user+sys CPU. Targets are judged on wall ratios (the issue's
+ * Each timed command runs under a fork/exec/wait4 timer (python3; /usr/bin/time
+ * without it): the median of `--runs` wall times and of user+sys CPU. Targets are judged on wall ratios (the issue's
  * numbers are wall); the machine may be shared, so read CPU ratios beside them.
  * The repository given by --repo is never written: the bench clones it
  * (`git clone`, plus its untracked pinwatch.yaml) into a temp dir.
@@ -68,7 +68,8 @@
  *
  * `--skip` leaves groups out (each left-out row still prints, marked skipped).
  * `--json` prints every measurement (the table's source); `--markdown` prints
- * the README table (README.md, "Performance"). `--build` times another
+ * the README table (README.md, "Performance"); `--from FILE` prints a saved
+ * `--json` result again (as text, or with `--markdown`) without measuring. `--build` times another
  * pinwatch checkout (with bin/ and dist/) instead of this one.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -105,15 +106,36 @@ function envWith(xdg) {
   return env;
 }
 
-/** One command under /usr/bin/time: wall ms, user+sys CPU ms, stdout. */
+/**
+ * The timer: a small python3 fork/exec/wait4 (wall from fork to reap, user+sys
+ * CPU in microseconds: a 500-commit `git log` takes 10–20 ms of CPU, which
+ * /usr/bin/time's 10 ms steps cannot tell apart), or /usr/bin/time without python3.
+ */
+const PY_TIMER = `import os, sys, time
+t = time.monotonic_ns()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = (time.monotonic_ns() - t) / 1e6
+open(sys.argv[1], 'w').write(f"{wall} {(ru.ru_utime + ru.ru_stime) * 1000}")
+sys.exit(os.waitstatus_to_exitcode(status))`;
+const TIMER = existsSync('/usr/bin/python3') ? 'python3' : '/usr/bin/time';
+
+/** One command, timed: wall ms, user+sys CPU ms, stdout. */
 function measure(cmd, argv, { cwd, env = process.env, ok = [0, 1] } = {}) {
   const out = join(tmp, 'time');
   const start = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-o', out, '-f', '%U %S', cmd, ...argv], { cwd, env, maxBuffer: 1 << 30, encoding: 'utf8' });
-  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  const timer = TIMER === 'python3' ? ['/usr/bin/python3', ['-c', PY_TIMER, out, cmd, ...argv]] : ['/usr/bin/time', ['-o', out, '-f', '%U %S', cmd, ...argv]];
+  const r = spawnSync(timer[0], timer[1], { cwd, env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const outer = Number(process.hrtime.bigint() - start) / 1e6;
   if (!ok.includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  const [u, s] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  return { wall, cpu: (u + s) * 1000, stdout: r.stdout };
+  const fields = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  if (TIMER === 'python3') return { wall: fields[0], cpu: fields[1], stdout: r.stdout };
+  return { wall: outer, cpu: (fields[0] + fields[1]) * 1000, stdout: r.stdout };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -204,6 +226,14 @@ const metText = (r) => (r.skipped ? 'skipped' : r.met === undefined ? '—' : r.
 const gitLog = (repo, oldest, env) => ({ name: `git log --name-only`, cmd: 'git', argv: ['log', '--name-only', '--format=%H', `${oldest}..HEAD`], cwd: repo, env });
 const pw = (argv, repo, env, before) => ({ cmd: process.execPath, argv: [CLI, ...argv], cwd: repo, env, before });
 const named = (m, name) => ({ name, wall: Math.round(m.wall), cpu: Math.round(m.cpu), walls: m.walls, cpus: m.cpus });
+
+if (opt('from')) {
+  // render a saved `--json` result again (text, or the README table with --markdown)
+  const saved = JSON.parse(readFileSync(opt('from'), 'utf8'));
+  console.log(flag('markdown') ? markdown(saved) : text(saved));
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+}
 
 try {
   const repoHead = git(REPO, 'rev-parse', '--short=9', 'HEAD');
@@ -314,7 +344,7 @@ try {
   if (SKIP.has('procs')) skipRow('git processes of one cold `stale` (stats.gitProcesses), 10 and 300 images', { op: 'constant' });
   else rows.push({ label: 'git processes of one cold `stale` (stats.gitProcesses), synthetic 2,000 commits', counts, target: { op: 'constant' }, met: synCounts.every((n) => typeof n === 'number') && synCounts[0] === synCounts[1] });
 
-  const result = { date: new Date().toISOString(), loadavg: loadavg().map(round2), runs: RUNS, pinwatch: { version: features.version, cli: CLI, noCache: features.noCache, cacheCommand: features.cacheCommand }, repo: { path: REPO, head: repoHead, commits: repoCommits }, rows, notes };
+  const result = { date: new Date().toISOString(), loadavg: loadavg().map(round2), runs: RUNS, timer: TIMER, pinwatch: { version: features.version, cli: CLI, noCache: features.noCache, cacheCommand: features.cacheCommand }, repo: { path: REPO, head: repoHead, commits: repoCommits }, rows, notes };
   if (flag('json')) console.log(JSON.stringify(result, null, 2));
   else if (flag('markdown')) console.log(markdown(result));
   else console.log(text(result));
