@@ -256,7 +256,7 @@ try {
     stale: pw(['stale', '--repo', cozy, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], cozy, cold, clear),
   });
   const base = named(c['git log'], `git log --name-only, ${first.range} commits`);
-  const where = `cozystack ${repoHead} (${repoCommits} commits, ${first.json.images.length} images)`;
+  const where = 'cozystack';
   row(`${where}: cold \`stale\``, named(c.stale, 'stale'), base, { op: '<=', value: 3 });
   row(`${where}: cold \`check\``, named(c.check, 'check'), base, { op: '<=', value: 3.5 });
 
@@ -292,7 +292,7 @@ try {
     );
     const cached = cacheFiles.gitDir + cacheFiles.xdg;
     row(
-      `${where}: warm \`stale\` (cache of HEAD's run, one new commit)`,
+      `${where}: warm \`stale\`, one new commit`,
       named(w.stale, 'stale'),
       named(w['git log'], `git log --name-only, ${first.range + 1} commits`),
       { op: '<=', value: 1 },
@@ -328,7 +328,7 @@ try {
       'git log': gitLog(syn.dir, ans.oldest, env),
       stale: pw(['stale', '--repo', syn.dir, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], syn.dir, env, () => clearCache(syn.dir, xSyn)),
     });
-    row(`synthetic ${commits.toLocaleString('en-US')} commits, ${IMAGES} images built from the last ${TAIL}: cold \`stale\``, named(m.stale, 'stale'), named(m['git log'], `git log --name-only, ${ans.range} commits`), { op: '<=', value: 3 }, `generated in ${(syn.ms / 1000).toFixed(1)} s; ${ans.json.stats?.gitProcesses ?? '?'} git processes`);
+    row(`synthetic ${commits.toLocaleString('en-US')} commits: cold \`stale\``, named(m.stale, 'stale'), named(m['git log'], `git log --name-only, ${ans.range} commits`), { op: '<=', value: 3 }, `${IMAGES} images built from the last ${TAIL} commits; generated in ${(syn.ms / 1000).toFixed(1)} s; ${ans.json.stats?.gitProcesses ?? '?'} git processes`);
     rmSync(syn.dir, { recursive: true, force: true });
   }
 
@@ -342,9 +342,9 @@ try {
   counts[`cozystack (${first.json.images.length} images)`] = first.json.stats?.gitProcesses;
   const synCounts = [counts['10 images'], counts['300 images']];
   if (SKIP.has('procs')) skipRow('git processes of one cold `stale` (stats.gitProcesses), 10 and 300 images', { op: 'constant' });
-  else rows.push({ label: 'git processes of one cold `stale` (stats.gitProcesses), synthetic 2,000 commits', counts, target: { op: 'constant' }, met: synCounts.every((n) => typeof n === 'number') && synCounts[0] === synCounts[1] });
+  else rows.push({ label: 'git processes of one cold `stale` (`stats.gitProcesses`; synthetic: 2,000 commits)', counts, target: { op: 'constant' }, met: synCounts.every((n) => typeof n === 'number') && synCounts[0] === synCounts[1] });
 
-  const result = { date: new Date().toISOString(), loadavg: loadavg().map(round2), runs: RUNS, timer: TIMER, pinwatch: { version: features.version, cli: CLI, noCache: features.noCache, cacheCommand: features.cacheCommand }, repo: { path: REPO, head: repoHead, commits: repoCommits }, rows, notes };
+  const result = { date: new Date().toISOString(), loadavg: loadavg().map(round2), runs: RUNS, timer: TIMER, pinwatch: { version: features.version, cli: CLI, noCache: features.noCache, cacheCommand: features.cacheCommand }, repo: { path: REPO, head: repoHead, commits: repoCommits, images: first.json.images.length }, rows, notes };
   if (flag('json')) console.log(JSON.stringify(result, null, 2));
   else if (flag('markdown')) console.log(markdown(result));
   else console.log(text(result));
@@ -426,9 +426,9 @@ function renovateRows(cozy, where) {
       .join('; ');
     const subject = named(m[mode], `renovate ${renovateVersion} --dry-run=extract`);
     const wall = subject.wall / baseline.wall;
-    const what = mode === 'defaults' ? "Renovate's extract with its default managers (no config)" : "Renovate's extract of the files pinwatch reads (managers and paths from pinwatch.yaml)";
+    const what = mode === 'defaults' ? "Renovate's extract, its default managers," : "Renovate's extract of the files pinwatch reads";
     return {
-      label: `${where}: ${what} ÷ \`pinwatch scan\`, same tree`,
+      label: `${where}: ${what} ÷ \`pinwatch scan\``,
       subject,
       baseline,
       ratio: { wall: round2(wall), cpu: round2(subject.cpu / baseline.cpu) },
@@ -486,23 +486,27 @@ function text(res) {
   return lines.join('\n');
 }
 
-/** The README table. */
+/** The README table, row notes as numbered lines under it. */
 function markdown(res) {
+  const r0 = res.repo;
   const out = [
-    `pinwatch ${res.pinwatch.version} on ${res.date.slice(0, 10)}, ${res.runs} interleaved runs, medians (wall / user+sys CPU), load average ${res.loadavg[0]} on 2 cores:`,
+    `pinwatch ${res.pinwatch.version}, ${res.date.slice(0, 10)}; cozystack \`${r0.head}\` (${fmt(r0.commits)} commits, ${r0.images} images); ${res.runs} interleaved runs, medians, wall / user+sys CPU; load average ${res.loadavg[0]} on 2 cores.`,
     '',
-    '| measurement | pinwatch | baseline | ratio wall (CPU) | target | met |',
+    '| measurement | pinwatch | baseline | ratio: wall (CPU) | target | met |',
     '|---|---|---|---|---|---|',
   ];
+  const foot = [];
+  const mark = (note) => (note ? ` [${foot.push(note)}]` : '');
   for (const r of res.rows) {
     if (r.skipped) out.push(`| ${r.label} | skipped: ${r.skipped} | | | ${targetText(r.target)} | skipped |`);
     else if (r.counts) out.push(`| ${r.label} | ${Object.entries(r.counts).map(([k, v]) => `${k}: **${v ?? '?'}**`).join(', ')} | | | ${targetText(r.target)} | ${metText(r)} |`);
     else {
-      const renovateFirst = r.target?.op === '>=';
-      const [a, b] = renovateFirst ? [r.baseline, r.subject] : [r.subject, r.baseline];
-      out.push(`| ${r.label}${r.note ? ` (${r.note})` : ''} | ${a.name}: ${fmt(a.wall)} / ${fmt(a.cpu)} ms | ${b.name}: ${fmt(b.wall)} / ${fmt(b.cpu)} ms | **${r.ratio.wall}×** (${r.ratio.cpu}×) | ${targetText(r.target)} | ${metText(r)} |`);
+      // Renovate rows: subject is Renovate, the baseline is pinwatch scan; pinwatch goes first
+      const [a, b] = r.target?.op === '>=' ? [r.baseline, r.subject] : [r.subject, r.baseline];
+      out.push(`| ${r.label}${mark(r.note)} | ${a.name}: ${fmt(a.wall)} / ${fmt(a.cpu)} ms | ${b.name}: ${fmt(b.wall)} / ${fmt(b.cpu)} ms | **${r.ratio.wall}×** (${r.ratio.cpu}×) | ${targetText(r.target)} | ${metText(r)} |`);
     }
   }
+  if (foot.length) out.push('', ...foot.map((n, i) => `${i + 1}. ${n}`));
   for (const n of res.notes) out.push('', `Note: ${n}`);
   return out.join('\n');
 }
