@@ -9,9 +9,11 @@
  * Rows (each against its own baseline, measured interleaved with it):
  *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
  *    --format=%H <oldest build commit>..HEAD` (the range stale judges, as in
- *    bench/real-bench.mjs). Cold: `--no-cache` when the command's `--help`
- *    lists it, and before every run `<clone>/.git/pinwatch` and the run's
- *    XDG_CACHE_HOME are removed (PINWATCH_CACHE_DIR is unset for every run).
+ *    bench/real-bench.mjs). Cold: `--no-cache` when `pinwatch --help` or the
+ *    command's `--help` lists it, PINWATCH_NO_CACHE=1, and before every run
+ *    `<clone>/.git/pinwatch*` and the run's XDG_CACHE_HOME are removed (and
+ *    `pinwatch cache clear --repo` run when the build has a `cache` command).
+ *    PINWATCH_CACHE_DIR is unset for every run.
  *  - warm `stale`: per run, the clone is reset to HEAD, its cache cleared, one
  *    `stale` fills it (untimed), one commit is added on top (a new file
  *    `pinwatch-bench-new-commit.txt` at the root, fixed identity, dated a
@@ -105,10 +107,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** The environment of every pinwatch run: no inherited cache location, XDG_CACHE_HOME in the bench's temp dir. */
-function envWith(xdg) {
+/** The environment of every pinwatch run: no inherited cache settings, XDG_CACHE_HOME in the bench's temp dir; `cold` adds PINWATCH_NO_CACHE=1. */
+function envWith(xdg, { cold = false } = {}) {
   const env = { ...process.env, XDG_CACHE_HOME: xdg };
   delete env.PINWATCH_CACHE_DIR;
+  delete env.PINWATCH_NO_CACHE;
+  if (cold) env.PINWATCH_NO_CACHE = '1';
   return env;
 }
 
@@ -150,10 +154,12 @@ const pinwatch = (argv, env) => spawnSync(process.execPath, [CLI, ...argv], { en
 
 /** What this build accepts: `--no-cache` per command, a `cache` command. */
 const help = (argv) => pinwatch([...argv, '--help'], process.env).stdout ?? '';
+const globalHelp = help([]);
 const features = {
   version: pinwatch(['--version'], process.env).stdout.trim(),
-  cacheCommand: /^\s+cache\b/m.test(help([])),
-  noCache: Object.fromEntries(['scan', 'check', 'stale'].map((c) => [c, /--no-cache\b/.test(help([c]))])),
+  cacheCommand: /^\s+cache\b/m.test(globalHelp),
+  // a command's own --no-cache, or a global one (listed by `pinwatch --help`)
+  noCache: Object.fromEntries(['scan', 'check', 'stale'].map((c) => [c, /--no-cache\b/.test(globalHelp) || /--no-cache\b/.test(help([c]))])),
 };
 const noCache = (command) => (features.noCache[command] ? ['--no-cache'] : []);
 
@@ -250,7 +256,7 @@ try {
   log(`cold: ${REPO} at ${repoHead}`);
   const cozy = cloneOf(REPO, 'cozy');
   const xCold = join(tmp, 'xdg-cold');
-  const cold = envWith(xCold);
+  const cold = envWith(xCold, { cold: true });
   const first = staleAnswer(cozy, cold);
   const clear = () => clearCache(cozy, xCold);
   const c = interleave({
@@ -328,7 +334,7 @@ try {
     log(`synthetic: ${IMAGES} images, ${commits} commits, releases in the last ${TAIL}`);
     const syn = generate(`syn-${commits}`, { images: IMAGES, commits, releaseEvery: 100, releasesFrom: Math.max(0, commits - TAIL) });
     const xSyn = join(tmp, `xdg-syn-${commits}`);
-    const env = envWith(xSyn);
+    const env = envWith(xSyn, { cold: true });
     const ans = staleAnswer(syn.dir, env);
     const m = interleave({
       'git log': gitLog(syn.dir, ans.oldest, env),
@@ -342,7 +348,7 @@ try {
   const counts = {};
   for (const images of SKIP.has('procs') ? [] : [10, 300]) {
     const syn = generate(`procs-${images}`, { images, commits: 2000, releaseEvery: 100 });
-    counts[`${images} images`] = staleAnswer(syn.dir, envWith(join(tmp, `xdg-procs-${images}`))).json.stats?.gitProcesses;
+    counts[`${images} images`] = staleAnswer(syn.dir, envWith(join(tmp, `xdg-procs-${images}`), { cold: true })).json.stats?.gitProcesses;
     rmSync(syn.dir, { recursive: true, force: true });
   }
   counts[`cozystack (${first.json.images.length} images)`] = first.json.stats?.gitProcesses;
@@ -382,7 +388,7 @@ function renovateRows(cozy, where) {
     execFileSync('git', ['commit', '-q', '-m', 'bench: no Renovate repository config'], { cwd: tree, env: { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test' } });
   }
   const xdg = join(tmp, 'xdg-renovate');
-  const env = envWith(xdg);
+  const env = envWith(xdg, { cold: true });
   const scanRun = pinwatch(['scan', '--repo', tree, '--format', 'json', ...noCache('scan')], env);
   if (scanRun.status !== 0) throw new Error(`pinwatch scan --repo ${tree} failed (${scanRun.status}): ${scanRun.stderr.slice(-2000)}`);
   const scanJson = JSON.parse(scanRun.stdout);
