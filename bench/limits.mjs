@@ -32,8 +32,9 @@
  *  - git processes (`stats.gitProcesses` of stale's JSON) for 10 and 300
  *    images on the same 2,000-commit history shape, and on cozystack.
  * Each timed command runs under a fork/exec/wait4 timer (python3; /usr/bin/time
- * without it): the median of `--runs` wall times and of user+sys CPU. Targets are judged on wall ratios (the issue's
- * numbers are wall); the machine may be shared, so read CPU ratios beside them.
+ * without it): the median of `--runs` wall times and of user+sys CPU. Targets
+ * are judged on wall ratios (the issue's numbers are wall); the machine may be
+ * shared, so read the CPU ratios beside them.
  * The repository given by --repo is never written: the bench clones it
  * (`git clone`, plus its untracked pinwatch.yaml) into a temp dir.
  *
@@ -62,8 +63,10 @@
  *    collector reads there), `kubernetes` for other YAML globs and for
  *    `extraFiles` (plain manifests, `image:` lines), and a `custom.regex`
  *    manager (datasource docker, `name[:tag][@sha256:…]` on a line) for
- *    `*.tag` globs (pinwatch's tag files). Dockerfiles are not enabled: scan
- *    reads FROM lines only in Dockerfiles that `include` names.
+ *    `*.tag` globs (pinwatch's tag files), `kustomize` for kustomization
+ *    globs and `dockerfile` for Dockerfile/Containerfile globs (pinwatch's
+ *    default include has both; cozystack's pinwatch.yaml names neither, so
+ *    on cozystack the managers are helm-values, kubernetes and the regex).
  * Renovate's log gives files matched and dependencies found per manager and
  * its own "extract" split (without Node start-up and module load); the row's
  * ratio is whole process against whole process, as a user runs them.
@@ -71,8 +74,9 @@
  * `--skip` leaves groups out (each left-out row still prints, marked skipped).
  * `--json` prints every measurement (the table's source); `--markdown` prints
  * the README table (README.md, "Performance"); `--from FILE` prints a saved
- * `--json` result again (as text, or with `--markdown`) without measuring. `--build` times another
- * pinwatch checkout (with bin/ and dist/) instead of this one.
+ * `--json` result again (as text, or with `--markdown`) without measuring.
+ * `--build` times another pinwatch checkout (with bin/ and dist/) instead of
+ * this one.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -469,8 +473,10 @@ function renovateConfig(tree, pw) {
   const base = (g) => g.split('/').pop();
   const helm = include.filter((g) => /^values.*\.ya?ml$/.test(base(g)));
   const tags = include.filter((g) => /\.tag$/.test(base(g)));
-  const kube = [...include.filter((g) => /\.ya?ml$/.test(base(g)) && !helm.includes(g)), ...extra];
-  const unmapped = include.filter((g) => !helm.includes(g) && !tags.includes(g) && !kube.includes(g));
+  const kustomize = include.filter((g) => /^kustomization\.ya?ml$/.test(base(g)));
+  const docker = include.filter((g) => /(Dockerfile|Containerfile)/.test(base(g)));
+  const kube = [...include.filter((g) => /\.ya?ml$/.test(base(g)) && !helm.includes(g) && !kustomize.includes(g)), ...extra];
+  const unmapped = include.filter((g) => ![helm, tags, kustomize, docker, kube].some((list) => list.includes(g)));
   if (unmapped.length) notes.push(`Renovate: no manager for pinwatch include globs ${unmapped.join(', ')} (not read by Renovate)`);
   const vendored = pw?.skipVendoredCharts === false ? [] : git(tree, 'ls-files', '--', '*Chart.yaml').split('\n').filter((f) => /(^|\/)Chart\.yaml$/.test(f)).map((f) => `${dirname(f) === '.' ? '' : `${dirname(f)}/`}charts/**`);
   const config = {
@@ -487,6 +493,11 @@ function renovateConfig(tree, pw) {
   if (kube.length) {
     config.enabledManagers.push('kubernetes');
     config.kubernetes = { managerFilePatterns: kube };
+  }
+  for (const [manager, globs] of [['kustomize', kustomize], ['dockerfile', docker]]) {
+    if (!globs.length) continue;
+    config.enabledManagers.push(manager);
+    config[manager] = { managerFilePatterns: globs };
   }
   if (tags.length) {
     config.enabledManagers.push('custom.regex');
