@@ -91,7 +91,7 @@ const TOKENS = [
   'key: v', '\n  ', '\n- ', '\n    x: y', '\n  - z', '...', '---', '\n---\n', '\n...\n', 'é', '\\', '%', '@', '`', '=', '/', '.', '\t', '\r',
   '{{ .Values.x }}', '{a: b}', '[a, b]', '{}', '[]', 'ghcr.io/acme/x:v1', ' image: a:b', ':x', 'a:b', 'x #y', '#x',
   // escapes, whitespace-only lines (in block scalars), non-ASCII text
-  '\\n', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\u12', '\\q', '\\ ', '\n   \n', '\n      \n', '\n\n', '—', '✓ ', '\u00a0', '\u0085', ': |\n  x\n   \n  y', ': >\n\n  x', ': |-\n\n  \n  a\n',
+  '"k": ', "'k': ", '\n"k": v', '\\n', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\u12', '\\q', '\\ ', '\n   \n', '\n      \n', '\n\n', '—', '✓ ', '\u00a0', '\u0085', ': |\n  x\n   \n  y', ': >\n\n  x', ': |-\n\n  \n  a\n',
 ];
 
 function mutate(text: string, next: () => number): string {
@@ -168,6 +168,8 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
       // escapes in double quotes, non-ASCII, long lines and keys, texts without a document
       'a: "x\\ny"\n', 'a: "\\u00e9\\x41\\U0001F600\\\\\\"\\/\\ \\_"\n', 'a: "\\q"\n', 'a: "\\u12"\n', 'a: "\\U00110000"\n', 'a: "x\\\\" # c\n',
       'a: "x\\"\n  y"\n', 'a: ["x\\ty", "\\""]\n', 'a: {"k": 1}\n', 'a: "é"\n', "a: 'é'\n", 'a: é ✓ x\n', 'a: x\n  é\n', 'a: \u00a0x\u00a0\n', 'a: x\u0080\n',
+      // quoted keys
+      '"a": 1\n', "'a b': 1\n", '"a":1\n', '"a" : 1\n', '- "a": 1\n  b: 2\n', '- "a: b"\n', '"a\\nb": 1\n', '"a": 1\n"a": 2\n', 'a:\n  "k": |\n    x\n', '"a\n  b": 1\n', `"${'k'.repeat(1100)}": 1\n`,
       `# ${'c'.repeat(1100)}\na: 1\n`, `a: ${'x'.repeat(1100)}\n`, `${'k'.repeat(1100)}: 1\n`, `a: |\n  ${'x'.repeat(1100)}\n`, '\n', '  \n# c\n\n',
     ];
     let accepted = 0;

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parse, parseDocument } from 'yaml';
-import { parseYamlDocument, parseYamlValue } from '../../src/collect/index.js';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parse, parseAllDocuments, parseDocument } from 'yaml';
+import { parseYamlDocument, parseYamlDocuments, parseYamlValue } from '../../src/collect/index.js';
 
 function shape(node: unknown): unknown {
   if (node === null || node === undefined) return String(node);
@@ -29,6 +29,9 @@ const CASES: { name: string; text: string }[] = [
   { name: 'a marker only', text: '---\n' },
   { name: 'no final newline', text: 'a: 1\nb: |\n  x\n  y' },
   { name: 'two documents', text: 'a: 1\n---\nb: 2\n' },
+  { name: 'three documents, one empty', text: '---\na: 1\n---\n---\n- b\n' },
+  { name: 'a repeated key in the second document', text: 'a: 1\n---\nb: 2\nb: 3\n' },
+  { name: 'quoted keys', text: '"a b": 1\n\'c\': 2\nd:\n  - "e": f\n' },
   { name: 'a repeated key', text: 'a: 1\nb:\n  c: 1\n  c: 2\n' },
   { name: 'a repeated key in a list item', text: 'a:\n  - x: 1\n    x: 2\n' },
   { name: 'outside the subset (anchor)', text: 'a: &x 1\nb: *x\n' },
@@ -61,6 +64,23 @@ describe('parseYamlDocument is yaml.parseDocument, faster', () => {
     expect(parseYamlDocument('a: 1\na: 2\n').errors.map((e) => e.code)).toEqual(['DUPLICATE_KEY']);
     expect(parseYamlDocument('a: 1\na: 2\n', { uniqueKeys: false }).errors).toEqual([]);
   });
+});
+
+describe('parseYamlDocuments is yaml.parseAllDocuments, faster', () => {
+  for (const uniqueKeys of [true, false]) {
+    it(`gives yaml's documents, errors and line starts (uniqueKeys ${uniqueKeys})`, () => {
+      for (const { name, text } of CASES) {
+        const mine = new LineCounter();
+        const theirs = new LineCounter();
+        const got = parseYamlDocuments(text, { lineCounter: mine, prettyErrors: false, uniqueKeys });
+        const want = parseAllDocuments(text, { lineCounter: theirs, prettyErrors: false, uniqueKeys });
+        const wantDocs = Array.isArray(want) ? want : [];
+        expect(got.map((d) => d.errors.map((e) => [e.code, e.pos[0]])), name).toEqual(wantDocs.map((d) => d.errors.map((e) => [e.code, e.pos[0]])));
+        expect(got.map((d) => (d.errors.length ? 'error' : shape(d.contents))), name).toEqual(wantDocs.map((d) => (d.errors.length ? 'error' : shape(d.contents))));
+        expect(mine.lineStarts, name).toEqual(theirs.lineStarts);
+      }
+    });
+  }
 });
 
 describe('parseYamlValue is yaml.parse', () => {

@@ -4,10 +4,11 @@
  * parser's tree (fast-parse.ts, node for node what `yaml` builds) when the text
  * is inside its subset, else `yaml` itself. Either way the caller's LineCounter
  * holds every line start, as yaml's parser fills it, and `errors` is yaml's.
- * A text with several documents, or (unless `uniqueKeys: false`) a map with a
- * repeated key, goes to `yaml`, which reports it.
+ * parseYamlDocuments is parseAllDocuments the same way. A text with several
+ * documents (for the one-document calls), or (unless `uniqueKeys: false`) a map
+ * with a repeated key, goes to `yaml`, which reports it.
  */
-import { isMap, isSeq, parseDocument, type DocumentOptions, type LineCounter, type Node, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isMap, isSeq, parseAllDocuments, parseDocument, type DocumentOptions, type LineCounter, type Node, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { fastParseAll } from './fast-parse.js';
 
 export type YamlDocumentOptions = ParseOptions & DocumentOptions & SchemaOptions;
@@ -24,6 +25,17 @@ export function parseYamlDocument(text: string, options: YamlDocumentOptions = {
   if (fast === undefined) return parseDocument(text, options);
   if (options.lineCounter) countLines(text, options.lineCounter);
   return { contents: fast, errors: [] };
+}
+
+/** parseAllDocuments(text, options): every document, each from the fast path when the whole text takes it. */
+export function parseYamlDocuments(text: string, options: YamlDocumentOptions = {}): YamlDocument[] {
+  const docs = fastParseAll(text);
+  if (!docs || (options.uniqueKeys !== false && docs.some(hasRepeatedKey))) {
+    const parsed = parseAllDocuments(text, options);
+    return Array.isArray(parsed) ? parsed : [];
+  }
+  if (options.lineCounter) countLines(text, options.lineCounter);
+  return docs.map((contents) => ({ contents, errors: [] }));
 }
 
 /** The plain JavaScript value of a one-document text (`yaml`'s parse), or throws yaml's first error. */

@@ -21,8 +21,8 @@ const OUTSIDE = Symbol('outside the fast YAML subset');
 /**
  * Whole-text reasons to use the full parser: tabs, CR, controls, BOM, line
  * separators. (`{{` needs no check: a value starting with `{{` is not a flow map
- * of the subset, and keys are always plain scalars, so the collector's template
- * leak check can never fire on a fast-parsed tree.)
+ * of the subset, and keys are always scalars, so the collector's template leak
+ * check can never fire on a fast-parsed tree.)
  */
 const UNSUPPORTED_TEXT = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -244,8 +244,15 @@ function lastEnd(node: YAMLMap | YAMLSeq): number {
   return value?.range?.[2] ?? node.range![0];
 }
 
-/** `key:` at pos: a plain key that resolves to a string, followed by `:` and a space or the line end. */
+/** `key:` at pos: a plain key that resolves to a string, or a one-line quoted key, followed by `:` and a space or the line end. */
 function keyAt(text: string, pos: number, end: number): Scalar {
+  const c = text[pos];
+  if (c === '"' || c === "'") {
+    const key = quoted(text, pos, end);
+    const p = key.range![1];
+    if (p - pos > MAX_KEY || text[p] !== ':' || (p + 1 < end && text[p + 1] !== ' ')) fail();
+    return key;
+  }
   KEY.lastIndex = pos;
   const m = KEY.exec(text);
   if (!m) return fail();
@@ -306,11 +313,19 @@ function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line): Node {
   return valueOnLine(cur, dashCol, q, line);
 }
 
-/** `word:` followed by a space or the line end (a compact map inside a sequence item). */
+/** `word:` or `"quoted":` followed by a space or the line end (a compact map inside a sequence item). */
 function looksLikeKey(text: string, pos: number, end: number): boolean {
   let p = pos;
-  while (p < end && isKeyChar(text.charCodeAt(p))) p++;
-  return p > pos && text[p] === ':' && (p + 1 === end || text[p + 1] === ' ');
+  const c = text[pos];
+  if (c === '"' || c === "'") {
+    const close = closingQuote(text, c, pos + 1, end);
+    if (close === -1) return false;
+    p = close + 1;
+  } else {
+    while (p < end && isKeyChar(text.charCodeAt(p))) p++;
+    if (p === pos) return false;
+  }
+  return text[p] === ':' && (p + 1 === end || text[p + 1] === ' ');
 }
 
 /**

@@ -1,2 +1,2 @@
 export { collectYaml } from './collect.js';
-export { parseYamlDocument, parseYamlValue, type YamlDocument, type YamlDocumentOptions } from './document.js';
+export { parseYamlDocument, parseYamlDocuments, parseYamlValue, type YamlDocument, type YamlDocumentOptions } from './document.js';
