@@ -492,12 +492,10 @@ function foldedPlain(cur: Cursor, ownerCol: number, first: Scalar, firstLine: Li
       else if (c !== 32) fail();
     }
     const q = next.start + next.col; // any first character continues the scalar (yaml reads `- x`, `[x]`, `"x"` there as text)
-    let e = q;
-    for (; e < next.end; e++) {
-      const c = text.charCodeAt(e);
-      if (c === 35) fail();
-      if (c === 58 && (e + 1 === next.end || text.charCodeAt(e + 1) === 32)) fail();
-    }
+    // a `#` or a `: ` (or a final `:`) on a continuation line leaves the subset (native searches: CRD descriptions are long)
+    const part = text.slice(q, next.end);
+    if (part.includes('#') || part.includes(': ') || part.charCodeAt(part.length - 1) === 58) fail();
+    let e = next.end;
     while (e > q && text.charCodeAt(e - 1) === 32) e--;
     source += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
     source += text.slice(q, e);
@@ -543,13 +541,13 @@ function lineEnd(text: string, end: number): number {
 /** A plain scalar in block context: up to ` #` or the line end, trailing spaces trimmed. */
 function blockPlain(text: string, q: number, end: number): Scalar {
   checkPlainStart(text, q, end);
-  // Up to ` #`; `: ` or a final `:` (a key, not a value) leaves the subset.
-  let e = q;
-  for (; e < end; e++) {
-    const c = text.charCodeAt(e);
-    if (c === 35 && text.charCodeAt(e - 1) === 32) break;
-    if (c === 58 && (e + 1 === end || text.charCodeAt(e + 1) === 32)) fail();
-  }
+  // Up to ` #`; `: ` or a final `:` before it (a key, not a value) leaves the subset.
+  const line = text.slice(q, end);
+  const hash = line.indexOf(' #');
+  const stop = hash === -1 ? line.length : hash;
+  const colon = line.indexOf(': ');
+  if ((colon !== -1 && colon < stop) || (hash === -1 && line.charCodeAt(line.length - 1) === 58)) fail();
+  let e = q + stop;
   while (e > q && text.charCodeAt(e - 1) === 32) e--;
   return plainScalar(text.slice(q, e), q, e, lineEnd(text, end));
 }

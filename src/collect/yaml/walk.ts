@@ -37,8 +37,14 @@ export function walkDocument(state: YamlState): void {
   walkNode(state, root, []);
 }
 
+/**
+ * `path` is one stack for the whole walk: a child's step is pushed before it is
+ * visited and popped after (the recognisers read it or copy it, never keep it),
+ * so a deep manifest does not copy its path once per node.
+ */
 function walkNode(state: YamlState, node: unknown, path: Path): void {
   if (state.consumed.has(node)) return;
+  const stack = path as (string | number)[];
   if (isMap(node)) {
     const pairs = pairsByKey(node);
     collectOciPairs(state, node, path, pairs);
@@ -47,10 +53,16 @@ function walkNode(state: YamlState, node: unknown, path: Path): void {
       if (state.consumed.has(pair)) continue;
       if (shadowed(state, pair, pairs, path)) continue;
       const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : '?';
-      visitValue(state, key, pair.value, childPath(path, key), pair.key);
+      stack.push(key);
+      visitValue(state, key, pair.value, path, pair.key);
+      stack.pop();
     }
   } else if (isSeq(node)) {
-    for (let i = 0; i < node.items.length; i++) visitValue(state, undefined, node.items[i], childPath(path, i), node.items[i]);
+    for (let i = 0; i < node.items.length; i++) {
+      stack.push(i);
+      visitValue(state, undefined, node.items[i], path, node.items[i]);
+      stack.pop();
+    }
   }
 }
 
@@ -70,7 +82,7 @@ function shadowed(state: YamlState, pair: Pair, pairs: Map<string, Pair>, path: 
   return true;
 }
 
-/** `path` plus one step (a copy: paths are kept by the recognisers). */
+/** `path` plus one step, as a new array (the walk's own path is a stack that changes as it goes). */
 function childPath(path: Path, step: string | number): Path {
   const out = path.slice();
   out.push(step);
