@@ -170,7 +170,7 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
       'a: "x\\"\n  y"\n', 'a: ["x\\ty", "\\""]\n', 'a: {"k": 1}\n', 'a: "é"\n', "a: 'é'\n", 'a: é ✓ x\n', 'a: x\n  é\n', 'a: \u00a0x\u00a0\n', 'a: x\u0080\n',
       // quoted keys
       '"a": 1\n', "'a b': 1\n", '"a":1\n', '"a" : 1\n', '- "a": 1\n  b: 2\n', '- "a: b"\n', '"a\\nb": 1\n', '"a": 1\n"a": 2\n', 'a:\n  "k": |\n    x\n', '"a\n  b": 1\n', `"${'k'.repeat(1100)}": 1\n`,
-      `# ${'c'.repeat(1100)}\na: 1\n`, `a: ${'x'.repeat(1100)}\n`, `${'k'.repeat(1100)}: 1\n`, `a: |\n  ${'x'.repeat(1100)}\n`, '\n', '  \n# c\n\n',
+      `# ${'c'.repeat(1100)}\na: 1\n`, `a: ${'x'.repeat(1100)}\n`, `${'k'.repeat(1100)}: 1\n`, `a: |\n  ${'x'.repeat(1100)}\n`, `a: [${'x'.repeat(1100)}, b]\n`, `a: {k: ${'x'.repeat(1100)}, j: b}\n`, `- {k: v, j: ${'x'.repeat(1100)}}\n`, `a: "${'x'.repeat(1100)}"\n`, '\n', '  \n# c\n\n',
     ];
     let accepted = 0;
     for (const c of cases) if (check(c, JSON.stringify(c))) accepted++;
