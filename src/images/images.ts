@@ -9,6 +9,7 @@ import { canonicalRepository } from '../config/aliases.js';
 import { isFirstParty, type Pin } from '../model/index.js';
 import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
+import type { RecipeTree } from '../scan/index.js';
 import { deriveBuildInputs } from '../sources/derive.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
@@ -24,6 +25,8 @@ export interface ImageKnowledge extends ImageInput {
 export interface ImagesOptions {
   /** Also list images nothing pins (declared ones, first-party repositories recipes build): explain and affected use them. */
   unpinned?: boolean;
+  /** The tree listing for the build model, from the scan's walk (ScanResult.recipeTree): saves a second walk. */
+  tree?: RecipeTree;
 }
 
 export interface ImagesResult {
@@ -82,7 +85,7 @@ export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin
   let model: BuildModel | undefined = known;
   if (!model) {
     try {
-      model = await loadBuildModel(repoRoot, config);
+      model = await loadBuildModel(repoRoot, config, options.tree ? { tree: options.tree } : {});
     } catch (e) {
       notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);
     }
