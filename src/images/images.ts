@@ -11,6 +11,7 @@ import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, ty
 import type { BuildInputs } from '../sources/types.js';
 import type { RecipeTree } from '../scan/index.js';
 import { deriveBuildInputs } from '../sources/derive.js';
+import { withSourceMemo } from '../sources/memo.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
 
@@ -77,8 +78,12 @@ export function groupFirstParty(pins: Pin[], aliases: Readonly<Record<string, st
   return { byRepo, incomplete };
 }
 
-/** Build model once (or the caller's), then recipes and inputs per first-party repository. */
+/** Build model once (or the caller's), then recipes and inputs per first-party repository (one derivation run: what the images share is read once). */
 export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel, options: ImagesOptions = {}): Promise<ImagesResult> {
+  return withSourceMemo(repoRoot, () => imagesOf(repoRoot, config, pins, known, options));
+}
+
+async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: BuildModel | undefined, options: ImagesOptions): Promise<ImagesResult> {
   const notes: string[] = [];
   const { byRepo, incomplete } = groupFirstParty(pins, config.aliases);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
