@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, hasMarker, targetNames, type MakeReader } from '../make/index.js';
+import { expand, hasMarker, repoFileSystem, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
@@ -23,7 +23,6 @@ import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type Re
 import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
 import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, textReader } from './relevance.js';
-import { repoFileSystem } from '../make/index.js';
 import type { Problem } from '../model/index.js';
 import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
 
