@@ -44,9 +44,13 @@ describe('commandMayAct: an expanded Make line that cannot build, write a pin or
     ['echo ghcr.io/acme/x:v1 > images/x.tag', true, false],
     ['make -C packages/x image', false, true],
     ['gmake image', false, true],
-    ['echo $IMAGE > out', true, true],
-    ['$(which docker) build .', true, true],
-    ['`cat cmd` build .', true, true],
+    // a shell variable can bring a word in only from an assignment on the line (or the environment: below)
+    ['X=docker; $X build .', true, true],
+    ['export M=gmake && $M -C x', true, true],
+    ['echo $IMAGE > out', false, false],
+    ['$(which docker) build .', true, false],
+    ['`cat cmd` build .', false, false],
+    ['echo "$(date)" --tag=v1', true, true], // an = and a $: taken as maybe
     ['rm -rf charts/', false, false],
     ['helm unittest .', false, false],
     ['cozyvalues-gen -m bucket -v values.yaml', false, false],
@@ -58,6 +62,15 @@ describe('commandMayAct: an expanded Make line that cannot build, write a pin or
       expect(commandMayAct(line, SUB_MAKE_WORDS)).toBe(makes);
     });
   }
+
+  it('with an environment (exported Make variables), any variable reference may bring a word in', () => {
+    const env = new Map([['DOCKER', 'docker']]);
+    expect(commandMayAct('$DOCKER build -t x .', BUILD_OR_WRITE_WORDS, env)).toBe(true);
+    expect(commandMayAct('$DOCKER build -t x .', BUILD_OR_WRITE_WORDS, new Map())).toBe(false);
+    expect(commandMayAct('helm unittest .', BUILD_OR_WRITE_WORDS, env)).toBe(false);
+    expect(readCommands([{ text: '$DOCKER build -t x .', file: 'Makefile', line: 1 }], '/repo', { env }).builds).toHaveLength(1);
+    expect(readCommands([{ text: '$DOCKER build -t x .', file: 'Makefile', line: 1 }], '/repo').builds).toHaveLength(0);
+  });
 
   it('every line it calls "no" really gives nothing to the command reader', () => {
     const noes = cases.filter(([line, acts]) => !acts && line !== '').map(([text]) => ({ text, file: 'Makefile', line: 1 }));

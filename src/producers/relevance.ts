@@ -38,11 +38,15 @@ function anyOf(words: readonly string[]): RegExp {
 
 /**
  * Whether an expanded command (one shell line, as Make runs it) may hold a simple
- * command the reader acts on: it spells one of `words`, or it has shell expansion
- * left (`$X`, `$(…)`, backquotes), whose result only the shell reader can tell.
+ * command the reader acts on (commands.ts): it spells one of `words`, or a shell
+ * variable can bring one in. The command reader resolves `$X`/`${X}` from the
+ * environment it is given (`env`: Make's exported variables) and from assignments
+ * earlier on the line (`X=…`, `export X=…`), and leaves `$(…)` and backquotes as
+ * written; so a word it acts on is spelled in the line unless a variable is
+ * referenced and either the environment is not empty or the line assigns one.
  */
-export function commandMayAct(text: string, words: readonly string[]): boolean {
-  if (text.includes('$') || text.includes('`')) return true;
+export function commandMayAct(text: string, words: readonly string[], env?: ReadonlyMap<string, string>): boolean {
+  if (text.includes('$') && ((env !== undefined && env.size > 0) || text.includes('='))) return true;
   return spells(text, words);
 }
 

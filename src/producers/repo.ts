@@ -127,7 +127,7 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   for (const target of targets) {
     const recipe = expandRecipeOnce(reader, target);
     // Make runs each line in a shell of its own: a line that names no build or write tool adds nothing, so it is not parsed.
-    const commands = recipe?.commands.filter((c) => commandMayAct(c.text, BUILD_OR_WRITE_WORDS)) ?? [];
+    const commands = recipe?.commands.filter((c) => commandMayAct(c.text, BUILD_OR_WRITE_WORDS, env)) ?? [];
     if (!recipe || commands.length === 0) continue;
     all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(commands, reader.db.dir, env.size ? { env } : {}) });
   }
