@@ -7,7 +7,7 @@
  * cozystack fixture's stale and check answers, cold and warm, equal the goldens.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,18 +62,27 @@ describe('the cache never changes an answer', () => {
       return reference;
     };
 
+    // a release workflow too (its builds are checked against the tree: a Dockerfile that appears later)
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(
+      join(dir, '.github/workflows/release.yml'),
+      'on: push\njobs:\n  images:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: packages/system/billing\n          tags: ghcr.io/acme/platform/billing-controller:${{ github.sha }}\n      - run: make -C packages/system/billing image TAG=${{ github.sha }}\n',
+    );
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'ci: a release workflow');
     expect((await runCli(['--repo', dir, 'cache', 'clear'])).code).toBe(0);
     const before = await same('cold');
     const stored = entries(cacheDir);
     // scan outcomes and Makefile reads were kept
     expect(stored.length).toBeGreaterThan(10);
-    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['make', 'scan']);
+    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['make', 'scan', 'workflow']);
 
     // an edit of a pin file and of the Makefile include every package reads
     const values = join(dir, 'packages/system/billing/values.yaml');
     writeFileSync(values, readFileSync(values, 'utf8').replace('v1.0.0', 'v1.0.1'));
     const common = join(dir, 'hack/common-envs.mk');
     writeFileSync(common, `${readFileSync(common, 'utf8')}\nREGISTRY := ghcr.io/acme/elsewhere\n`);
+    writeFileSync(join(dir, 'packages/system/billing/Dockerfile'), 'FROM scratch\n');
     const edited = await same('after an edit');
     expect(edited).not.toEqual(before);
 

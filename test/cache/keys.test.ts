@@ -160,3 +160,96 @@ describe('Makefile reads', () => {
     expect(revived.db.rules.get('all')?.recipe.map((l) => l.text)).toEqual(fresh.db.rules.get('all')?.recipe.map((l) => l.text));
   });
 });
+
+describe('workflow reads', () => {
+  const RELEASE = `name: release
+on:
+  push:
+    tags: ['v*']
+env:
+  REGISTRY: ghcr.io/acme
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        include:
+          - name: api
+            dir: src/api
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: \${{ matrix.dir }}
+          tags: \${{ env.REGISTRY }}/\${{ matrix.name }}:\${{ github.sha }}
+      - run: |
+          docker build -t \${{ env.REGISTRY }}/worker:dev -f src/worker/Dockerfile src/worker
+          make -C src/api image REGISTRY=\${{ env.REGISTRY }}
+  called:
+    uses: ./.github/workflows/build.yml
+    with:
+      image: ghcr.io/acme/tool
+`;
+  const BUILD = (dir: string) => `on:
+  workflow_call:
+    inputs:
+      image:
+        type: string
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: ${dir}
+          tags: \${{ inputs.image }}:v1
+`;
+  const FILES = {
+    '.github/workflows/release.yml': RELEASE,
+    '.github/workflows/build.yml': BUILD('src/tool'),
+    'src/api/Dockerfile': 'FROM alpine\n',
+    'src/api/Makefile': 'image:\n\tdocker build -t $(REGISTRY)/api:dev .\n',
+    'src/worker/Dockerfile': 'FROM alpine\n',
+    'src/tool/Dockerfile': 'FROM alpine\n',
+  };
+
+  it('a kept read is used only while the called workflows and every tree check answer the same', async () => {
+    const { readOtherRecipes } = await import('../../src/producers/kinds.js');
+    const { configureCache, cacheFor } = await import('../../src/cache/index.js');
+    const dir = tree(FILES);
+    const cacheDir = realpathSync(mkdtempSync(join(tmpdir(), 'pinwatch-cache-wf-')));
+    temps.push(cacheDir);
+    const read = (cached: boolean) => {
+      configureCache({ enabled: cached, dir: cacheDir });
+      try {
+        const problems: unknown[] = [];
+        const out = readOtherRecipes(dir, [], problems as never[]);
+        return { ...out, problems, stats: cacheFor(dir).stats() };
+      } finally {
+        configureCache({ enabled: false });
+      }
+    };
+    const same = (when: string) => {
+      const fresh = read(false);
+      const cached = read(true);
+      const { stats: _s, ...answer } = cached;
+      const { stats: _f, ...reference } = fresh;
+      expect(answer, when).toEqual(reference);
+      return { stats: cached.stats, answer };
+    };
+    const cold = same('cold');
+    expect(cold.stats.writes).toBeGreaterThan(0);
+    expect(cold.answer.recipes.map((r) => r.repositories).flat().sort()).toEqual(['ghcr.io/acme/api', 'ghcr.io/acme/tool', 'ghcr.io/acme/worker']);
+    expect(cold.answer.makes).toHaveLength(1);
+    expect(same('warm').stats.writes).toBe(0);
+
+    // a Dockerfile disappears: the tree check answers otherwise, so the kept read does not hold
+    rmSync(join(dir, 'src/worker/Dockerfile'));
+    const gone = same('a Dockerfile removed');
+    expect(gone.stats.writes).toBe(1);
+    expect(JSON.stringify(gone.answer.problems)).toContain('recipe-dockerfile-missing');
+    // a called workflow changes: its caller is read again (and the new text's only-called answer kept)
+    write(dir, { '.github/workflows/build.yml': BUILD('src/api') });
+    expect(same('a called workflow edited').stats.writes).toBe(2);
+    expect(same('unchanged again').stats.writes).toBe(0);
+  });
+});
