@@ -25,10 +25,13 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The file of an entry, relative to the version folder: `<ns>/<2 hex>/<62 hex>`. */
+/**
+ * The file of an entry, relative to the version folder: `<ns>/<64 hex>`. One flat folder per
+ * namespace (a repository's cache holds hundreds of entries, not millions; creating folders
+ * costs as much as creating the files).
+ */
 export function entryPath(ns: string, key: string): string {
-  const h = sha256Hex(`${ns}\0${key}`);
-  return join(ns, h.slice(0, 2), h.slice(2));
+  return join(ns, sha256Hex(`${ns}\0${key}`));
 }
 
 /**

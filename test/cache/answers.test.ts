@@ -68,13 +68,16 @@ describe('the cache never changes an answer', () => {
       join(dir, '.github/workflows/release.yml'),
       'on: push\njobs:\n  images:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: packages/system/billing\n          tags: ghcr.io/acme/platform/billing-controller:${{ github.sha }}\n      - run: make -C packages/system/billing image TAG=${{ github.sha }}\n',
     );
+    // and a pin file large enough for the scan to cache (4 KiB or more)
+    const billing = join(dir, 'packages/system/billing/values.yaml');
+    writeFileSync(billing, `${'# billing: values the scan caches\n'.repeat(140)}${readFileSync(billing, 'utf8')}`);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'ci: a release workflow');
     expect((await runCli(['--repo', dir, 'cache', 'clear'])).code).toBe(0);
     const before = await same('cold');
     const stored = entries(cacheDir);
-    // scan outcomes and Makefile reads were kept
-    expect(stored.length).toBeGreaterThan(10);
+    // scan outcomes, Makefile and workflow reads were kept
+    expect(stored.length).toBeGreaterThanOrEqual(8);
     expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['make', 'scan', 'workflow']);
 
     // an edit of a pin file and of the Makefile include every package reads
@@ -113,6 +116,6 @@ describe('the cache never changes an answer', () => {
         expect({ exit: r.code, answer: normalize(JSON.parse(r.out)) }, `${run} ${command}`).toEqual(golden);
       }
     }
-    expect(entries(join(dir, '.git', 'pinwatch', 'cache')).length).toBeGreaterThan(100);
+    expect(entries(join(dir, '.git', 'pinwatch', 'cache')).length).toBeGreaterThan(10);
   }, 180_000);
 });

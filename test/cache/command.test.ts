@@ -20,7 +20,8 @@ afterEach(() => {
 });
 function repo(): TestRepo {
   const r = makeRepo('pinwatch-cache-cli-');
-  r.commit({ 'deploy/values.yaml': 'app:\n  image: ghcr.io/acme/app:v1\n', 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n' }, 'init');
+  // 4 KiB or more: a file the scan caches (SCAN_CACHE_MIN_BYTES)
+  r.commit({ 'deploy/values.yaml': `${'# a values file the scan caches\n'.repeat(140)}app:\n  image: ghcr.io/acme/app:v1\n`, 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n' }, 'init');
   repos.push(r);
   return r;
 }
@@ -67,7 +68,7 @@ describe('pinwatch cache', () => {
 
   it('outside git: the user cache dir by repository path; with no HOME either, there is none and nothing is cached', async () => {
     const tree = temp();
-    writeFileSync(join(tree, 'values.yaml'), 'image: ghcr.io/acme/app:v1\n');
+    writeFileSync(join(tree, 'values.yaml'), `${'# a values file the scan caches\n'.repeat(140)}image: ghcr.io/acme/app:v1\n`);
     const home = temp();
     expect((await runCli(['--repo', tree, 'scan'], { env: { HOME: home } })).code).toBe(0);
     const info = JSON.parse((await runCli(['--repo', tree, '--format', 'json', 'cache', 'info'], { env: { HOME: home } })).out) as { dir: string; source: string; entries: number };

@@ -45,11 +45,14 @@ const delta = (cache: Cache, before: ReturnType<Cache['stats']>) => {
 };
 
 describe('scan outcomes', () => {
+  // files of 4 KiB or more are cached (SCAN_CACHE_MIN_BYTES): a comment block makes them so
+  const PAD = `${'# padding to the size the scan caches\n'.repeat(120)}`;
   const FILES = {
-    'charts/app/values.yaml': 'image:\n  repository: ghcr.io/acme/app\n  tag: ""\n',
+    'charts/app/values.yaml': `${PAD}image:\n  repository: ghcr.io/acme/app\n  tag: ""\n`,
     'charts/app/Chart.yaml': 'name: app\nappVersion: 1.2.3\n',
-    'deploy/a.yaml': 'spec:\n  image: ghcr.io/acme/api:v1@sha256:' + 'a'.repeat(64) + '\n',
-    'deploy/b.yaml': 'spec:\n  image: registry.ci.example/acme/api:v1\n',
+    'deploy/a.yaml': `${PAD}spec:\n  image: ghcr.io/acme/api:v1@sha256:${'a'.repeat(64)}\n`,
+    'deploy/b.yaml': `${PAD}spec:\n  image: registry.ci.example/acme/api:v1\n`,
+    'deploy/small.yaml': 'spec:\n  image: ghcr.io/acme/small:v1\n',
   };
 
   it('every input of the collector is in the key: one change, one miss; no change, all hits and the same answer', async () => {
@@ -64,9 +67,11 @@ describe('scan outcomes', () => {
       return { ...delta(cache, before), result: cached };
     };
     const cold = await scan();
-    expect(cold.misses).toBe(cold.result.filesScanned);
+    const cached = cold.result.filesScanned - 1; // deploy/small.yaml is under the size worth caching: never looked up
+    expect(cold.misses).toBe(cached);
+    expect(cold.result.pins.find((p) => p.file === 'deploy/small.yaml')?.ref.name).toBe('ghcr.io/acme/small');
     expect(cold.result.pins.find((p) => p.file === 'charts/app/values.yaml')?.ref.tag).toBe('1.2.3');
-    expect(await scan()).toMatchObject({ hits: cold.result.filesScanned, misses: 0 });
+    expect(await scan()).toMatchObject({ hits: cached, misses: 0 });
 
     const changes: [string, () => void, number][] = [
       ['the bytes of one file', () => write(dir, { 'deploy/a.yaml': FILES['deploy/a.yaml'].replace('v1', 'v2') }), 1],
@@ -85,7 +90,7 @@ describe('scan outcomes', () => {
       change();
       const after = await scan();
       expect({ what, misses: after.misses }).toEqual({ what, misses });
-      expect(after.hits, what).toBe(after.result.filesScanned - misses);
+      expect(after.hits, what).toBe(cached - misses);
       expect(await scan(), `${what}, again`).toMatchObject({ misses: 0 });
     }
     // the alias made the CI registry's pin first-party: an answer that changed through the key
