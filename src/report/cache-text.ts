@@ -46,15 +46,16 @@ export function formatCacheClearText(info: CacheInfo): string {
   return `removed ${info.dir}: ${entries(info.entries)}, ${formatBytes(info.bytes)} (${versions})\n`;
 }
 
-/** The JSON of both subcommands: the folder and what it holds (info) or held (clear). */
+/** The JSON of both subcommands (schemas/cache-output.schema.json): the folder and what it holds (info) or held (clear). */
 export function formatCacheJson(action: 'info' | 'clear', info: CacheInfo, off: CacheOff): string {
   const doc = {
+    version: 1,
     action,
     dir: info.dir ?? null,
     source: info.source ?? null,
     enabled: off === undefined,
     ...(off ? { disabledBy: off } : {}),
-    version: info.version,
+    versionFolder: info.version,
     entries: info.entries,
     bytes: info.bytes,
     versions: info.versions,

@@ -4,13 +4,19 @@
  * neither switch writes anything (nor the registry's digest cache), and that a
  * cache folder that cannot be written never fails a command (told once under -v).
  */
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
 import { pushImage, startRegistry, type TestRegistry } from '../support/registry.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
+
+const validate = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(new URL('../../schemas/cache-output.schema.json', import.meta.url), 'utf8')) as object);
+function expectSchema(doc: unknown): void {
+  expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+}
 
 const repos: TestRepo[] = [];
 const temps: string[] = [];
@@ -43,11 +49,13 @@ describe('pinwatch cache', () => {
 
     expect((await runCli(['--repo', r.dir, 'scan'])).code).toBe(0);
     const info = await runCli(['--repo', r.dir, '--format', 'json', 'cache', 'info']);
-    const doc = JSON.parse(info.out) as { dir: string; source: string; enabled: boolean; entries: number; bytes: number; version: string; versions: { name: string; current: boolean }[] };
-    expect(doc).toMatchObject({ dir, source: 'git', enabled: true, entries: 1 });
+    const doc = JSON.parse(info.out) as { dir: string; source: string; enabled: boolean; entries: number; bytes: number; versionFolder: string; versions: { name: string; current: boolean }[] };
+    expectSchema(doc);
+    expect(doc).toMatchObject({ version: 1, action: 'info', dir, source: 'git', enabled: true, entries: 1 });
     expect(doc.bytes).toBeGreaterThan(0);
-    expect(doc.version).toMatch(/^v0\.\d+\.\d+/);
-    expect(doc.versions).toEqual([expect.objectContaining({ name: doc.version, current: true })]);
+    expect(doc.versionFolder).toMatch(/^v0\.\d+\.\d+/);
+    expect(doc.versions).toEqual([expect.objectContaining({ name: doc.versionFolder, current: true })]);
+    expect(validate({ ...doc, entries: -1 }), 'a mutated document fails the schema').toBe(false);
 
     const clear = await runCli(['--repo', r.dir, 'cache', 'clear']);
     expect(clear).toMatchObject({ code: 0, err: '' });
@@ -57,6 +65,7 @@ describe('pinwatch cache', () => {
     const again = await runCli(['--repo', r.dir, 'cache', 'clear']);
     expect(again.out).toBe(`nothing to remove: ${dir} holds no cache\n`);
     const json = await runCli(['--repo', r.dir, '--format', 'json', 'cache', 'clear']);
+    expectSchema(JSON.parse(json.out));
     expect(JSON.parse(json.out)).toMatchObject({ action: 'clear', removed: false, entries: 0 });
   });
 
@@ -72,7 +81,9 @@ describe('pinwatch cache', () => {
     const home = temp();
     expect((await runCli(['--repo', tree, 'scan'], { env: { HOME: home } })).code).toBe(0);
     const info = JSON.parse((await runCli(['--repo', tree, '--format', 'json', 'cache', 'info'], { env: { HOME: home } })).out) as { dir: string; source: string; entries: number };
+    expectSchema(info);
     expect(info).toMatchObject({ source: 'xdg', entries: 1 });
+    expectSchema(JSON.parse((await runCli(['--repo', tree, '--no-cache', '--format', 'json', 'cache', 'info'])).out));
     expect(info.dir.startsWith(join(home, '.cache', 'pinwatch', 'repos'))).toBe(true);
     const none = await runCli(['--repo', tree, 'cache', 'info']);
     expect(none.out).toMatch(/^no cache folder is known for this repository: .*; nothing is cached\n$/);
