@@ -1,5 +1,6 @@
 /** `pinwatch cache info` and `cache clear` as text and JSON: where the repository's cache is, what it holds or held. */
 import type { CacheInfo } from '../cache/index.js';
+import { terminalSafe } from './sanitize.js';
 
 /** How much, for people: `812 B`, `4.1 KB`, `12.3 MB` (powers of 1024). */
 export function formatBytes(n: number): string {
@@ -27,6 +28,7 @@ const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
 const NO_FOLDER = 'no cache folder is known for this repository: it is not in a git repository, and none of PINWATCH_CACHE_DIR, XDG_CACHE_HOME, HOME is set';
 
+/** The text of `cache info` (paths come from the environment: passed through terminalSafe). */
 export function formatCacheInfoText(info: CacheInfo, off: CacheOff): string {
   if (!info.dir) return `${NO_FOLDER}; nothing is cached\n`;
   const lines = [
@@ -36,14 +38,14 @@ export function formatCacheInfoText(info: CacheInfo, off: CacheOff): string {
     `holds:   ${entries(info.entries)}, ${formatBytes(info.bytes)}${info.versions.length > 1 ? ` in ${info.versions.length} version folders` : ''}`,
   ];
   for (const v of info.versions) lines.push(`  ${v.name}  ${entries(v.entries)}  ${formatBytes(v.bytes)}${v.current ? '  (this version)' : '  (another version: ignored; cache clear removes it)'}`);
-  return `${lines.join('\n')}\n`;
+  return terminalSafe(`${lines.join('\n')}\n`);
 }
 
 export function formatCacheClearText(info: CacheInfo): string {
   if (!info.dir) return `${NO_FOLDER}; nothing to remove\n`;
-  if (info.versions.length === 0 && info.bytes === 0) return `nothing to remove: ${info.dir} holds no cache\n`;
+  if (info.versions.length === 0 && info.bytes === 0) return terminalSafe(`nothing to remove: ${info.dir} holds no cache\n`);
   const versions = info.versions.length === 1 ? '1 version folder' : `${info.versions.length} version folders`;
-  return `removed ${info.dir}: ${entries(info.entries)}, ${formatBytes(info.bytes)} (${versions})\n`;
+  return terminalSafe(`removed ${info.dir}: ${entries(info.entries)}, ${formatBytes(info.bytes)} (${versions})\n`);
 }
 
 /** The JSON of both subcommands (schemas/cache-output.schema.json): the folder and what it holds (info) or held (clear). */
