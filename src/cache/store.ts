@@ -246,6 +246,11 @@ export function configureCache(options: CacheOptions): void {
   opened = new Map();
 }
 
+/** Every cache `cacheFor` opened since the last configureCache, enabled or not (for a run's summary under -v). */
+export function openedCaches(): Cache[] {
+  return [...opened.values()];
+}
+
 /** The cache of `repoRoot` as configured (one per root per configuration); disabled unless configured. */
 export function cacheFor(repoRoot: string): Cache {
   const root = resolve(repoRoot);

@@ -114,6 +114,15 @@ async function useCache(global: GlobalOptions, io: Io, flags: unknown): Promise<
   return cache;
 }
 
+/** Under -v: what the run found in the cache and wrote to it, one line per cache folder used. */
+function cacheSummary(caches: readonly import('../cache/index.js').Cache[]): string[] {
+  return caches
+    .filter((c) => c.enabled)
+    .map((c) => ({ c, s: c.stats() }))
+    .filter(({ s }) => s.hits + s.misses + s.writes > 0)
+    .map(({ c, s }) => `pinwatch: cache: ${s.hits} found, ${s.misses} not found, ${s.writes} written (${c.dir})\n`);
+}
+
 /** The program, writing to `io`; the exit code of the command that ran lands in `result.code`. */
 export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Command {
   const program = new Command('pinwatch');
@@ -143,6 +152,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
       try {
         result.code = await body({ global, io }, ...(args.slice(0, -1) as A));
       } finally {
+        if (global.detail === 'verbose') for (const line of cacheSummary(cache.openedCaches())) io.err(terminalSafe(line));
         cache.configureCache({ enabled: false }); // the setting is this run's: a library caller after it writes nothing
       }
     };

@@ -69,6 +69,16 @@ describe('pinwatch cache', () => {
     expect(JSON.parse(json.out)).toMatchObject({ action: 'clear', removed: false, entries: 0 });
   });
 
+  it('-v says what the run found in the cache and wrote; without -v nothing', async () => {
+    const r = repo();
+    const first = await runCli(['--repo', r.dir, '-v', 'scan']);
+    expect(first.err).toMatch(/^pinwatch: cache: 0 found, 1 not found, 1 written \(.*\.git\/pinwatch\/cache\/v[^)]*\)$/m);
+    const second = await runCli(['--repo', r.dir, '--verbose', 'scan']);
+    expect(second.err).toMatch(/^pinwatch: cache: 1 found, 0 not found, 0 written /m);
+    expect((await runCli(['--repo', r.dir, 'scan'])).err).toBe('');
+    expect((await runCli(['--repo', r.dir, '-v', '--no-cache', 'scan'])).err).not.toMatch(/cache:/);
+  });
+
   it('an unknown action is a usage error naming the two', async () => {
     const r = await runCli(['cache', 'prune']);
     expect(r.code).toBe(2);
