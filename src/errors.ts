@@ -105,6 +105,8 @@ export const PINWATCH_ERROR_CODES = [
   'invalid-release-tag',
   'invalid-mirror-prefix',
   'release-verify',
+  // the persistent cache (pinwatch cache clear)
+  'cache-clear-failed',
 ] as const;
 
 export type PinwatchErrorCode = (typeof PINWATCH_ERROR_CODES)[number];

@@ -12,6 +12,8 @@ export * from './model/index.js';
 export { loadConfig, parseConfigText, defaultConfig, configJsonSchema, CONFIG_FILE_NAME } from './config/index.js';
 export type * from './config/types.js';
 export { scanRepo, walkTree } from './scan/index.js';
+// the persistent cache: off for library calls unless configured (configureCache({ enabled: true }))
+export { configureCache, cacheFor, openCache, cacheInfo, clearCache, type Cache, type CacheOptions, type CacheInfo } from './cache/index.js';
 export type * from './scan/types.js';
 export { collectFile, collectYaml, collectTagFile, collectDockerfile, scrapeText } from './collect/index.js';
 export type { CollectContext, CollectResult, FileKind } from './collect/index.js';

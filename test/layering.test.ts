@@ -24,6 +24,7 @@ const RANK: Record<string, number> = {
   journal: 3, // all-or-nothing multi-file writes and their recovery: runs git to find the git dir
   model: 2,
   git: 2,
+  cache: 2, // the persistent cache's store (scan, recipe and history facts by content); reads no other unit but errors
   make: 3,
   edit: 2,
   dockerfile: 1, // the one Dockerfile reader, a leaf: collect/ and sources/ use it

@@ -29,6 +29,8 @@ export interface GlobalOptions {
   firstParty: string[];
   /** --quiet (summary and exit code) or --verbose; `normal` without either. */
   detail?: Detail;
+  /** Set when no on-disk cache is read or written this run (the repository's and the registry's), and by what. */
+  noCache?: '--no-cache' | 'PINWATCH_NO_CACHE';
 }
 
 export interface CommandContext {

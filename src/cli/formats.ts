@@ -18,6 +18,7 @@ export const COMMAND_FORMATS = {
   promote: ['text', 'json', 'markdown', 'github'],
   mirror: ['text', 'json', 'markdown', 'github'],
   compare: ['text', 'json', 'markdown', 'github'],
+  cache: ['text', 'json'],
 } as const;
 
 export type FormattedCommand = keyof typeof COMMAND_FORMATS;
@@ -42,6 +43,7 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly string[]>> = {
   promote: ['0 every pinned first-party digest carries the tag (tagged or already), verified', '1 refused (a conflict, a digest-less or two-digest pin), a failed tag or move, or a rewrite left something', `${ERROR}, or existence of a tag could not be decided (429, 5xx, timeout, auth)`],
   mirror: ['0 every image copied and verified (and rewritten, nothing left)', '1 a copy failed (the tree is untouched), an image is not pinned by one digest, or the rewrite left a pin', ERROR],
   compare: ['0 every file same or tags-only', '1 a file whose digests differ or that drifted (unless allowed), or one only one side has', `${ERROR}, or --from does not exist`],
+  cache: ['0 shown, or removed (nothing there is no error)', `${ERROR}, or the folder could not be removed`],
 };
 
 /** One example per command, printed under its `--help`. */
@@ -62,6 +64,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, string>> = {
   promote: 'pinwatch promote --tag v1.4.0 --dry-run',
   mirror: 'pinwatch mirror --from iad.ocir.io/acme/ci --to ghcr.io/acme --rewrite --dry-run',
   compare: 'pinwatch compare --from ../release-candidate-tree',
+  cache: 'pinwatch cache clear',
 };
 
 /** The `--help` footer of one command: its formats, exit codes and an example. */

@@ -4,7 +4,7 @@
  * `--help`, `--version` and each command load only what they use. A body gets a
  * CommandContext and returns its exit code, which reaches main's single exit point.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +29,7 @@ import type { TriageFlags } from './commands/triage.js';
 import type { PromoteFlags } from './commands/promote.js';
 import type { MirrorFlags } from './commands/mirror.js';
 import type { CompareFlags } from './commands/compare.js';
+import type { CacheAction } from './commands/cache.js';
 import { VERSION } from './version.js';
 import { helpFooter } from './formats.js';
 import { terminalSafe } from '../report/sanitize.js';
@@ -63,7 +64,15 @@ function globalOptions(cmd: Command, io: Io): GlobalOptions {
     failOn: o.failOn as FailOn | undefined,
     firstParty: (o.firstParty as string[] | undefined) ?? [],
     detail: detailFlag(o),
+    ...noCacheFlag(o, io),
   };
+}
+
+/** --no-cache, or PINWATCH_NO_CACHE set (to anything but empty, 0 or false): no on-disk cache this run. */
+function noCacheFlag(o: Record<string, unknown>, io: Io): Pick<GlobalOptions, 'noCache'> {
+  if (o.cache === false) return { noCache: '--no-cache' };
+  const env = io.env.PINWATCH_NO_CACHE;
+  return env !== undefined && !['', '0', 'false'].includes(env.toLowerCase()) ? { noCache: 'PINWATCH_NO_CACHE' } : {};
 }
 
 /** --quiet / --verbose (terminal output, issue 14): one of them at most. */
@@ -78,8 +87,7 @@ const repeatable = (v: string, prev: string[] = []) => [...prev, v];
 function registryFlags(cmd: Command): Command {
   return cmd
     .option('--insecure-registry <host>', 'allow plain HTTP to this registry host (repeatable; loopback is always allowed)', repeatable)
-    .option('--timeout <ms>', 'registry timeout in milliseconds, per attempt, covering headers, redirects and the whole body', '30000')
-    .option('--no-cache', 'do not read or write the on-disk digest cache');
+    .option('--timeout <ms>', 'registry timeout in milliseconds, per attempt, covering headers, redirects and the whole body', '30000');
 }
 
 /** The flags `check` and `report` share: the stale policy, the baseline, and asking the registry. */
@@ -92,6 +100,27 @@ function checkFlags(cmd: Command): Command {
     .option('--no-baseline', 'ignore any baseline: report every finding')
     .option('--registry', 'ask the registry for the image revision label first (network)');
   return registryFlags(cmd);
+}
+
+/**
+ * The run's cache setting: the repository cache (src/cache) on unless --no-cache
+ * or PINWATCH_NO_CACHE, its failed writes told under -v; and the same switch
+ * reaches the registry flags (their digest cache).
+ */
+async function useCache(global: GlobalOptions, io: Io, flags: unknown): Promise<typeof import('../cache/index.js')> {
+  if (global.noCache && flags && typeof flags === 'object') (flags as RegistryFlags).cache = false;
+  const cache = await import('../cache/index.js');
+  cache.configureCache({ enabled: !global.noCache, env: io.env, ...(global.detail === 'verbose' ? { warn: (m: string) => io.err(terminalSafe(`${m}\n`)) } : {}) });
+  return cache;
+}
+
+/** Under -v: what the run found in the cache and wrote to it, one line per cache folder used. */
+function cacheSummary(caches: readonly import('../cache/index.js').Cache[]): string[] {
+  return caches
+    .filter((c) => c.enabled)
+    .map((c) => ({ c, s: c.stats() }))
+    .filter(({ s }) => s.hits + s.misses + s.writes > 0)
+    .map(({ c, s }) => `pinwatch: cache: ${s.hits} found, ${s.misses} not found, ${s.writes} written (${c.dir})\n`);
 }
 
 /** The program, writing to `io`; the exit code of the command that ran lands in `result.code`. */
@@ -108,6 +137,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--first-party <prefix>', 'repository prefix this repo builds (repeatable)', repeatable)
     .option('-q, --quiet', 'text reports: the summary only (the exit code is unchanged); no progress on stderr')
     .option('-v, --verbose', 'text reports: also what is normally hidden (current images, suppressed findings); timings on stderr')
+    .option('--no-cache', 'read and write no on-disk cache: neither the repository cache (.git/pinwatch/cache; also PINWATCH_NO_CACHE=1) nor the registry digest cache')
     .showHelpAfterError('(pinwatch --help lists the commands; pinwatch <command> --help, a command\'s options)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(terminalSafe(s)) });
@@ -117,7 +147,14 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     <A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<number>) =>
     async (...args: unknown[]): Promise<void> => {
       const cmd = args[args.length - 1] as Command;
-      result.code = await body({ global: globalOptions(cmd, io), io }, ...(args.slice(0, -1) as A));
+      const global = globalOptions(cmd, io);
+      const cache = await useCache(global, io, args[args.length - 2]);
+      try {
+        result.code = await body({ global, io }, ...(args.slice(0, -1) as A));
+      } finally {
+        if (global.detail === 'verbose') for (const line of cacheSummary(cache.openedCaches())) io.err(terminalSafe(line));
+        cache.configureCache({ enabled: false }); // the setting is this run's: a library caller after it writes nothing
+      }
     };
 
   // pinwatch check (the default command): lint + stale in one report, one exit code.
@@ -285,6 +322,13 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
     .option('--allow-drift', 'a file that drifted (or exists on one side only) does not fail')
     .option('--list-same', 'text format: name every identical file too')
     .action(run(async (ctx, flags: CompareFlags) => (await import('./commands/compare.js')).runCompare(ctx, flags)));
+
+  // pinwatch cache info|clear: the repository's persistent cache (scan results and recipe models by content).
+  program
+    .command('cache')
+    .description("show (info) or remove (clear) this repository's persistent cache: scan results and recipe models kept by file content")
+    .addArgument(new Argument('<action>', 'info: where it is and what it holds; clear: remove it (every version)').choices(['info', 'clear']))
+    .action(run(async (ctx, action: CacheAction) => (await import('./commands/cache.js')).runCache(ctx, action)));
 
   // pinwatch demo: build the embedded demo monorepo and run `check` on it.
   program

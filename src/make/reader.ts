@@ -13,7 +13,7 @@ import { logicalLines, stripComment, type LogicalLine } from './lines.js';
 import { hasMarker, marker, readableMarkers } from './markers.js';
 import { fillPattern, indexTopLevel, matchPattern, splitTopLevel, words } from './scan.js';
 import type { AssignOp, MakeFileSystem, MakeRule, RecipeLine, TargetAssignment } from './types.js';
-import { assign, type VariableStore } from './variables.js';
+import { assign, VariableStore } from './variables.js';
 
 export interface ReaderOptions {
   /** Absolute repository root; problem and rule files are made relative to it. */
@@ -360,6 +360,33 @@ export class MakeReader {
   private relative(abs: string): string {
     return path.relative(this.options.root, abs).split(path.sep).join('/');
   }
+
+  /**
+   * What reading left behind — the database and the reader's own bookkeeping of
+   * rule headers (a later `$(eval)` recipe line consults it) — as one structured-clone
+   * value for the cache (shared rule objects stay shared). `revive` rebuilds the reader.
+   */
+  snapshot(): ReaderSnapshot {
+    return { db: this.db, headers: this.headers, recipeOwner: this.recipeOwner, lastRules: this.lastRules };
+  }
+
+  /** A reader in the state `snapshot` recorded (a structured clone of it), reading further with `options`. */
+  static revive(snap: ReaderSnapshot, options: ReaderOptions): MakeReader {
+    Object.setPrototypeOf(snap.db.vars, VariableStore.prototype);
+    const reader = new MakeReader(snap.db, options);
+    for (const [k, v] of snap.headers) reader.headers.set(k, v);
+    for (const [k, v] of snap.recipeOwner) reader.recipeOwner.set(k, v);
+    reader.lastRules = snap.lastRules;
+    return reader;
+  }
+}
+
+/** A MakeReader's state after reading, for the cache (MakeReader.snapshot / revive). */
+export interface ReaderSnapshot {
+  db: MakeDatabase;
+  headers: ReadonlyMap<MakeRule, { file: string; line: number }>;
+  recipeOwner: ReadonlyMap<MakeRule, { file: string; line: number }>;
+  lastRules: MakeRule[];
 }
 
 function startDefine(stmt: string, line: number, exported: boolean, discard: boolean): DefineState {

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { emptyDatabase, type MakeDatabase } from './database.js';
 import { resolvesInside } from '../util/repo-path.js';
 import { readRegularText } from '../util/safe-read.js';
-import { MakeReader } from './reader.js';
+import { MakeReader, type ReaderSnapshot } from './reader.js';
+import { cacheFor, sha256Hex, type Cache } from '../cache/index.js';
 import type { MakeFileSystem } from './types.js';
 
 export const diskFileSystem: MakeFileSystem = {
@@ -54,10 +55,63 @@ export interface LoadMakefileOptions {
   /** The environment make runs in (a CI step's env): variables a Makefile assignment overrides and `?=` keeps. */
   environment?: Record<string, string>;
   fs?: MakeFileSystem;
+  /** The cache of reads (default: the process's, `cacheFor(root)`); not used with a custom `fs`. */
+  cache?: Cache;
 }
 
-/** Read one Makefile as `make -C DIR -f FILE` would, returning the reader (its `db` holds the result). */
+/** The cache namespace of Makefile reads. */
+export const MAKE_CACHE_NS = 'make';
+
+/** One file-system answer the reader got: a file's text (by hash; null: unreadable) or whether a path exists. */
+type FsAnswer = ['read', string, string | null] | ['exists', string, boolean];
+
+interface CachedRead {
+  answers: FsAnswer[];
+  state: ReaderSnapshot;
+}
+
+const textHash = (text: string | undefined) => (text === undefined ? null : sha256Hex(text));
+
+/** True when `fs` still gives every answer the cached read got (so reading again would do exactly the same). */
+function stillAnswers(fs: MakeFileSystem, answers: readonly FsAnswer[]): boolean {
+  return answers.every((a) => (a[0] === 'read' ? textHash(fs.readFile(a[1])) === a[2] : fs.exists(a[1]) === a[2]));
+}
+
+/**
+ * Read one Makefile as `make -C DIR -f FILE` would, returning the reader (its `db` holds the result).
+ * With the cache (`options.cache`, else the process's; never with a custom `fs`), a read is kept with
+ * every file-system answer it got (the Makefile's and each include's text by hash, each include
+ * candidate's existence): when the files still give the same answers, the kept reader is revived
+ * instead of reading again — exactly the reader a new read would build.
+ */
 export function loadMakefile(absPath: string, options: LoadMakefileOptions): MakeReader {
+  const cache = options.fs ? undefined : (options.cache ?? cacheFor(options.root));
+  if (!cache?.enabled) return readMakefileFresh(absPath, options, options.fs ?? repoFileSystem(options.root));
+  const fs = repoFileSystem(options.root);
+  const key = JSON.stringify([path.resolve(options.root), path.resolve(absPath), options.dir ?? null, options.variables ?? {}, options.environment ?? {}]);
+  const hit = cache.getValue<CachedRead>(MAKE_CACHE_NS, key);
+  if (hit && stillAnswers(fs, hit.answers)) return MakeReader.revive(hit.state, { root: options.root, fs });
+  const answers: FsAnswer[] = [];
+  let recording = true;
+  const recorder: MakeFileSystem = {
+    readFile(p) {
+      const text = fs.readFile(p);
+      if (recording) answers.push(['read', p, textHash(text)]);
+      return text;
+    },
+    exists(p) {
+      const yes = fs.exists(p);
+      if (recording) answers.push(['exists', p, yes]);
+      return yes;
+    },
+  };
+  const reader = readMakefileFresh(absPath, options, recorder);
+  recording = false; // later reads ($(eval) while expanding) happen alike on a revived reader
+  cache.putValue(MAKE_CACHE_NS, key, { answers, state: reader.snapshot() } satisfies CachedRead);
+  return reader;
+}
+
+function readMakefileFresh(absPath: string, options: LoadMakefileOptions, fs: MakeFileSystem): MakeReader {
   const dir = options.dir ?? path.dirname(absPath);
   const rel = path.relative(options.root, absPath).split(path.sep).join('/');
   const db: MakeDatabase = emptyDatabase(rel, dir);
@@ -67,7 +121,7 @@ export function loadMakefile(absPath: string, options: LoadMakefileOptions): Mak
   db.vars.setSimple('MAKEFLAGS', '', 'default');
   for (const [k, v] of Object.entries(options.environment ?? {})) db.vars.set(k, { flavor: 'simple', value: v, origin: 'environment', exported: true });
   for (const [k, v] of Object.entries(options.variables ?? {})) db.vars.set(k, { flavor: 'simple', value: v, origin: 'command line' });
-  const reader = new MakeReader(db, { root: options.root, fs: options.fs ?? repoFileSystem(options.root) });
+  const reader = new MakeReader(db, { root: options.root, fs });
   reader.readFile(absPath);
   const goal = db.vars.get('.DEFAULT_GOAL')?.value.trim();
   if (goal) db.defaultGoal = goal;

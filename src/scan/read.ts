@@ -51,9 +51,19 @@ function readLatin1(buf: Buffer, file: string): TextRead {
 
 /** `abs` may be a Buffer: a path whose names are not valid UTF-8. Only a regular file is read (util/safe-read.ts). */
 export function readTextFile(abs: PathLike, file: string): ReadOutcome {
+  const read = readTextBytes(abs, file);
+  return 'skipped' in read ? read : decodeText(read.bytes, file);
+}
+
+/** The bytes of a file readTextFile would read (only a regular file, at most MAX_FILE_BYTES), or why not. */
+export function readTextBytes(abs: PathLike, file: string): { bytes: Buffer } | { skipped: SkippedFile } {
   const read = readRegularFile(abs, { maxBytes: MAX_FILE_BYTES });
   if ('refused' in read) return { skipped: { file, code: read.refused.code, reason: read.refused.reason } };
-  const buf = read.bytes;
+  return { bytes: read.bytes };
+}
+
+/** The bytes of a file as readTextFile reads them: refused when binary (NUL bytes), decoded as Latin-1 when not UTF-8. */
+export function decodeText(buf: Buffer, file: string): ReadOutcome {
   const nul = buf.indexOf(0);
   if (nul !== -1) {
     return { skipped: { file, code: 'binary-file', reason: `a NUL byte at offset ${nul}: a binary file, not text`, line: lineAt(buf, nul) } };

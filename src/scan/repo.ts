@@ -22,10 +22,13 @@ import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type Kustomiz
 import { compileGlob } from '../util/glob.js';
 import { PREFIX_REASON, repositoryPrefixes } from './prefixes.js';
 import { markSkaffoldPlaceholders } from './placeholders.js';
+import { cacheFor, type Cache } from '../cache/index.js';
 
 export interface ScanOptions {
   /** Worker threads for reading and collecting (built package only); default 0: in-process. */
   workers?: number;
+  /** The cache of per-file outcomes (in-process only); default: the process's, `cacheFor(root)`, disabled unless configured. */
+  cache?: Cache;
   /** Also record, in the same tree walk, the listing build-recipe discovery reads (ScanResult.recipeTree). */
   recipeTree?: boolean;
 }
@@ -66,7 +69,7 @@ function compareLocated(a: { file?: string; line?: number; code: string }, b: { 
   return byText(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0) || byText(a.code, b.code);
 }
 
-async function collectAll(tasks: FileTask[], firstParty: readonly string[], options: ScanOptions): Promise<FileOutcome[]> {
+async function collectAll(root: string, tasks: FileTask[], firstParty: readonly string[], options: ScanOptions): Promise<FileOutcome[]> {
   const workers = options.workers ?? 0;
   if (workers > 0 && tasks.length > 0 && workersAvailable()) {
     try {
@@ -75,7 +78,8 @@ async function collectAll(tasks: FileTask[], firstParty: readonly string[], opti
       // fall through: the same work in-process, so a pool failure never loses a file
     }
   }
-  return tasks.map((t) => readAndCollect(t, firstParty));
+  const cache = options.cache ?? cacheFor(root);
+  return tasks.map((t) => readAndCollect(t, firstParty, cache));
 }
 
 /** Scan the repository at repoRoot with an already loaded config. */
@@ -88,7 +92,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   const walk = walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
   const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
   const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];
-  const outcomes = await collectAll(tasks, firstPartyPrefixes(config), options);
+  const outcomes = await collectAll(root, tasks, firstPartyPrefixes(config), options);
   let pins: Pin[] = [];
   const problems: Problem[] = [...recovery.journal, ...(await recovery.staleTemps())];
   const skipped = [...walk.skipped];

@@ -210,7 +210,7 @@ describe('the schema files themselves', () => {
   const outputSchemas = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('-output.schema.json')).map((f) => f.replace(/\.schema\.json$/, ''));
 
   it('there is one per command with JSON output', () => {
-    expect(outputSchemas.sort()).toEqual(['affected-output', 'check-output', 'compare-output', 'explain-output', 'inspect-output', 'lint-output', 'mirror-output', 'overlay-output', 'promote-output', 'repin-output', 'running-output', 'scan-output', 'stale-output', 'triage-output']);
+    expect(outputSchemas.sort()).toEqual(['affected-output', 'cache-output', 'check-output', 'compare-output', 'explain-output', 'inspect-output', 'lint-output', 'mirror-output', 'overlay-output', 'promote-output', 'repin-output', 'running-output', 'scan-output', 'stale-output', 'triage-output']);
   });
 
   it.each(outputSchemas)('%s: draft-07, compiles in strict mode, every property described', (name) => {

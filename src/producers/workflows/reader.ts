@@ -30,6 +30,14 @@ export interface WorkflowReadOptions extends RecipeReadOptions {
   call?: { inputs: Map<string, Evaluated>; via: string };
   /** Reads a called workflow's text (repo-relative path), for reusable workflows. */
   readCalled?: (file: string) => string | undefined;
+  /** How builds become recipes (checked against the tree): the assemble.ts functions unless given (the cache records them). */
+  assemble?: WorkflowAssemble;
+}
+
+/** The two tree-checking steps of reading a workflow, as a seam (see workflows/repo.ts, which caches the rest). */
+export interface WorkflowAssemble {
+  recipeOfBuild: typeof recipeOfBuild;
+  recipesOfBuild: typeof recipesOfBuild;
 }
 
 interface Ctx {
@@ -204,7 +212,7 @@ function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name
     source: { file: ctx.file, line },
     order: 0,
   };
-  return [recipeOfBuild(ctx.root, origin(ctx, name, why), build, [], ctx.problems)];
+  return [(ctx.options.assemble?.recipeOfBuild ?? recipeOfBuild)(ctx.root, origin(ctx, name, why), build, [], ctx.problems)];
 }
 
 /**
@@ -271,7 +279,7 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   for (const m of facts.makes) ctx.options.makes?.push({ make: m, env, label: `${ctx.file}:${m.source.line} ${name}`, kind: 'github-actions' });
   return facts.builds.flatMap((b) => {
     if (b.stage && hasMarker(b.stage)) ctx.problems.push({ file: ctx.file, line: b.source.line, code: 'workflow-expression-unknown', reason: `--target "${readableMarkers(b.stage)}" cannot be evaluated: ${why(b.stage)}` });
-    return recipesOfBuild(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
+    return (ctx.options.assemble?.recipesOfBuild ?? recipesOfBuild)(ctx.root, origin(ctx, name, why), b, [], ctx.problems);
   });
 }
 
