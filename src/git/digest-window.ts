@@ -1,0 +1,200 @@
+/**
+ * Digest archaeology on the raw history pass (git/history.ts): for each wanted
+ * digest, the commit that introduced it into a pin file, from the old and new
+ * blobs of the raw entries that change those files (read through one
+ * `cat-file --batch`, each blob once), never a `log -p` over all history.
+ *
+ * A commit adds a digest to a file when the new blob holds it and the old one
+ * does not (a retag that rewrites the line keeps it: no addition), and removes it
+ * in the opposite case. The introduction is the oldest adding commit, in git's
+ * topological order, among the commits the image was not built from (not
+ * ancestors of the introduction's first parent: the window the walk reads);
+ * an introduction that is a `git revert` looks further back, so a digest
+ * reverted back to is dated by its earlier addition. When the introducing
+ * commit also removed the digest from a file outside the searched ones (a move),
+ * that file's history before the move is searched the same way (two rounds, as
+ * before: a digest moved more often is said to be truncated).
+ *
+ * `analyze` is pure over what is loaded and says whether more history is
+ * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
+ */
+import type { CommitGraph } from './graph.js';
+import type { DigestHistoryResult, DigestIntroduction } from './digest-history.js';
+import { isNullBlob, type HistoryCommit, type RawEntry } from './history.js';
+
+const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
+const MAX_MOVES = 2;
+const REVERT = /^Revert "/;
+
+/** What is loaded: commits in walk order, their graph and topological positions. */
+export interface HistoryView {
+  commits: readonly HistoryCommit[];
+  graph: CommitGraph;
+  /** Position in `--topo-order` (newest first) per node. */
+  topo: Int32Array;
+  /** The whole history is loaded (nothing more to read). */
+  ended: boolean;
+}
+
+/** Blob texts: `get` answers what is read; `want` notes a blob to read before asking again. */
+export interface BlobSource {
+  get(id: string): string | undefined;
+  has(id: string): boolean;
+  want(id: string): void;
+  settled(): Promise<void>;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+export class DigestArchaeology {
+  private readonly digestCache = new Map<string, ReadonlySet<string>>();
+
+  /** Wait for the blobs the last `analyze` wanted. */
+  settled(): Promise<void> {
+    return this.blobs.settled();
+  }
+
+  /** path → loaded commit indices with an entry for it (extended as commits load). */
+  private readonly byPath = new Map<string, { commit: number; entry: RawEntry }[]>();
+  private indexed = 0;
+
+  constructor(private readonly blobs: BlobSource) {}
+
+  private digests(id: string): ReadonlySet<string> | undefined {
+    if (isNullBlob(id)) return EMPTY;
+    const cached = this.digestCache.get(id);
+    if (cached) return cached;
+    if (!this.blobs.has(id)) {
+      this.blobs.want(id);
+      return undefined;
+    }
+    const out = new Set<string>();
+    for (const m of (this.blobs.get(id) ?? '').matchAll(DIGEST_IN_TEXT)) out.add(m[1]!);
+    this.digestCache.set(id, out);
+    return out;
+  }
+
+  /** Digests an entry adds and removes (undefined while its blobs are unread). */
+  private change(entry: RawEntry): { added: Set<string>; removed: Set<string> } | undefined {
+    const before = this.digests(entry.oldBlob);
+    const after = this.digests(entry.newBlob);
+    if (!before || !after) return undefined;
+    return { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+  }
+
+  private index(view: HistoryView): void {
+    for (; this.indexed < view.commits.length; this.indexed++) {
+      for (const entry of view.commits[this.indexed]!.entries) {
+        const list = this.byPath.get(entry.path);
+        if (list) list.push({ commit: this.indexed, entry });
+        else this.byPath.set(entry.path, [{ commit: this.indexed, entry }]);
+      }
+    }
+  }
+
+  /**
+   * Additions of `digest` to `files` among the loaded commits accepted by `within`,
+   * as commit index → first file (in path order), newest first in topo order.
+   * `pending` is set when a blob is still unread.
+   */
+  private additions(view: HistoryView, digest: string, files: Set<string>, within: (i: number) => boolean, state: { pending: boolean }): { commit: number; file: string }[] {
+    const hits = new Map<number, string>();
+    for (const file of files) {
+      for (const { commit, entry } of this.byPath.get(file) ?? []) {
+        if (!within(commit)) continue;
+        const ch = this.change(entry);
+        if (!ch) {
+          state.pending = true;
+          continue;
+        }
+        if (!ch.added.has(digest)) continue;
+        const prev = hits.get(commit);
+        if (prev === undefined || entry.path < prev) hits.set(commit, entry.path);
+      }
+    }
+    return [...hits].map(([commit, file]) => ({ commit, file })).sort((a, b) => view.topo[a.commit]! - view.topo[b.commit]!);
+  }
+
+  /**
+   * The introduction of every wanted digest into `paths` as far as the loaded
+   * history tells, and whether the answer is final (`complete`: nothing unread
+   * could change it, given that the caller reads until every build is loaded).
+   */
+  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[]): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
+    this.index(view);
+    const found = new Map<string, DigestIntroduction>();
+    const truncated: string[] = [];
+    const state = { pending: false, incomplete: false };
+    let moveRounds = 0;
+    const { graph } = view;
+    for (const digest of new Set(wanted)) {
+      let files = new Set(paths);
+      const searched = new Set(paths);
+      let scope: (i: number) => boolean = () => true;
+      for (let moves = 0; ; moves++) {
+        const adds = this.additions(view, digest, files, scope, state);
+        if (adds.length === 0) {
+          // none loaded: older history may hold it (a move with nothing older keeps the move commit)
+          if (!view.ended) state.incomplete = true;
+          break;
+        }
+        const pick = this.settle(view, adds, state);
+        const c = view.commits[pick.commit]!;
+        const prev = found.get(digest);
+        const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
+        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy });
+        if (moves >= MAX_MOVES) {
+          truncated.push(digest);
+          break;
+        }
+        // a move: the introducing commit removed the digest from a file not searched yet
+        const from: string[] = [];
+        for (const entry of c.entries) {
+          if (searched.has(entry.path) || isNullBlob(entry.oldBlob)) continue;
+          const ch = this.change(entry);
+          if (!ch) state.pending = true;
+          else if (ch.removed.has(digest)) from.push(entry.path);
+        }
+        if (from.length === 0 || c.parentShas.length === 0) break;
+        const parent = c.parentShas[0]!;
+        if (!graph.has(parent)) {
+          if (!view.ended) state.incomplete = true;
+          break;
+        }
+        const before = graph.ancestors(parent);
+        scope = (i) => before[i] === 1;
+        files = new Set(from);
+        for (const f of from) searched.add(f);
+        moveRounds = Math.max(moveRounds, moves + 1);
+      }
+    }
+    return { result: { found, rounds: 1 + 2 * moveRounds, truncated }, complete: !state.pending && !state.incomplete, pending: state.pending };
+  }
+
+  /**
+   * From the newest addition, the oldest one (topo order) outside the history of
+   * the current pick's first parent, until that settles; a revert looks past
+   * itself to the addition before it.
+   */
+  private settle(view: HistoryView, adds: { commit: number; file: string }[], state: { incomplete: boolean }): { commit: number; file: string } {
+    const { graph, topo } = view;
+    let pick = adds[0]!;
+    for (;;) {
+      const parent = view.commits[pick.commit]!.parentShas[0];
+      const loaded = parent !== undefined && graph.has(parent);
+      if (parent !== undefined && !loaded && !view.ended) state.incomplete = true;
+      const inBuild = loaded ? graph.ancestors(parent) : undefined;
+      let next = pick;
+      for (const a of adds) if (!inBuild?.[a.commit] && topo[a.commit]! > topo[next.commit]!) next = a;
+      if (REVERT.test(view.commits[next.commit]!.subject)) {
+        const np = view.commits[next.commit]!.parentShas[0];
+        const nb = np !== undefined && graph.has(np) ? graph.ancestors(np) : undefined;
+        const older = nb ? adds.filter((a) => nb[a.commit] === 1) : [];
+        if (older.length > 0) next = older[0]!;
+        else if (!view.ended) state.incomplete = true;
+      }
+      if (next.commit === pick.commit) return pick;
+      pick = next;
+    }
+  }
+}
