@@ -160,7 +160,7 @@ export class HistoryStream {
       s.wake();
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(`${revs.join('\n')}\n${not.length > 0 ? `--not\n${not.join('\n')}\n` : ''}`);
+    child.stdin.end([...revs, ...not.map((r) => `^${r}`)].map((r) => `${r}\n`).join(''));
     return s;
   }
 

@@ -1,0 +1,140 @@
+/**
+ * How far back stale reads: the raw history pass (git/history.ts) streams newest
+ * first from HEAD, and is stopped as soon as nothing older can change the answer:
+ * - every pinned digest's introduction is settled (git/digest-window.ts: found,
+ *   its first parent loaded, a revert looked past, moves followed);
+ * - every build commit any image is judged from is loaded, and every commit not
+ *   read yet is an ancestor of all of them (the walk's unread frontier lies in
+ *   every build's history, so no unshipped commit is left unread, whatever the
+ *   commit dates say);
+ * - the walk is older than the oldest author date among the commits outside a
+ *   build (where a cherry-pick of one of them could sit, see unshipped.ts).
+ * Builds that are not in HEAD's history (a tag on another branch) are read by
+ * one more pass, `git log --raw <them> --not HEAD`. Reading grows by a quarter
+ * between checks, so the checks cost little against the walk.
+ */
+import { analyzeLoaded, viewOf } from '../git/digest-history.js';
+import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
+import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type HistoryCommit } from '../git/history.js';
+import type { CommitGraph } from '../git/graph.js';
+import type { DigestHistoryResult } from '../git/digest-history.js';
+
+/** A raw pass started before the scan (stale/repo.ts), handed to computeStale. */
+export interface StartedHistory {
+  /** The revision it was started from, as given (HEAD, a branch, a sha). */
+  rev: string;
+  stream: HistoryStream;
+}
+
+/** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
+export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
+  return { rev, stream: HistoryStream.start(repo, [rev]) };
+}
+
+export interface WindowQuestion {
+  /** Digests whose introduction is wanted, and the pin files searched. */
+  digests: Set<string>;
+  files: string[];
+  /**
+   * The build commits the images would be judged from, given the digest answers
+   * so far (the caller's provenance chain). Commits not in the view are asked to be read.
+   */
+  builds(history: DigestHistoryResult, graph: CommitGraph): string[];
+}
+
+export interface WindowAnswer {
+  view: HistoryView;
+  history: DigestHistoryResult;
+  /** Commits read (main walk + off-HEAD builds), and whether the walk was cut short. */
+  read: number;
+  stopped: boolean;
+}
+
+/**
+ * Read until the question is answered. `offHead` are builds other methods
+ * answered (read with their own history when HEAD does not reach them).
+ */
+export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, offHead: string[]): Promise<WindowAnswer> {
+  const { stream } = started;
+  const batch = new BlobBatch(repo);
+  const texts = new BlobTexts(batch);
+  const arch = new DigestArchaeology(texts);
+  const files = new Set(question.files);
+  try {
+    const extra = offHead.length > 0 ? await HistoryStream.start(repo, offHead, [head]).all() : [];
+    let target = Number(process.env.PINWATCH_WINDOW_TEST ?? 256);
+    let prefetched = 0;
+    for (;;) {
+      await stream.grow(target);
+      // pin-file blobs of the commits read since the last check, asked before the analysis needs them
+      for (; prefetched < stream.commits.length; prefetched++) {
+        for (const e of stream.commits[prefetched]!.entries) {
+          if (!files.has(e.path)) continue;
+          if (!isNullBlob(e.oldBlob)) texts.want(e.oldBlob);
+          if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
+        }
+      }
+      // digests are searched in HEAD's history only; builds off it join the graph
+      const mainView = viewOf(stream.commits.slice(), stream.ended);
+      const { result, complete } = await analyzeLoaded(mainView, arch, question.digests, question.files);
+      const commits = merged(mainView.commits, extra);
+      const view = extra.length === 0 ? mainView : viewOf(commits, stream.ended);
+      if (stream.ended || (complete && settled(view, question.builds(result, view.graph), stream.commits))) {
+        const stopped = !stream.ended;
+        stream.stop();
+        return { view, history: result, read: commits.length, stopped };
+      }
+      target = Math.ceil(stream.commits.length * 1.25) + 64;
+    }
+  } finally {
+    stream.stop();
+    batch.close();
+  }
+}
+
+function merged(main: readonly HistoryCommit[], extra: readonly HistoryCommit[]): HistoryCommit[] {
+  if (extra.length === 0) return main.slice();
+  const seen = new Set(main.map((c) => c.sha));
+  return [...main, ...extra.filter((c) => !seen.has(c.sha))];
+}
+
+/**
+ * Every build loaded, every unread commit in the history of every build, and
+ * the walk older than the oldest author date outside a build.
+ */
+function settled(view: HistoryView, builds: string[], walked: readonly HistoryCommit[]): boolean {
+  const { graph } = view;
+  const distinct = [...new Set(builds)];
+  if (distinct.some((b) => !graph.has(b))) return false;
+  if (distinct.length === 0) return true;
+  const n = graph.nodes.length;
+  // in every build's history: the intersection of their ancestor bitmaps
+  const common = new Uint8Array(n).fill(1);
+  for (const b of distinct) {
+    const bits = graph.ancestors(b);
+    for (let i = 0; i < n; i++) common[i] &= bits[i]!;
+  }
+  // a frontier commit is in a build's history when some loaded child is; all of them must be, for every build
+  const frontier = new Map<string, number[]>();
+  graph.nodes.forEach((node, i) => {
+    for (const p of node.parentShas) {
+      if (graph.index.has(p)) continue;
+      const list = frontier.get(p);
+      if (list) list.push(i);
+      else frontier.set(p, [i]);
+    }
+  });
+  for (const b of distinct) {
+    const bits = graph.ancestors(b);
+    for (const children of frontier.values()) if (!children.some((c) => bits[c] === 1)) return false;
+  }
+  // cherry-pick pools (unshipped.ts authoredSince): commits authored since the oldest outside commit
+  let since = Infinity;
+  for (let i = 0; i < n; i++) {
+    if (common[i] || graph.nodes[i]!.parentShas.length > 1) continue;
+    const t = Date.parse(graph.nodes[i]!.date);
+    if (t < since) since = t;
+  }
+  const last = walked[walked.length - 1];
+  return last === undefined || !(since <= last.commitTime * 1000);
+}
