@@ -55,6 +55,8 @@ export interface StaleOptions {
    * while the scan and the recipe model run; started here when absent or from another revision.
    */
   history?: StartedHistory;
+  /** Tests: grow the history window by this many commits per check (every stopping point is tried). */
+  windowStep?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -109,7 +111,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
       return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];
     }),
-  }, [...new Set(present.values())]);
+  }, [...new Set(present.values())], options.windowStep);
   timer.lap('history');
   const graph = window.view.graph;
   const known = new Map(present);
@@ -140,6 +142,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
     images: out,
     warnings,
     gitProcesses: gitStats.processes - startProcesses,
+    history: { commits: window.read, whole: !window.stopped },
     timings: timer.phases,
   };
 }

@@ -54,7 +54,7 @@ export interface WindowAnswer {
  * Read until the question is answered. `offHead` are builds other methods
  * answered (read with their own history when HEAD does not reach them).
  */
-export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, offHead: string[]): Promise<WindowAnswer> {
+export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, offHead: string[], step?: number): Promise<WindowAnswer> {
   const { stream } = started;
   const batch = new BlobBatch(repo);
   const texts = new BlobTexts(batch);
@@ -62,7 +62,8 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   const files = new Set(question.files);
   try {
     const extra = offHead.length > 0 ? await HistoryStream.start(repo, offHead, [head]).all() : [];
-    let target = Number(process.env.PINWATCH_WINDOW_TEST ?? 256);
+    // `step` (tests): read exactly this many more commits per check, to test every stopping point
+    let target = step ?? 256;
     let prefetched = 0;
     for (;;) {
       await stream.grow(target);
@@ -75,16 +76,18 @@ export async function readWindow(repo: string, head: string, started: StartedHis
         }
       }
       // digests are searched in HEAD's history only; builds off it join the graph
-      const mainView = viewOf(stream.commits.slice(), stream.ended);
+      const loaded = step === undefined ? stream.commits.slice() : stream.commits.slice(0, target);
+      const ended = stream.ended && loaded.length === stream.commits.length;
+      const mainView = viewOf(loaded, ended);
       const { result, complete } = await analyzeLoaded(mainView, arch, question.digests, question.files);
       const commits = merged(mainView.commits, extra);
-      const view = extra.length === 0 ? mainView : viewOf(commits, stream.ended);
-      if (stream.ended || (complete && settled(view, question.builds(result, view.graph), stream.commits))) {
-        const stopped = !stream.ended;
+      const view = extra.length === 0 ? mainView : viewOf(commits, ended);
+      if (ended || (complete && settled(view, question.builds(result, view.graph), loaded))) {
+        const stopped = !ended;
         stream.stop();
         return { view, history: result, read: commits.length, stopped };
       }
-      target = Math.ceil(stream.commits.length * 1.25) + 64;
+      target = step === undefined ? Math.ceil(stream.commits.length * 1.25) + 64 : target + step;
     }
   } finally {
     stream.stop();
