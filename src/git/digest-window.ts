@@ -7,10 +7,11 @@
  * A commit adds a digest to a file when the new blob holds it and the old one
  * does not (a retag that rewrites the line keeps it: no addition), and removes it
  * in the opposite case. The introduction is the oldest adding commit, in git's
- * topological order, among the commits the image was not built from (not
- * ancestors of the introduction's first parent: the window the walk reads);
- * an introduction that is a `git revert` looks further back, so a digest
- * reverted back to is dated by its earlier addition. When the introducing
+ * topological order, within the window read: the commits outside the history
+ * common to every build (stale/window.ts reads exactly that far; over the whole
+ * history it is the oldest of all, as `log -p` answered). An introduction that
+ * is a `git revert` looks further back, so a digest reverted back to is dated by
+ * its earlier addition. When the introducing
  * commit also removed the digest from a file outside the searched ones (a move),
  * that file's history before the move is searched the same way (two rounds, as
  * before: a digest moved more often is said to be truncated).
@@ -119,8 +120,10 @@ export class DigestArchaeology {
    * The introduction of every wanted digest into `paths` as far as the loaded
    * history tells, and whether the answer is final (`complete`: nothing unread
    * could change it, given that the caller reads until every build is loaded).
+   * `common` marks the commits in the history of every build (the walk's
+   * floor): additions there are not taken (see `pickIntro`).
    */
-  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[]): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
+  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
     this.index(view);
     const found = new Map<string, DigestIntroduction>();
     const truncated: string[] = [];
@@ -138,7 +141,7 @@ export class DigestArchaeology {
           if (!view.ended) state.incomplete = true;
           break;
         }
-        const pick = this.settle(view, adds, state);
+        const pick = this.pickIntro(view, adds, common, state);
         const c = view.commits[pick.commit]!;
         const prev = found.get(digest);
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
@@ -172,29 +175,32 @@ export class DigestArchaeology {
   }
 
   /**
-   * From the newest addition, the oldest one (topo order) outside the history of
-   * the current pick's first parent, until that settles; a revert looks past
-   * itself to the addition before it.
+   * The introduction among `adds` (newest first): the oldest one outside
+   * `common` (undefined: the oldest of all, as over the whole history); when
+   * that is a revert, the addition before it in its parent's history.
    */
-  private settle(view: HistoryView, adds: { commit: number; file: string }[], state: { incomplete: boolean }): { commit: number; file: string } {
+  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean }): { commit: number; file: string } {
     const { graph, topo } = view;
     let pick = adds[0]!;
-    for (;;) {
+    for (const a of adds) if (!common?.[a.commit] && (common?.[pick.commit] || topo[a.commit]! > topo[pick.commit]!)) pick = a;
+    for (let guard = 0; REVERT.test(view.commits[pick.commit]!.subject) && guard < adds.length; guard++) {
       const parent = view.commits[pick.commit]!.parentShas[0];
-      const loaded = parent !== undefined && graph.has(parent);
-      if (parent !== undefined && !loaded && !view.ended) state.incomplete = true;
-      const inBuild = loaded ? graph.ancestors(parent) : undefined;
-      let next = pick;
-      for (const a of adds) if (!inBuild?.[a.commit] && topo[a.commit]! > topo[next.commit]!) next = a;
-      if (REVERT.test(view.commits[next.commit]!.subject)) {
-        const np = view.commits[next.commit]!.parentShas[0];
-        const nb = np !== undefined && graph.has(np) ? graph.ancestors(np) : undefined;
-        const older = nb ? adds.filter((a) => nb[a.commit] === 1) : [];
-        if (older.length > 0) next = older[0]!;
-        else if (!view.ended) state.incomplete = true;
+      if (parent === undefined) break;
+      if (!graph.has(parent)) {
+        if (!view.ended) state.incomplete = true;
+        break;
       }
-      if (next.commit === pick.commit) return pick;
-      pick = next;
+      const before = graph.ancestors(parent);
+      const older = adds.find((a) => before[a.commit] === 1);
+      if (!older) {
+        // what the revert put back may have come in before what is read yet
+        if (!view.ended) state.incomplete = true;
+        break;
+      }
+      pick = older;
     }
+    const parent = view.commits[pick.commit]!.parentShas[0];
+    if (parent !== undefined && !graph.has(parent) && !view.ended) state.incomplete = true;
+    return pick;
   }
 }

@@ -75,17 +75,29 @@ export async function readWindow(repo: string, head: string, started: StartedHis
           if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
         }
       }
-      // digests are searched in HEAD's history only; builds off it join the graph
       const loaded = step === undefined ? stream.commits.slice() : stream.commits.slice(0, target);
       const ended = stream.ended && loaded.length === stream.commits.length;
+      // digests are searched in HEAD's history only; builds off it join the graph
       const mainView = viewOf(loaded, ended);
-      const { result, complete } = await analyzeLoaded(mainView, arch, question.digests, question.files);
       const commits = merged(mainView.commits, extra);
       const view = extra.length === 0 ? mainView : viewOf(commits, ended);
-      if (ended || (complete && settled(view, question.builds(result, view.graph), loaded))) {
+      // from the newest additions, widen to the oldest ones outside the history every build shares, until that settles
+      let common: Uint8Array = new Uint8Array(view.graph.nodes.length).fill(1);
+      let answer: { result: DigestHistoryResult; complete: boolean };
+      let builds: string[];
+      for (;;) {
+        answer = await analyzeLoaded(mainView, arch, question.digests, question.files, common);
+        builds = [...new Set(question.builds(answer.result, view.graph))];
+        if (!answer.complete || builds.some((b) => !view.graph.has(b))) break;
+        const next = commonHistory(view.graph, builds);
+        if (next.every((v, i) => v === common[i])) break;
+        common = next;
+      }
+      const done = answer.complete && builds.every((b) => view.graph.has(b)) && settled(view, builds, common, loaded);
+      if (ended || done) {
         const stopped = !ended;
         stream.stop();
-        return { view, history: result, read: commits.length, stopped };
+        return { view, history: answer.result, read: commits.length, stopped };
       }
       target = step === undefined ? Math.ceil(stream.commits.length * 1.25) + 64 : target + step;
     }
@@ -101,22 +113,24 @@ function merged(main: readonly HistoryCommit[], extra: readonly HistoryCommit[])
   return [...main, ...extra.filter((c) => !seen.has(c.sha))];
 }
 
-/**
- * Every build loaded, every unread commit in the history of every build, and
- * the walk older than the oldest author date outside a build.
- */
-function settled(view: HistoryView, builds: string[], walked: readonly HistoryCommit[]): boolean {
-  const { graph } = view;
-  const distinct = [...new Set(builds)];
-  if (distinct.some((b) => !graph.has(b))) return false;
-  if (distinct.length === 0) return true;
-  const n = graph.nodes.length;
-  // in every build's history: the intersection of their ancestor bitmaps
-  const common = new Uint8Array(n).fill(1);
-  for (const b of distinct) {
+/** 1 for the commits in the history of every build (all of them when there is none). */
+function commonHistory(graph: CommitGraph, builds: string[]): Uint8Array {
+  const common = new Uint8Array(graph.nodes.length).fill(1);
+  for (const b of builds) {
     const bits = graph.ancestors(b);
-    for (let i = 0; i < n; i++) common[i] &= bits[i]!;
+    for (let i = 0; i < common.length; i++) common[i] &= bits[i]!;
   }
+  return common;
+}
+
+/**
+ * Every unread commit in the history of every build (all loaded), and the walk
+ * older than the oldest author date outside a build.
+ */
+function settled(view: HistoryView, builds: string[], common: Uint8Array, walked: readonly HistoryCommit[]): boolean {
+  const { graph } = view;
+  if (builds.length === 0) return true;
+  const n = graph.nodes.length;
   // a frontier commit is in a build's history when some loaded child is; all of them must be, for every build
   const frontier = new Map<string, number[]>();
   graph.nodes.forEach((node, i) => {
@@ -127,7 +141,7 @@ function settled(view: HistoryView, builds: string[], walked: readonly HistoryCo
       else frontier.set(p, [i]);
     }
   });
-  for (const b of distinct) {
+  for (const b of builds) {
     const bits = graph.ancestors(b);
     for (const children of frontier.values()) if (!children.some((c) => bits[c] === 1)) return false;
   }
