@@ -77,11 +77,17 @@ export class DigestArchaeology {
 
   /** Digests an entry adds and removes (undefined while its blobs are unread). */
   private change(entry: RawEntry): { added: Set<string>; removed: Set<string> } | undefined {
+    const cached = this.changes.get(entry);
+    if (cached) return cached;
     const before = this.digests(entry.oldBlob);
     const after = this.digests(entry.newBlob);
     if (!before || !after) return undefined;
-    return { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+    const ch = { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+    this.changes.set(entry, ch);
+    return ch;
   }
+
+  private readonly changes = new WeakMap<RawEntry, { added: Set<string>; removed: Set<string> }>();
 
   private index(view: HistoryView): void {
     for (; this.indexed < view.commits.length; this.indexed++) {
@@ -93,6 +99,9 @@ export class DigestArchaeology {
     }
   }
 
+  /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
+  private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
+
   /**
    * Additions of `digest` to `files` among the loaded commits accepted by `within`,
    * as commit index → first file (in path order), newest first in topo order.
@@ -101,16 +110,26 @@ export class DigestArchaeology {
   private additions(view: HistoryView, digest: string, files: Set<string>, within: (i: number) => boolean, state: { pending: boolean }): { commit: number; file: string }[] {
     const hits = new Map<number, string>();
     for (const file of files) {
-      for (const { commit, entry } of this.byPath.get(file) ?? []) {
-        if (!within(commit)) continue;
+      const entries = this.byPath.get(file) ?? [];
+      let idx = this.addsByFile.get(file);
+      if (!idx) this.addsByFile.set(file, (idx = { done: 0, byDigest: new Map() }));
+      for (; idx.done < entries.length; idx.done++) {
+        const { commit, entry } = entries[idx.done]!;
         const ch = this.change(entry);
         if (!ch) {
           state.pending = true;
-          continue;
+          break;
         }
-        if (!ch.added.has(digest)) continue;
+        for (const d of ch.added) {
+          const list = idx.byDigest.get(d);
+          if (list) list.push(commit);
+          else idx.byDigest.set(d, [commit]);
+        }
+      }
+      for (const commit of idx.byDigest.get(digest) ?? []) {
+        if (!within(commit)) continue;
         const prev = hits.get(commit);
-        if (prev === undefined || entry.path < prev) hits.set(commit, entry.path);
+        if (prev === undefined || file < prev) hits.set(commit, file);
       }
     }
     return [...hits].map(([commit, file]) => ({ commit, file })).sort((a, b) => view.topo[a.commit]! - view.topo[b.commit]!);

@@ -47,7 +47,8 @@ export interface HistoryCommit {
 
 export const RAW_FORMAT = '%H%x00%P%x00%aI%x00%ct%x00%s%x00';
 const RAW_META = /^:(\d{6}) (\d{6}) ([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) ([A-Z])$/;
-export const isNullBlob = (id: string) => /^0+$/.test(id);
+const NULL_IDS = new Set(['0'.repeat(40), '0'.repeat(64)]);
+export const isNullBlob = (id: string) => NULL_IDS.has(id);
 
 /** One record of `git log --raw -z --format=<nonce>RAW_FORMAT` (the text after its nonce). */
 export function parseRawRecord(record: string): HistoryCommit {

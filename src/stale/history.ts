@@ -171,7 +171,7 @@ interface Judgement {
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
-async function judge(repo: string, graph: CommitGraph, changed: Map<string, string[]>, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
+async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, string[]>, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
   const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
   const outside = new Map<string, Uint8Array>();
   for (const b of ready) if (b && !outside.has(b)) outside.set(b, outsideBuild(graph, head, b));
@@ -179,6 +179,12 @@ async function judge(repo: string, graph: CommitGraph, changed: Map<string, stri
   // Where cherry-picks of outside commits could sit: fetched in the same changed-paths pass.
   const supersets = new Map<string, number[]>();
   for (const [b, bits] of outside) supersets.set(b, authoredSince(graph, b, oldestTime(bits, byTime), byTime));
+  // only the commits outside a build and where their cherry-picks could sit (the window may hold more)
+  const needed = new Uint8Array(graph.nodes.length);
+  for (const bits of outside.values()) for (let i = 0; i < bits.length; i++) needed[i] |= bits[i]!;
+  for (const list of supersets.values()) for (const i of list) needed[i] = 1;
+  const changed = new Map<string, string[]>();
+  for (let i = 0; i < needed.length; i++) if (needed[i]) changed.set(graph.nodes[i]!.sha, allChanged.get(graph.nodes[i]!.sha) ?? []);
   timer.lap('ancestry');
   const changedOf = (i: number) => changed.get(graph.nodes[i]!.sha) ?? [];
   const byPath = commitsByPath(graph, changed);
