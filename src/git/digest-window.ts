@@ -99,6 +99,9 @@ export class DigestArchaeology {
     }
   }
 
+  /** The pin files searched first, indexed over all loaded commits at once. */
+  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]> } | undefined;
+
   /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
   private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
 
@@ -109,6 +112,32 @@ export class DigestArchaeology {
    */
   private additions(view: HistoryView, digest: string, files: Set<string>, within: (i: number) => boolean, state: { pending: boolean }): { commit: number; file: string }[] {
     const hits = new Map<number, string>();
+    if (files === this.primary?.files) {
+      // the pin files: one index over all of them, digest → (commit, file)
+      const p = this.primary;
+      for (; p.done < view.commits.length; p.done++) {
+        let ready = true;
+        for (const entry of view.commits[p.done]!.entries) if (files.has(entry.path) && !this.change(entry)) ready = false;
+        if (!ready) {
+          state.pending = true;
+          break;
+        }
+        for (const entry of view.commits[p.done]!.entries) {
+          if (!files.has(entry.path)) continue;
+          for (const d of this.change(entry)!.added) {
+            const list = p.byDigest.get(d);
+            if (list) list.push({ commit: p.done, file: entry.path });
+            else p.byDigest.set(d, [{ commit: p.done, file: entry.path }]);
+          }
+        }
+      }
+      for (const { commit, file } of p.byDigest.get(digest) ?? []) {
+        if (!within(commit)) continue;
+        const prev = hits.get(commit);
+        if (prev === undefined || file < prev) hits.set(commit, file);
+      }
+      return [...hits].map(([commit, file]) => ({ commit, file })).sort((a, b) => view.topo[a.commit]! - view.topo[b.commit]!);
+    }
     for (const file of files) {
       const entries = this.byPath.get(file) ?? [];
       let idx = this.addsByFile.get(file);
@@ -149,8 +178,11 @@ export class DigestArchaeology {
     const state = { pending: false, incomplete: false };
     let moveRounds = 0;
     const { graph } = view;
+    const key = paths.join('\0');
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map() };
+    const primary = this.primary;
     for (const digest of new Set(wanted)) {
-      let files = new Set(paths);
+      let files = primary.files;
       const searched = new Set(paths);
       let scope: (i: number) => boolean = () => true;
       for (let moves = 0; ; moves++) {

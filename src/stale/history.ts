@@ -111,7 +111,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
       return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];
     }),
-  }, [...new Set(present.values())], options.windowStep);
+  }, options.windowStep);
   timer.lap('history');
   const graph = window.view.graph;
   const known = new Map(present);

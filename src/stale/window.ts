@@ -9,8 +9,9 @@
  *   commit dates say);
  * - the walk is older than the oldest author date among the commits outside a
  *   build (where a cherry-pick of one of them could sit, see unshipped.ts).
- * Builds that are not in HEAD's history (a tag on another branch) are read by
- * one more pass, `git log --raw <them> --not HEAD`. Reading grows by a quarter
+ * Builds that are not in HEAD's history (a tag on another branch) are known so
+ * once the walk has ended without them, and read by one more pass,
+ * `git log --raw <them> --not HEAD`. Reading grows by a quarter
  * between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
@@ -50,18 +51,16 @@ export interface WindowAnswer {
   stopped: boolean;
 }
 
-/**
- * Read until the question is answered. `offHead` are builds other methods
- * answered (read with their own history when HEAD does not reach them).
- */
-export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, offHead: string[], step?: number): Promise<WindowAnswer> {
+/** Read until the question is answered (`step`: tests, see below). */
+export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, step?: number): Promise<WindowAnswer> {
   const { stream } = started;
   const batch = new BlobBatch(repo);
   const texts = new BlobTexts(batch);
   const arch = new DigestArchaeology(texts);
   const files = new Set(question.files);
   try {
-    const extra = offHead.length > 0 ? await HistoryStream.start(repo, offHead, [head]).all() : [];
+    let extra: HistoryCommit[] = [];
+    let offHeadRead = false;
     // `step` (tests): read exactly this many more commits per check, to test every stopping point
     let target = step ?? 256;
     let prefetched = 0;
@@ -93,7 +92,14 @@ export async function readWindow(repo: string, head: string, started: StartedHis
         if (next.every((v, i) => v === common[i])) break;
         common = next;
       }
-      const done = answer.complete && builds.every((b) => view.graph.has(b)) && settled(view, builds, common, loaded);
+      const missing = builds.filter((b) => !view.graph.has(b));
+      if (ended && missing.length > 0 && !offHeadRead) {
+        // builds HEAD's history does not hold (a tag on another branch): their own history, once
+        offHeadRead = true;
+        extra = await HistoryStream.start(repo, missing, [head]).all();
+        continue;
+      }
+      const done = answer.complete && missing.length === 0 && settled(view, builds, common, loaded);
       if (ended || done) {
         const stopped = !ended;
         stream.stop();
