@@ -5,30 +5,11 @@
  * `readDigestIntroductions` reads the whole history for library callers.
  */
 import { git } from './run.js';
-import { DigestArchaeology, type HistoryView } from './digest-window.js';
+import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
 import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
-export interface DigestIntroduction {
-  digest: string;
-  commit: string;
-  /** Parents as git printed them; empty for a root commit or a shallow boundary. */
-  parentShas: string[];
-  date: string;
-  subject: string;
-  /** File the digest was added to in that commit. */
-  file: string;
-  /** Commits that moved the digest here from another file, newest first (seen through). */
-  movedBy: { commit: string; from: string[] }[];
-}
-
-export interface DigestHistoryResult {
-  found: Map<string, DigestIntroduction>;
-  /** Git processes rounds used (1 + move rounds), for explain. */
-  rounds: number;
-  /** Digests whose move chain was longer than the round limit. */
-  truncated: string[];
-}
+export type { DigestHistoryResult, DigestIntroduction } from './digest-window.js';
 
 const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 /** Works as a basic or extended regex, whichever git compiles it as. */

@@ -20,8 +20,28 @@
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
  */
 import type { CommitGraph } from './graph.js';
-import type { DigestHistoryResult, DigestIntroduction } from './digest-history.js';
 import { isNullBlob, type HistoryCommit, type RawEntry } from './history.js';
+
+export interface DigestIntroduction {
+  digest: string;
+  commit: string;
+  /** Parents as git printed them; empty for a root commit or a shallow boundary. */
+  parentShas: string[];
+  date: string;
+  subject: string;
+  /** File the digest was added to in that commit. */
+  file: string;
+  /** Commits that moved the digest here from another file, newest first (seen through). */
+  movedBy: { commit: string; from: string[] }[];
+}
+
+export interface DigestHistoryResult {
+  found: Map<string, DigestIntroduction>;
+  /** Git processes rounds used (1 + move rounds), for explain. */
+  rounds: number;
+  /** Digests whose move chain was longer than the round limit. */
+  truncated: string[];
+}
 
 const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 const MAX_MOVES = 2;

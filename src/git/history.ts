@@ -105,13 +105,21 @@ export class HistoryStream {
   stopped = false;
   private failure: PinwatchError | undefined;
   private readonly waiters: (() => void)[] = [];
+  /** Reading pauses here (git then waits on the pipe) until `grow` asks for more. */
+  private limit: number;
   private child: ChildProcessWithoutNullStreams | undefined;
 
-  private constructor() {}
+  private constructor(limit: number) {
+    this.limit = limit;
+  }
 
-  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`. */
-  static start(repo: string, revs: string[], not: string[] = []): HistoryStream {
-    const s = new HistoryStream();
+  /**
+   * Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`.
+   * It reads ahead up to `readAhead` commits before anyone asks (`grow`), so a walk
+   * started early costs at most that much when the answer needs fewer.
+   */
+  static start(repo: string, revs: string[], not: string[] = [], readAhead = 8192): HistoryStream {
+    const s = new HistoryStream(readAhead);
     const nonce = newNonce();
     const child = spawnGit(repo, [...rawLogArgs(nonce), '--stdin']);
     s.child = child;
@@ -145,6 +153,7 @@ export class HistoryStream {
       if (s.ended) return;
       pending += decoder.write(b);
       take(false);
+      if (s.commits.length >= s.limit) child.stdout.pause();
       s.wake();
     });
     child.stderr.on('data', (b: Buffer) => err.push(b));
@@ -185,6 +194,10 @@ export class HistoryStream {
 
   /** Wait until at least `count` commits are read or the walk has ended; throws what git failed with. */
   async grow(count: number): Promise<void> {
+    if (count > this.limit) {
+      this.limit = count;
+      if (!this.ended) this.child?.stdout.resume();
+    }
     while (!this.ended && this.commits.length < count) await new Promise<void>((resolve) => this.waiters.push(resolve));
     if (this.failure) throw this.failure;
   }
