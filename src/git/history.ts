@@ -15,7 +15,10 @@
  * `:<mode> <mode> <sha> <sha> <status>` NUL path NUL, so no subject or path byte
  * can start, end or forge a record or an entry.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { PinwatchError } from '../errors.js';
 import { CommitGraph, type CommitNode } from './graph.js';
@@ -93,85 +96,93 @@ export const rawLogArgs = (nonce: string) => [
 ];
 
 /**
- * A streamed raw pass. Commits arrive in `commits` as git prints them; `grow`
- * waits for more, `stop` ends the walk early (what was read stays).
+ * A streamed raw pass. git writes into an unlinked temporary file rather than a
+ * pipe, so it runs at full speed on another core even while this thread is busy
+ * (a pipe would stall git at 64 KiB until the event loop next turns); commits are
+ * parsed from the file as they are asked for (`grow`), and `stop` ends the walk
+ * early (what was read stays).
  */
 export class HistoryStream {
   readonly commits: HistoryCommit[] = [];
   readonly index = new Map<string, number>();
-  /** True once git has printed everything (or the walk was stopped). */
+  /** True once everything git printed is parsed (or the walk was stopped). */
   ended = false;
   /** True when the walk ended because `stop` was called, not because history did. */
   stopped = false;
   private failure: PinwatchError | undefined;
+  private child: ChildProcess | undefined;
+  private fd: number | undefined;
+  private position = 0;
+  private exit: number | null | undefined;
+  private readonly err: Buffer[] = [];
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+  private first = true;
   private readonly waiters: (() => void)[] = [];
-  /** Reading pauses here (git then waits on the pipe) until `grow` asks for more. */
-  private limit: number;
-  private child: ChildProcessWithoutNullStreams | undefined;
 
-  private constructor(limit: number) {
-    this.limit = limit;
-  }
+  private constructor(private readonly nonce: string) {}
 
-  /**
-   * Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`.
-   * It reads ahead up to `readAhead` commits before anyone asks (`grow`), so a walk
-   * started early costs at most that much when the answer needs fewer.
-   */
-  static start(repo: string, revs: string[], not: string[] = [], readAhead = 8192): HistoryStream {
-    const s = new HistoryStream(readAhead);
-    const nonce = newNonce();
-    const child = spawnGit(repo, [...rawLogArgs(nonce), '--stdin']);
+  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`. */
+  static start(repo: string, revs: string[], not: string[] = []): HistoryStream {
+    const s = new HistoryStream(newNonce());
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-log-'));
+    const file = join(dir, 'raw');
+    let out: number | undefined;
+    try {
+      out = openSync(file, 'w');
+      s.fd = openSync(file, 'r');
+    } finally {
+      rmSync(dir, { recursive: true, force: true }); // both ends stay open; nothing is left behind
+    }
+    const child = spawnGit(repo, [...rawLogArgs(s.nonce), '--stdin'], {}, out);
+    closeSync(out);
     s.child = child;
-    const decoder = new StringDecoder('utf8');
-    let pending = '';
-    let first = true;
-    const take = (final: boolean) => {
-      let parts = pending.split(nonce);
-      if (first && pending.length >= nonce.length) {
-        if (parts[0] !== '') return s.fail(malformed('text before the first record', parts[0]!));
-        first = false;
-      }
-      if (final) {
-        if (pending === '') return;
-        if (parts[0] !== '') return s.fail(malformed('text before the first record', parts[0]!));
-        parts = parts.slice(1);
-        pending = '';
-      } else {
-        if (parts.length < 3) return; // '' + a record still being written
-        pending = nonce + parts[parts.length - 1]!;
-        parts = parts.slice(1, -1);
-      }
-      try {
-        for (const r of parts) s.add(parseRawRecord(r));
-      } catch (e) {
-        s.fail(e as PinwatchError);
-      }
-    };
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => {
-      if (s.ended) return;
-      pending += decoder.write(b);
-      take(false);
-      if (s.commits.length >= s.limit) child.stdout.pause();
-      s.wake();
-    });
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stderr!.on('data', (b: Buffer) => s.err.push(b));
     child.on('error', (e) => s.fail(new PinwatchError('git-unavailable', `could not run git: ${e.message}; expected a git executable on PATH`, {}, { cause: e })));
     child.on('close', (code) => {
-      if (s.ended) return;
-      pending += decoder.end();
-      if (code !== 0) {
-        s.fail(new PinwatchError('git-failed', `git log --raw failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? ''}`));
-        return;
-      }
-      take(true);
-      s.ended = true;
+      s.exit = code;
       s.wake();
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end([...revs, ...not.map((r) => `^${r}`)].map((r) => `${r}\n`).join(''));
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end([...revs, ...not.map((r) => `^${r}`)].map((r) => `${r}\n`).join(''));
     return s;
+  }
+
+  /** Parse what git has written, until `count` commits are read or the file is exhausted. */
+  private pump(count: number): void {
+    if (this.fd === undefined) return;
+    const buf = Buffer.allocUnsafe(1 << 18);
+    while (this.commits.length < count && !this.ended) {
+      const n = readSync(this.fd, buf, 0, buf.length, this.position);
+      if (n === 0) return;
+      this.position += n;
+      this.pending += this.decoder.write(buf.subarray(0, n));
+      this.take(false);
+    }
+  }
+
+  private take(final: boolean): void {
+    const { nonce } = this;
+    let parts = this.pending.split(nonce);
+    if (this.first && this.pending.length >= nonce.length) {
+      if (parts[0] !== '') return this.fail(malformed('text before the first record', parts[0]!));
+      this.first = false;
+    }
+    if (final) {
+      if (this.pending === '') return;
+      if (parts[0] !== '') return this.fail(malformed('text before the first record', parts[0]!));
+      parts = parts.slice(1);
+      this.pending = '';
+    } else {
+      if (parts.length < 3) return; // '' + a record still being written
+      this.pending = nonce + parts[parts.length - 1]!;
+      parts = parts.slice(1, -1);
+    }
+    try {
+      for (const r of parts) this.add(parseRawRecord(r));
+    } catch (e) {
+      this.fail(e as PinwatchError);
+    }
   }
 
   private add(c: HistoryCommit): void {
@@ -183,8 +194,14 @@ export class HistoryStream {
   private fail(e: PinwatchError): void {
     if (this.ended) return;
     this.failure = e;
+    this.finish();
+  }
+
+  private finish(): void {
     this.ended = true;
     this.child?.kill();
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
     this.wake();
   }
 
@@ -194,11 +211,30 @@ export class HistoryStream {
 
   /** Wait until at least `count` commits are read or the walk has ended; throws what git failed with. */
   async grow(count: number): Promise<void> {
-    if (count > this.limit) {
-      this.limit = count;
-      if (!this.ended) this.child?.stdout.resume();
+    while (!this.ended && this.commits.length < count) {
+      const exited = this.exit !== undefined;
+      this.pump(count);
+      if (this.commits.length >= count || this.ended) break;
+      if (exited) {
+        // git is done and everything it wrote is read
+        this.pending += this.decoder.end();
+        if (this.exit !== 0) {
+          this.fail(new PinwatchError('git-failed', `git log --raw failed (exit ${this.exit}): ${Buffer.concat(this.err).toString('utf8').trim().split('\n')[0] ?? ''}`));
+          break;
+        }
+        this.take(true);
+        this.finish();
+        break;
+      }
+      // git is still writing: look again shortly (or as soon as it exits)
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 2);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
     }
-    while (!this.ended && this.commits.length < count) await new Promise<void>((resolve) => this.waiters.push(resolve));
     if (this.failure) throw this.failure;
   }
 
@@ -211,10 +247,8 @@ export class HistoryStream {
   /** End the walk here: git is stopped, the commits read so far stay. */
   stop(): void {
     if (this.ended) return;
-    this.ended = true;
     this.stopped = true;
-    this.child?.kill();
-    this.wake();
+    this.finish();
   }
 }
 

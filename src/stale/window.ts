@@ -11,7 +11,7 @@
  *   build (where a cherry-pick of one of them could sit, see unshipped.ts).
  * Builds that are not in HEAD's history (a tag on another branch) are known so
  * once the walk has ended without them, and read by one more pass,
- * `git log --raw <them> --not HEAD`. Reading grows by a quarter
+ * `git log --raw <them> --not HEAD`. Reading grows by half
  * between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
@@ -105,7 +105,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
         stream.stop();
         return { view, history: answer.result, read: commits.length, stopped };
       }
-      target = step === undefined ? Math.ceil(stream.commits.length * 1.25) + 64 : target + step;
+      target = step === undefined ? Math.ceil(stream.commits.length * 1.5) + 64 : target + step;
     }
   } finally {
     stream.stop();
