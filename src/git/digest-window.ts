@@ -203,7 +203,7 @@ export class DigestArchaeology {
     const primary = this.primary;
     for (const digest of new Set(wanted)) {
       let files = primary.files;
-      const searched = new Set(paths);
+      const movedFrom = new Set<string>(); // files searched after a move (the pin files are `primary.files`)
       let scope: (i: number) => boolean = () => true;
       for (let moves = 0; ; moves++) {
         const adds = this.additions(view, digest, files, scope, state);
@@ -224,7 +224,7 @@ export class DigestArchaeology {
         // a move: the introducing commit removed the digest from a file not searched yet
         const from: string[] = [];
         for (const entry of c.entries) {
-          if (searched.has(entry.path) || isNullBlob(entry.oldBlob)) continue;
+          if (primary.files.has(entry.path) || movedFrom.has(entry.path) || isNullBlob(entry.oldBlob)) continue;
           const ch = this.change(entry);
           if (!ch) state.pending = true;
           else if (ch.removed.has(digest)) from.push(entry.path);
@@ -238,7 +238,7 @@ export class DigestArchaeology {
         const before = graph.ancestors(parent);
         scope = (i) => before[i] === 1;
         files = new Set(from);
-        for (const f of from) searched.add(f);
+        for (const f of from) movedFrom.add(f);
         moveRounds = Math.max(moveRounds, moves + 1);
       }
     }

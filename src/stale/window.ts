@@ -62,7 +62,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
     let extra: HistoryCommit[] = [];
     let offHeadRead = false;
     // `step` (tests): read exactly this many more commits per check, to test every stopping point
-    let target = step ?? 256;
+    let target = step ?? 1024;
     let prefetched = 0;
     for (;;) {
       await stream.grow(target);
