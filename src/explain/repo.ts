@@ -42,10 +42,11 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   let match: (typeof known.images)[number];
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config));
+    history.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
     match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
   } catch (e) {
-    history.stream.stop();
+    history.close();
     throw e;
   }
   const report = await computeStale(repoRoot, [match], { ...opts, history, ...staleConfigOptions(config, opts.registry) });

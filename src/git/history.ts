@@ -326,6 +326,11 @@ export class BlobBatch {
     return p;
   }
 
+  /** Whether its process has been started (for process counts). */
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
   /** Close the process once every asked blob is answered. */
   close(): void {
     this.child?.stdin.end();

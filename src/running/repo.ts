@@ -43,9 +43,10 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   let known: Awaited<ReturnType<typeof imagesFromPins>>;
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config));
+    started.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins);
   } catch (e) {
-    started.stream.stop();
+    started.close();
     throw e;
   }
   const byRepo = new Map(known.images.map((k) => [k.repository, k]));
@@ -59,7 +60,7 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
     try {
       await matchPlatformDigests(judged, pinned, opts.registry, notes);
     } catch (e) {
-      started.stream.stop();
+      started.close();
       throw e;
     }
   }
@@ -79,7 +80,7 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
         history: started,
       })
     : undefined;
-  if (!stale) started.stream.stop();
+  if (!stale) started.close();
   const history = new Map<string, StaleImage>();
   for (const img of stale?.images ?? []) if (img.digest) history.set(historyKey(img.repository, img.digest), img);
   const builds = [...new Set([...history.values()].flatMap((i) => (i.builtFrom ? [i.builtFrom.commit] : [])))];

@@ -64,14 +64,23 @@ const DAY_MS = 86_400_000;
 type Subject = ProvenanceSubject<StaleImageInput>;
 
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
-  const startProcesses = gitStats.processes;
-  const timer = phaseTimer();
   const headRev = options.head ?? 'HEAD';
+  if (options.history && options.history.rev !== headRev) options.history.close();
+  // a pass started before the scan counts here too (its walk and blob batch)
+  const startProcesses = gitStats.processes - (options.history?.rev === headRev ? options.history.processes() : 0);
   // git walks while the rest is worked out (stale/repo.ts starts it even before the scan)
   const started = options.history && options.history.rev === headRev ? options.history : startHistory(repo, headRev);
+  try {
+    return await judgeHistory(repo, images, options, headRev, started, startProcesses);
+  } finally {
+    started.close();
+  }
+}
+
+async function judgeHistory(repo: string, images: StaleImageInput[], options: StaleOptions, headRev: string, started: StartedHistory, startProcesses: number): Promise<StaleReport> {
+  const timer = phaseTimer();
   const { commit: head, prefix } = await resolveCommitAndPrefix(repo, headRev);
   if (!head) {
-    started.stream.stop();
     const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
     if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone`);
     throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);

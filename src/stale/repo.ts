@@ -35,10 +35,11 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   let images: ImagesResult['images'];
   try {
     scan = opts.scan ?? (await scanRepo(repoRoot, config));
+    history.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, opts.model);
     images = selectImages(known, opts.only, config.aliases);
   } catch (e) {
-    history.stream.stop();
+    history.close();
     throw e;
   }
   const report = await computeStale(repoRoot, images, { ...opts, history, ...staleConfigOptions(config, opts.registry) });

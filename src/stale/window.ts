@@ -25,11 +25,45 @@ export interface StartedHistory {
   /** The revision it was started from, as given (HEAD, a branch, a sha). */
   rev: string;
   stream: HistoryStream;
+  /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
+  blobs?: BlobTexts;
+  /**
+   * Once the scan knows which files hold pins: read the blobs the first commits'
+   * changes to them name, so `cat-file` works while the recipe model is read.
+   */
+  prefetch(files: Iterable<string>): void;
+  /** Stop git (the run ended before computeStale took the pass). */
+  close(): void;
+  /** Git processes it has started so far (the walk, and the blob batch once it runs). */
+  processes(): number;
 }
+
+/** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
+const PREFETCH_COMMITS = 4096;
 
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
-  return { rev, stream: HistoryStream.start(repo, [rev]) };
+  const started: StartedHistory = {
+    rev,
+    stream: HistoryStream.start(repo, [rev]),
+    prefetch(files) {
+      if (started.blobs) return;
+      const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
+      const wanted = new Set(files);
+      void started.stream.grow(PREFETCH_COMMITS).then(
+        () => {
+          for (const c of started.stream.commits) for (const e of c.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+        },
+        () => undefined, // computeStale reads the pass again and reports the failure
+      );
+    },
+    close() {
+      started.stream.stop();
+      started.blobs?.batch.close();
+    },
+    processes: () => 1 + (started.blobs?.batch.running ? 1 : 0),
+  };
+  return started;
 }
 
 export interface WindowQuestion {
@@ -54,8 +88,8 @@ export interface WindowAnswer {
 /** Read until the question is answered (`step`: tests, see below). */
 export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, step?: number): Promise<WindowAnswer> {
   const { stream } = started;
-  const batch = new BlobBatch(repo);
-  const texts = new BlobTexts(batch);
+  const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
+  const batch = texts.batch;
   const arch = new DigestArchaeology(texts);
   const files = new Set(question.files);
   try {
