@@ -14,7 +14,7 @@ import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
 import { scanRepo } from '../scan/index.js';
-import { staleFindings, STALE_RULES, staleReport, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
+import { startHistory, staleFindings, STALE_RULES, staleReport, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
 
 export interface CheckOptions {
   policy: StalePolicy;
@@ -48,12 +48,23 @@ export interface CheckResult {
 const STALE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
 export async function checkRepo(repoRoot: string, config: Config, options: CheckOptions): Promise<CheckResult> {
-  // one tree walk for both: the scan's records the listing the build model reads
-  const scan = await scanRepo(repoRoot, config, { recipeTree: true });
-  const model = await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {});
+  // the history pass starts first: git reads while the tree is scanned and the recipes are read
+  const history = startHistory(repoRoot);
+  let scan: Awaited<ReturnType<typeof scanRepo>>;
+  let model: Awaited<ReturnType<typeof loadBuildModel>>;
+  try {
+    // one tree walk for both: the scan's records the listing the build model reads
+    scan = await scanRepo(repoRoot, config, { recipeTree: true });
+    history.prefetch(scan.pins.map((p) => p.file));
+    model = await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {});
+  } catch (e) {
+    history.close();
+    throw e;
+  }
   const stale = await staleReport(repoRoot, config, {
     scan,
     model,
+    history,
     now: options.policy.now,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.base !== undefined ? { base: options.base } : {}),

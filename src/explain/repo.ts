@@ -11,7 +11,7 @@ import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { staleConfigOptions } from '../stale/repo.js';
-import { computeStale, type StaleOptions, type StaleImage } from '../stale/index.js';
+import { computeStale, startHistory, type StaleOptions, type StaleImage } from '../stale/index.js';
 
 export interface ExplainedPin {
   pin: Pin;
@@ -36,10 +36,20 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 }
 
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
-  const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
-  const report = await computeStale(repoRoot, [match], { ...opts, ...staleConfigOptions(config, opts.registry) });
+  // git reads history while the scan and the recipe model run (stopped if the image is not found)
+  const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD');
+  let known: Awaited<ReturnType<typeof imagesFromPins>>;
+  let match: (typeof known.images)[number];
+  try {
+    const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+    history.prefetch(scan.pins.map((p) => p.file));
+    known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
+    match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
+  } catch (e) {
+    history.close();
+    throw e;
+  }
+  const report = await computeStale(repoRoot, [match], { ...opts, history, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;
   const producers = (pin: Pin): Producer[] => (stamps ? distinctProducers(stamps(pin)) : []);
   return {

@@ -1,41 +1,21 @@
 /**
- * Digest archaeology: for each digest, the oldest commit whose patch adds a line
- * containing it. One `git log -p -G` pass over the pin files' history; then, for
- * digests whose introducing commit also removed them from a file outside those
- * paths (a move), one more pass per round over the old files (bounded rounds, not
- * one process per image).
+ * Digest archaeology's types and the patch reader the tag pass uses
+ * (`patchLog`: `git log -p` parsed with nonce framing). The introductions
+ * themselves come from the raw history pass (digest-window.ts); the unbounded
+ * `readDigestIntroductions` reads the whole history for library callers.
  */
 import { git } from './run.js';
+import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
+import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
-export interface DigestIntroduction {
-  digest: string;
-  commit: string;
-  /** Parents as git printed them; empty for a root commit or a shallow boundary. */
-  parentShas: string[];
-  date: string;
-  subject: string;
-  /** File the digest was added to in that commit. */
-  file: string;
-  /** Commits that moved the digest here from another file, newest first (seen through). */
-  movedBy: { commit: string; from: string[] }[];
-}
-
-export interface DigestHistoryResult {
-  found: Map<string, DigestIntroduction>;
-  /** Git processes rounds used (1 + move rounds), for explain. */
-  rounds: number;
-  /** Digests whose move chain was longer than the round limit. */
-  truncated: string[];
-}
+export type { DigestHistoryResult, DigestIntroduction } from './digest-window.js';
 
 const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 /** Works as a basic or extended regex, whichever git compiles it as. */
 const PICKAXE = 'sha[0-9]*:[0-9a-f]';
-const MAX_MOVE_ROUNDS = 4;
 /** File names are paths, not pathspec patterns (a `*` in a name is a `*`). */
 export const LITERAL_PATHSPECS = { env: { GIT_LITERAL_PATHSPECS: '1' } };
-const LITERAL = LITERAL_PATHSPECS;
 
 export interface PatchOccurrence {
   commit: string;
@@ -150,74 +130,34 @@ export async function patchLog(
   return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options), nonce, find.tokensIn);
 }
 
-/** Oldest adding commit per wanted digest, given newest-first topo-ordered occurrences. */
-function oldestAdditions(occs: PatchOccurrence[], wanted: Set<string>): Map<string, PatchOccurrence> {
-  const oldest = new Map<string, PatchOccurrence>();
-  for (const o of occs) for (const d of o.added.keys()) if (wanted.has(d)) oldest.set(d, o);
-  return oldest;
-}
-
 /**
- * Find where each digest first entered `paths` (and, following moves, any file).
- * `head` is the revision whose history is searched.
+ * Find where each digest first entered `paths` (and, following moves, any file)
+ * in the whole history of `head`: the raw pass and the pin files' blobs
+ * (git/history.ts, git/digest-window.ts). stale reads a bounded window instead
+ * (stale/window.ts); this is the unbounded form for library callers.
  */
 export async function readDigestIntroductions(repo: string, digests: Iterable<string>, paths: string[], head = 'HEAD'): Promise<DigestHistoryResult> {
   const wanted = new Set(digests);
-  const found = new Map<string, DigestIntroduction>();
-  if (wanted.size === 0 || paths.length === 0) return { found, rounds: 0, truncated: [] };
-  const first = await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL);
-  for (const [d, o] of oldestAdditions(first, wanted)) {
-    found.set(d, { digest: d, commit: o.commit, parentShas: o.parentShas, date: o.date, subject: o.subject, file: o.added.get(d)!, movedBy: [] });
+  if (wanted.size === 0 || paths.length === 0) return { found: new Map(), rounds: 0, truncated: [] };
+  const commits = await HistoryStream.start(repo, [head]).all();
+  const batch = new BlobBatch(repo);
+  try {
+    return (await analyzeLoaded(viewOf(commits, true), new DigestArchaeology(new BlobTexts(batch)), wanted, paths)).result;
+  } finally {
+    batch.close();
   }
-  let rounds = 1;
-  let searched = new Set(paths);
-  let pending = [...found.values()];
-  const truncated: string[] = [];
-  while (pending.length > 0) {
-    if (rounds > MAX_MOVE_ROUNDS) {
-      truncated.push(...pending.map((p) => p.digest));
-      break;
-    }
-    pending = await followMoves(repo, pending, searched, found);
-    rounds += pending.length > 0 ? 2 : 1;
-    searched = new Set([...searched, ...pending.flatMap((p) => p.movedBy[0]?.from ?? [])]);
-  }
-  return { found, rounds, truncated };
 }
 
-/**
- * For introductions whose commit also removed the digest from a file outside
- * `searched`, look further back in those files. Returns the introductions that
- * moved (updated in `found`) so the caller can check them again.
- */
-async function followMoves(repo: string, intros: DigestIntroduction[], searched: Set<string>, found: Map<string, DigestIntroduction>): Promise<DigestIntroduction[]> {
-  const commits = [...new Set(intros.map((i) => i.commit))];
-  const out = await patchLog(repo, ['--no-walk=unsorted', '--stdin'], { input: `${commits.join('\n')}\n` });
-  const byCommit = new Map(out.map((o) => [o.commit, o]));
-  const moves = new Map<string, string[]>(); // digest → old files
-  for (const intro of intros) {
-    const from = (byCommit.get(intro.commit)?.removed.get(intro.digest) ?? []).filter((f) => !searched.has(f) && f !== '/dev/null');
-    if (from.length > 0 && intro.parentShas.length > 0) moves.set(intro.digest, from);
+/** A view of loaded commits (graph and topo positions computed once). */
+export function viewOf(commits: readonly HistoryCommit[], ended: boolean, graph = graphOf(commits)): HistoryView {
+  return { commits, graph, topo: topoPositions(graph), ended };
+}
+
+/** `DigestArchaeology.analyze`, reading the blobs it asks for until it has them all. */
+export async function analyzeLoaded(view: HistoryView, arch: DigestArchaeology, wanted: Set<string>, paths: string[], common?: Uint8Array): Promise<{ result: DigestHistoryResult; complete: boolean }> {
+  for (;;) {
+    const r = arch.analyze(view, wanted, paths, common);
+    if (!r.pending) return r;
+    await arch.settled();
   }
-  if (moves.size === 0) return [];
-  const starts = [...new Set([...moves.keys()].map((d) => `${found.get(d)!.commit}^`))];
-  const files = [...new Set([...moves.values()].flat())];
-  const older = await patchLog(repo, ['--topo-order', ...starts, '--', ...files], LITERAL);
-  const oldest = oldestAdditions(older, new Set(moves.keys()));
-  const moved: DigestIntroduction[] = [];
-  for (const [d, o] of oldest) {
-    const prev = found.get(d)!;
-    const next: DigestIntroduction = {
-      digest: d,
-      commit: o.commit,
-      parentShas: o.parentShas,
-      date: o.date,
-      subject: o.subject,
-      file: o.added.get(d)!,
-      movedBy: [{ commit: prev.commit, from: moves.get(d)! }, ...prev.movedBy],
-    };
-    found.set(d, next);
-    moved.push(next);
-  }
-  return moved;
 }

@@ -10,3 +10,5 @@ export * from './tag-history.js';
 export * from './messages.js';
 export * from './tree-export.js';
 export * from './remote.js';
+export * from './history.js';
+export * from './digest-window.js';

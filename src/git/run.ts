@@ -2,7 +2,7 @@
  * Git through child_process with argument arrays (never a shell string). Every
  * history read in pinwatch goes through here, so counting calls is easy.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { PinwatchError } from '../errors.js';
 
 export interface GitResult {
@@ -65,4 +65,17 @@ export async function isAncestor(cwd: string, ancestor: string, descendant: stri
   if (r.code === 0) return true;
   if (r.code === 1) return false;
   throw new PinwatchError('git-failed', `git merge-base --is-ancestor ${ancestor} ${descendant} failed (exit ${r.code}): ${r.stderr.trim()}`);
+}
+
+/** Start a long-lived git process (a streamed `log`, a `cat-file --batch` fed as it goes), counted like the others. */
+export function spawnGit(cwd: string, args: string[], options?: Pick<GitOptions, 'env'>): ChildProcessWithoutNullStreams;
+/** … with stdout written straight into the open file `stdout` (git then never waits on a pipe). */
+export function spawnGit(cwd: string, args: string[], options: Pick<GitOptions, 'env'>, stdout: number): ChildProcess;
+export function spawnGit(cwd: string, args: string[], options: Pick<GitOptions, 'env'> = {}, stdout?: number): ChildProcess {
+  gitStats.processes++;
+  return spawn('git', args, {
+    cwd,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...options.env },
+    stdio: ['pipe', stdout ?? 'pipe', 'pipe'],
+  });
 }

@@ -6,7 +6,8 @@
 import { existingCommits } from '../git/objects.js';
 import type { ImageSubject, Provenance, ProvenanceSource, ProvenanceStep } from './types.js';
 
-export async function resolveProvenance(repo: string, images: ImageSubject[], sources: ProvenanceSource[]): Promise<Provenance[]> {
+/** `known`: commits already known to exist (input sha → full sha); only the others are asked. */
+export async function resolveProvenance(repo: string, images: ImageSubject[], sources: ProvenanceSource[], known?: Map<string, string>): Promise<Provenance[]> {
   // Images in parallel (the registry method is network-bound; its client limits concurrency).
   const allSteps = await Promise.all(images.map(async (image) => {
     const steps: ProvenanceStep[] = [];
@@ -14,7 +15,8 @@ export async function resolveProvenance(repo: string, images: ImageSubject[], so
     return steps;
   }));
   const answered = [...new Set(allSteps.flat().flatMap((s) => (s.answered && s.commit ? [s.commit] : [])))];
-  const present = await existingCommits(repo, answered);
+  const present = await existingCommits(repo, known ? answered.filter((c) => !known.has(c)) : answered);
+  if (known) for (const c of answered) if (known.has(c)) present.set(c, known.get(c)!);
   return allSteps.map((steps) => pickAnswer(steps, present));
 }
 

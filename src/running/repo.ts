@@ -20,6 +20,7 @@ import { RegistryClient } from '../registry/client.js';
 import { isIndexType } from '../registry/media-types.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { computeStale } from '../stale/history.js';
+import { startHistory } from '../stale/window.js';
 import type { StaleImage } from '../stale/types.js';
 import { findRollouts, historyKey, identify, judge, RUNNING_KEY } from './engine.js';
 import type { PodList, RunningContainer, RunningReport } from './types.js';
@@ -37,8 +38,17 @@ export interface RunningOptions {
 /** The running view of `pods` against the tree at `repoRoot`. */
 export async function runningBuilds(repoRoot: string, config: Config, pods: PodList, opts: RunningOptions = {}): Promise<RunningReport> {
   const startProcesses = gitStats.processes;
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
+  // the history pass starts first: git reads while the scan and the recipe model run
+  const started = startHistory(repoRoot, opts.head ?? 'HEAD');
+  let known: Awaited<ReturnType<typeof imagesFromPins>>;
+  try {
+    const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+    started.prefetch(scan.pins.map((p) => p.file));
+    known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
+  } catch (e) {
+    started.close();
+    throw e;
+  }
   const byRepo = new Map(known.images.map((k) => [k.repository, k]));
   const pinnedImages = new Map(known.images.map((k) => [k.repository, k.image]));
   const pinned = new Map(known.images.map((k) => [k.repository, [...new Set(k.pins.flatMap((p) => (p.ref.digest ? [p.ref.digest] : [])))].sort()]));
@@ -46,7 +56,14 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   const notes: string[] = [...known.notes];
   if (config.firstParty.length === 0) notes.push('no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so every container is third-party');
   const judged = containers.filter((c) => c.firstParty && c.imageName && c.runningDigest && !c.reason);
-  if (opts.registry) await matchPlatformDigests(judged, pinned, opts.registry, notes);
+  if (opts.registry) {
+    try {
+      await matchPlatformDigests(judged, pinned, opts.registry, notes);
+    } catch (e) {
+      started.close();
+      throw e;
+    }
+  }
 
   // One history pass: every image a container runs, its real pins plus one synthetic pin per running digest not pinned.
   const wanted = new Map<string, Set<string>>();
@@ -60,8 +77,10 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
         ...(registry ? { registry } : {}),
         ...(opts.head ? { head: opts.head } : {}),
         ...(opts.now ? { now: opts.now } : {}),
+        history: started,
       })
     : undefined;
+  if (!stale) started.close();
   const history = new Map<string, StaleImage>();
   for (const img of stale?.images ?? []) if (img.digest) history.set(historyKey(img.repository, img.digest), img);
   const builds = [...new Set([...history.values()].flatMap((i) => (i.builtFrom ? [i.builtFrom.commit] : [])))];

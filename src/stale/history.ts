@@ -8,14 +8,15 @@
  * one read of the unshipped commits' messages (trailers, stale.fixPattern).
  */
 import { PinwatchError } from '../errors.js';
-import { readChangedPaths } from '../git/changed-paths.js';
-import { readCommitGraph, type CommitGraph } from '../git/graph.js';
-import { resolveCommit, resolveCommitAndPrefix } from '../git/objects.js';
+import type { DigestHistoryResult } from '../git/digest-history.js';
+import type { CommitGraph } from '../git/graph.js';
+import { changedPathsOf } from '../git/history.js';
+import { existingCommits, resolveCommit, resolveCommitAndPrefix } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
 import { git, gitStats, runGit } from '../git/run.js';
 import { readShallowState } from '../git/shallow.js';
 import type { ProvenanceMethod } from '../config/types.js';
-import { introducerOf, withIntroducerBuild } from '../provenance/digest-history.js';
+import { introducerOf, resolveFromHistory, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import { provenanceSources } from '../provenance/sources.js';
@@ -27,6 +28,7 @@ import { readCommitMessages, type CommitMessage } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
+import { readWindow, startHistory, type StartedHistory } from './window.js';
 import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
 
 export interface StaleOptions {
@@ -48,6 +50,13 @@ export interface StaleOptions {
    * the PR's own: listed per image as `rebuild`, never counted as unshipped.
    */
   base?: string;
+  /**
+   * The raw history pass, started before the scan (`startHistory`) so git reads
+   * while the scan and the recipe model run; started here when absent or from another revision.
+   */
+  history?: StartedHistory;
+  /** Tests: grow the history window by this many commits per check (every stopping point is tried). */
+  windowStep?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -55,9 +64,21 @@ const DAY_MS = 86_400_000;
 type Subject = ProvenanceSubject<StaleImageInput>;
 
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
-  const startProcesses = gitStats.processes;
-  const timer = phaseTimer();
   const headRev = options.head ?? 'HEAD';
+  if (options.history && options.history.rev !== headRev) options.history.close();
+  // a pass started before the scan counts here too (its walk and blob batch)
+  const startProcesses = gitStats.processes - (options.history?.rev === headRev ? options.history.processes() : 0);
+  // git walks while the rest is worked out (stale/repo.ts starts it even before the scan)
+  const started = options.history && options.history.rev === headRev ? options.history : startHistory(repo, headRev);
+  try {
+    return await judgeHistory(repo, images, options, headRev, started, startProcesses);
+  } finally {
+    started.close();
+  }
+}
+
+async function judgeHistory(repo: string, images: StaleImageInput[], options: StaleOptions, headRev: string, started: StartedHistory, startProcesses: number): Promise<StaleReport> {
+  const timer = phaseTimer();
   const { commit: head, prefix } = await resolveCommitAndPrefix(repo, headRev);
   if (!head) {
     const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
@@ -68,21 +89,47 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
   const pr = options.base === undefined ? undefined : await prCommits(repo, head, options.base);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];
-  const sources = await provenanceSources(repo, subjects, methods, {
+  const ctx = {
     head,
     prefix: prefix ?? '',
     shallow,
     buildCommit: options.buildCommit ?? 'parent',
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.tagRules ? { tagRules: options.tagRules } : {}),
-  });
+  } as const;
+  // every method but digest history, each step asked once
+  const others = await provenanceSources(repo, subjects, methods.filter((m) => m !== 'digest-history'), ctx);
+  const otherSteps = await Promise.all(subjects.map((s) => Promise.all(others.map((src) => src.resolve(s)))));
+  const otherCommits = [...new Set(otherSteps.flat().flatMap((st) => (st.answered && st.commit ? [st.commit] : [])))];
+  const present = await existingCommits(repo, otherCommits);
   timer.lap('provenance-sources');
-  const provenance = await resolveProvenance(repo, subjects, sources);
+  const digests = new Set(subjects.flatMap((s) => (s.digest ? [s.digest] : [])));
+  const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
+  const digestInput = (history: DigestHistoryResult) => ({ history, shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length });
+  const usesDigests = methods.includes('digest-history');
+  /** Per subject, the steps in method order (digest history's from `history`). */
+  const stepsOf = (history: DigestHistoryResult) =>
+    subjects.map((s, i) => {
+      let k = 0;
+      return methods.map((m) => (m === 'digest-history' ? resolveFromHistory(s, digestInput(history)) : otherSteps[i]![k++]!));
+    });
+  const window = await readWindow(repo, head, started, {
+    digests: usesDigests ? digests : new Set(),
+    files: usesDigests ? files : [],
+    builds: (history, graph) => stepsOf(history).flatMap((steps) => {
+      const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
+      return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];
+    }),
+  }, options.windowStep);
+  timer.lap('history');
+  const graph = window.view.graph;
+  const known = new Map(present);
+  for (const n of graph.nodes) known.set(n.sha, n.sha);
+  const all = stepsOf(window.history);
+  const provenance = await resolveProvenance(repo, subjects, methods.map((method, k) => ({ method, resolve: async (image) => all[subjects.indexOf(image as Subject)]![k]! })), known);
   timer.lap('provenance-resolve');
-  const builds = [...new Set(provenance.flatMap((p) => (p.commit ? [p.commit] : [])))];
-  const graph = await readCommitGraph(repo, [head, ...builds]);
-  timer.lap('commit-graph');
-  const judged = await judge(repo, graph, head, subjects, provenance, timer);
+  const changed = changedPathsOf(window.view.commits);
+  const judged = await judge(repo, graph, changed, head, subjects, provenance, timer);
   judged.forEach((j, i) => {
     if (j?.builtWithIntroducer) provenance[i] = withIntroducerBuild(provenance[i]!, j.builtWithIntroducer);
   });
@@ -104,6 +151,7 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
     images: out,
     warnings,
     gitProcesses: gitStats.processes - startProcesses,
+    history: { commits: window.read, whole: !window.stopped },
     timings: timer.phases,
   };
 }
@@ -132,7 +180,7 @@ interface Judgement {
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
-async function judge(repo: string, graph: CommitGraph, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
+async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, string[]>, head: string, subjects: Subject[], provenance: Provenance[], timer: PhaseTimer): Promise<(Judgement | undefined)[]> {
   const ready = subjects.map((s, i) => (provenance[i]!.commit && s.input.inputs && !s.input.inputs.unknownReason ? provenance[i]!.commit : undefined));
   const outside = new Map<string, Uint8Array>();
   for (const b of ready) if (b && !outside.has(b)) outside.set(b, outsideBuild(graph, head, b));
@@ -140,12 +188,13 @@ async function judge(repo: string, graph: CommitGraph, head: string, subjects: S
   // Where cherry-picks of outside commits could sit: fetched in the same changed-paths pass.
   const supersets = new Map<string, number[]>();
   for (const [b, bits] of outside) supersets.set(b, authoredSince(graph, b, oldestTime(bits, byTime), byTime));
+  // only the commits outside a build and where their cherry-picks could sit (the window may hold more)
   const needed = new Uint8Array(graph.nodes.length);
   for (const bits of outside.values()) for (let i = 0; i < bits.length; i++) needed[i] |= bits[i]!;
   for (const list of supersets.values()) for (const i of list) needed[i] = 1;
+  const changed = new Map<string, string[]>();
+  for (let i = 0; i < needed.length; i++) if (needed[i]) changed.set(graph.nodes[i]!.sha, allChanged.get(graph.nodes[i]!.sha) ?? []);
   timer.lap('ancestry');
-  const changed = await readChangedPaths(repo, graph.nodes.filter((_, i) => needed[i]).map((n) => n.sha));
-  timer.lap('changed-paths');
   const changedOf = (i: number) => changed.get(graph.nodes[i]!.sha) ?? [];
   const byPath = commitsByPath(graph, changed);
   const candidates = subjects.map((s, i) => {

@@ -4,3 +4,4 @@ export * from './repo.js';
 export * from './findings.js';
 export * from './policy.js';
 export * from './commit-meta.js';
+export { startHistory, type StartedHistory } from './window.js';

@@ -11,6 +11,7 @@ import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type StaleOptions } from './history.js';
 import type { StaleReport } from './types.js';
+import { startHistory } from './window.js';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
@@ -27,10 +28,21 @@ export interface StaleReportResult extends StaleReport {
 }
 
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-  const known = await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {});
-  const images = selectImages(known, opts.only, config.aliases);
-  const report = await computeStale(repoRoot, images, { ...opts, ...staleConfigOptions(config, opts.registry) });
+  // git reads history on the other core while the scan and the recipe model run
+  const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD');
+  let scan: ScanResult;
+  let known: ImagesResult;
+  let images: ImagesResult['images'];
+  try {
+    scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+    history.prefetch(scan.pins.map((p) => p.file));
+    known = await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {});
+    images = selectImages(known, opts.only, config.aliases);
+  } catch (e) {
+    history.close();
+    throw e;
+  }
+  const report = await computeStale(repoRoot, images, { ...opts, history, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);

@@ -59,6 +59,8 @@ export interface StaleReport {
   warnings: string[];
   /** Git processes this run started (constant in the number of images). */
   gitProcesses: number;
+  /** How far back history was read (stale/window.ts): commits, and whether that was all of HEAD's history. */
+  history?: { commits: number; whole: boolean };
   /** Milliseconds per engine phase (diagnostics; not stable across runs). */
   timings?: Record<string, number>;
 }

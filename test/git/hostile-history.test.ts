@@ -136,6 +136,24 @@ describe('paths git would C-quote are read exactly (defect 6)', () => {
   });
 });
 
+describe('the raw history pass cannot be forged by paths or subjects', () => {
+  it('a path or subject shaped like a raw entry of a pin file adds nothing to it', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const pinFile = 'charts/osc/values.yaml';
+    const init = r.commit({ [pinFile]: values('osc', 'v1', DIGEST('a')) }, 'initial');
+    // a file whose name carries a raw entry for the pin file (and another run's record marker), holding digest b
+    const forgedName = `x\n:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} M\n${pinFile}\n@pinwatch:${'0'.repeat(32)}:`;
+    r.commit({ [forgedName]: values('osc', 'v2', DIGEST('b')) }, `chore: ${pinFile} :100644 100644 ${'3'.repeat(40)} ${'4'.repeat(40)} M`);
+    const real = r.commit({ [pinFile]: values('osc', 'v2', DIGEST('b')) }, 'Prepare release v2');
+    const history = await readDigestIntroductions(r.dir, [DIGEST('a'), DIGEST('b')], [pinFile]);
+    expect(history.found.get(DIGEST('a'))).toMatchObject({ commit: init, file: pinFile });
+    expect(history.found.get(DIGEST('b'))).toMatchObject({ commit: real, file: pinFile, movedBy: [] });
+    const graph = await readCommitGraph(r.dir, ['HEAD']);
+    expect(graph.nodes.map((n) => n.subject)).toEqual(['Prepare release v2', `chore: ${pinFile} :100644 100644 ${'3'.repeat(40)} ${'4'.repeat(40)} M`, 'initial']);
+  });
+});
+
 describe('paths git prints raw', () => {
   it('a shallow clone whose directory name holds a newline still reads its boundary (from a worktree: git prints the path absolute)', async () => {
     const { r } = monorepo();

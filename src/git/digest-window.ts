@@ -1,0 +1,277 @@
+/**
+ * Digest archaeology on the raw history pass (git/history.ts): for each wanted
+ * digest, the commit that introduced it into a pin file, from the old and new
+ * blobs of the raw entries that change those files (read through one
+ * `cat-file --batch`, each blob once), never a `log -p` over all history.
+ *
+ * A commit adds a digest to a file when the new blob holds it and the old one
+ * does not (a retag that rewrites the line keeps it: no addition), and removes it
+ * in the opposite case. The introduction is the oldest adding commit, in git's
+ * topological order, within the window read: the commits outside the history
+ * common to every build (stale/window.ts reads exactly that far; over the whole
+ * history it is the oldest of all, as `log -p` answered). An introduction that
+ * is a `git revert` looks further back, so a digest reverted back to is dated by
+ * its earlier addition. When the introducing
+ * commit also removed the digest from a file outside the searched ones (a move),
+ * that file's history before the move is searched the same way (two rounds, as
+ * before: a digest moved more often is said to be truncated).
+ *
+ * `analyze` is pure over what is loaded and says whether more history is
+ * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
+ */
+import type { CommitGraph } from './graph.js';
+import { isNullBlob, type HistoryCommit, type RawEntry } from './history.js';
+
+export interface DigestIntroduction {
+  digest: string;
+  commit: string;
+  /** Parents as git printed them; empty for a root commit or a shallow boundary. */
+  parentShas: string[];
+  date: string;
+  subject: string;
+  /** File the digest was added to in that commit. */
+  file: string;
+  /** Commits that moved the digest here from another file, newest first (seen through). */
+  movedBy: { commit: string; from: string[] }[];
+}
+
+export interface DigestHistoryResult {
+  found: Map<string, DigestIntroduction>;
+  /** Git processes rounds used (1 + move rounds), for explain. */
+  rounds: number;
+  /** Digests whose move chain was longer than the round limit. */
+  truncated: string[];
+}
+
+const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
+const MAX_MOVES = 2;
+const REVERT = /^Revert "/;
+
+/** What is loaded: commits in walk order, their graph and topological positions. */
+export interface HistoryView {
+  commits: readonly HistoryCommit[];
+  graph: CommitGraph;
+  /** Position in `--topo-order` (newest first) per node. */
+  topo: Int32Array;
+  /** The whole history is loaded (nothing more to read). */
+  ended: boolean;
+}
+
+/** Blob texts: `get` answers what is read; `want` notes a blob to read before asking again. */
+export interface BlobSource {
+  get(id: string): string | undefined;
+  has(id: string): boolean;
+  want(id: string): void;
+  settled(): Promise<void>;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+export class DigestArchaeology {
+  private readonly digestCache = new Map<string, ReadonlySet<string>>();
+
+  /** Wait for the blobs the last `analyze` wanted. */
+  settled(): Promise<void> {
+    return this.blobs.settled();
+  }
+
+  /** path → loaded commit indices with an entry for it (extended as commits load). */
+  private readonly byPath = new Map<string, { commit: number; entry: RawEntry }[]>();
+  private indexed = 0;
+
+  constructor(private readonly blobs: BlobSource) {}
+
+  private digests(id: string): ReadonlySet<string> | undefined {
+    if (isNullBlob(id)) return EMPTY;
+    const cached = this.digestCache.get(id);
+    if (cached) return cached;
+    if (!this.blobs.has(id)) {
+      this.blobs.want(id);
+      return undefined;
+    }
+    const out = new Set<string>();
+    for (const m of (this.blobs.get(id) ?? '').matchAll(DIGEST_IN_TEXT)) out.add(m[1]!);
+    this.digestCache.set(id, out);
+    return out;
+  }
+
+  /** Digests an entry adds and removes (undefined while its blobs are unread). */
+  private change(entry: RawEntry): { added: Set<string>; removed: Set<string> } | undefined {
+    const cached = this.changes.get(entry);
+    if (cached) return cached;
+    const before = this.digests(entry.oldBlob);
+    const after = this.digests(entry.newBlob);
+    if (!before || !after) return undefined;
+    const ch = { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+    this.changes.set(entry, ch);
+    return ch;
+  }
+
+  private readonly changes = new WeakMap<RawEntry, { added: Set<string>; removed: Set<string> }>();
+
+  private index(view: HistoryView): void {
+    for (; this.indexed < view.commits.length; this.indexed++) {
+      for (const entry of view.commits[this.indexed]!.entries) {
+        const list = this.byPath.get(entry.path);
+        if (list) list.push({ commit: this.indexed, entry });
+        else this.byPath.set(entry.path, [{ commit: this.indexed, entry }]);
+      }
+    }
+  }
+
+  /** The pin files searched first, indexed over all loaded commits at once. */
+  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]> } | undefined;
+
+  /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
+  private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
+
+  /**
+   * Additions of `digest` to `files` among the loaded commits accepted by `within`,
+   * as commit index → first file (in path order), newest first in topo order.
+   * `pending` is set when a blob is still unread.
+   */
+  private additions(view: HistoryView, digest: string, files: Set<string>, within: (i: number) => boolean, state: { pending: boolean }): { commit: number; file: string }[] {
+    const hits = new Map<number, string>();
+    if (files === this.primary?.files) {
+      // the pin files: one index over all of them, digest → (commit, file)
+      const p = this.primary;
+      for (; p.done < view.commits.length; p.done++) {
+        let ready = true;
+        for (const entry of view.commits[p.done]!.entries) if (files.has(entry.path) && !this.change(entry)) ready = false;
+        if (!ready) {
+          state.pending = true;
+          break;
+        }
+        for (const entry of view.commits[p.done]!.entries) {
+          if (!files.has(entry.path)) continue;
+          for (const d of this.change(entry)!.added) {
+            const list = p.byDigest.get(d);
+            if (list) list.push({ commit: p.done, file: entry.path });
+            else p.byDigest.set(d, [{ commit: p.done, file: entry.path }]);
+          }
+        }
+      }
+      for (const { commit, file } of p.byDigest.get(digest) ?? []) {
+        if (!within(commit)) continue;
+        const prev = hits.get(commit);
+        if (prev === undefined || file < prev) hits.set(commit, file);
+      }
+      return [...hits].map(([commit, file]) => ({ commit, file })).sort((a, b) => view.topo[a.commit]! - view.topo[b.commit]!);
+    }
+    for (const file of files) {
+      const entries = this.byPath.get(file) ?? [];
+      let idx = this.addsByFile.get(file);
+      if (!idx) this.addsByFile.set(file, (idx = { done: 0, byDigest: new Map() }));
+      for (; idx.done < entries.length; idx.done++) {
+        const { commit, entry } = entries[idx.done]!;
+        const ch = this.change(entry);
+        if (!ch) {
+          state.pending = true;
+          break;
+        }
+        for (const d of ch.added) {
+          const list = idx.byDigest.get(d);
+          if (list) list.push(commit);
+          else idx.byDigest.set(d, [commit]);
+        }
+      }
+      for (const commit of idx.byDigest.get(digest) ?? []) {
+        if (!within(commit)) continue;
+        const prev = hits.get(commit);
+        if (prev === undefined || file < prev) hits.set(commit, file);
+      }
+    }
+    return [...hits].map(([commit, file]) => ({ commit, file })).sort((a, b) => view.topo[a.commit]! - view.topo[b.commit]!);
+  }
+
+  /**
+   * The introduction of every wanted digest into `paths` as far as the loaded
+   * history tells, and whether the answer is final (`complete`: nothing unread
+   * could change it, given that the caller reads until every build is loaded).
+   * `common` marks the commits in the history of every build (the walk's
+   * floor): additions there are not taken (see `pickIntro`).
+   */
+  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
+    this.index(view);
+    const found = new Map<string, DigestIntroduction>();
+    const truncated: string[] = [];
+    const state = { pending: false, incomplete: false };
+    let moveRounds = 0;
+    const { graph } = view;
+    const key = paths.join('\0');
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map() };
+    const primary = this.primary;
+    for (const digest of new Set(wanted)) {
+      let files = primary.files;
+      const movedFrom = new Set<string>(); // files searched after a move (the pin files are `primary.files`)
+      let scope: (i: number) => boolean = () => true;
+      for (let moves = 0; ; moves++) {
+        const adds = this.additions(view, digest, files, scope, state);
+        if (adds.length === 0) {
+          // none loaded: older history may hold it (a move with nothing older keeps the move commit)
+          if (!view.ended) state.incomplete = true;
+          break;
+        }
+        const pick = this.pickIntro(view, adds, common, state);
+        const c = view.commits[pick.commit]!;
+        const prev = found.get(digest);
+        const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
+        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy });
+        if (moves >= MAX_MOVES) {
+          truncated.push(digest);
+          break;
+        }
+        // a move: the introducing commit removed the digest from a file not searched yet
+        const from: string[] = [];
+        for (const entry of c.entries) {
+          if (primary.files.has(entry.path) || movedFrom.has(entry.path) || isNullBlob(entry.oldBlob)) continue;
+          const ch = this.change(entry);
+          if (!ch) state.pending = true;
+          else if (ch.removed.has(digest)) from.push(entry.path);
+        }
+        if (from.length === 0 || c.parentShas.length === 0) break;
+        const parent = c.parentShas[0]!;
+        if (!graph.has(parent)) {
+          if (!view.ended) state.incomplete = true;
+          break;
+        }
+        const before = graph.ancestors(parent);
+        scope = (i) => before[i] === 1;
+        files = new Set(from);
+        for (const f of from) movedFrom.add(f);
+        moveRounds = Math.max(moveRounds, moves + 1);
+      }
+    }
+    return { result: { found, rounds: 1 + 2 * moveRounds, truncated }, complete: !state.pending && !state.incomplete, pending: state.pending };
+  }
+
+  /**
+   * The introduction among `adds` (newest first): the oldest one outside
+   * `common` (undefined: the oldest of all, as over the whole history); when
+   * that is a revert, the addition before it in its parent's history.
+   */
+  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean }): { commit: number; file: string } {
+    const { graph, topo } = view;
+    let pick = adds[0]!;
+    for (const a of adds) if (!common?.[a.commit] && (common?.[pick.commit] || topo[a.commit]! > topo[pick.commit]!)) pick = a;
+    for (let guard = 0; REVERT.test(view.commits[pick.commit]!.subject) && guard < adds.length; guard++) {
+      const parent = view.commits[pick.commit]!.parentShas[0];
+      if (parent === undefined) break;
+      if (!graph.has(parent)) {
+        if (!view.ended) state.incomplete = true;
+        break;
+      }
+      const before = graph.ancestors(parent);
+      const older = adds.find((a) => before[a.commit] === 1);
+      if (!older) {
+        // what the revert put back may have come in before what is read yet
+        if (!view.ended) state.incomplete = true;
+        break;
+      }
+      pick = older;
+    }
+    const parent = view.commits[pick.commit]!.parentShas[0];
+    if (parent !== undefined && !graph.has(parent) && !view.ended) state.incomplete = true;
+    return pick;
+  }
+}

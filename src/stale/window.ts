@@ -1,0 +1,197 @@
+/**
+ * How far back stale reads: the raw history pass (git/history.ts) streams newest
+ * first from HEAD, and is stopped as soon as nothing older can change the answer:
+ * - every pinned digest's introduction is settled (git/digest-window.ts: found,
+ *   its first parent loaded, a revert looked past, moves followed);
+ * - every build commit any image is judged from is loaded, and every commit not
+ *   read yet is an ancestor of all of them (the walk's unread frontier lies in
+ *   every build's history, so no unshipped commit is left unread, whatever the
+ *   commit dates say);
+ * - the walk is older than the oldest author date among the commits outside a
+ *   build (where a cherry-pick of one of them could sit, see unshipped.ts).
+ * Builds that are not in HEAD's history (a tag on another branch) are known so
+ * once the walk has ended without them, and read by one more pass,
+ * `git log --raw <them> --not HEAD`. Reading grows by half
+ * between checks, so the checks cost little against the walk.
+ */
+import { analyzeLoaded, viewOf } from '../git/digest-history.js';
+import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
+import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type HistoryCommit } from '../git/history.js';
+import type { CommitGraph } from '../git/graph.js';
+import type { DigestHistoryResult } from '../git/digest-history.js';
+
+/** A raw pass started before the scan (stale/repo.ts), handed to computeStale. */
+export interface StartedHistory {
+  /** The revision it was started from, as given (HEAD, a branch, a sha). */
+  rev: string;
+  stream: HistoryStream;
+  /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
+  blobs?: BlobTexts;
+  /**
+   * Once the scan knows which files hold pins: read the blobs the first commits'
+   * changes to them name, so `cat-file` works while the recipe model is read.
+   */
+  prefetch(files: Iterable<string>): void;
+  /** Stop git (the run ended before computeStale took the pass). */
+  close(): void;
+  /** Git processes it has started so far (the walk, and the blob batch once it runs). */
+  processes(): number;
+}
+
+/** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
+const PREFETCH_COMMITS = 4096;
+
+/** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
+export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
+  const started: StartedHistory = {
+    rev,
+    stream: HistoryStream.start(repo, [rev]),
+    prefetch(files) {
+      if (started.blobs) return;
+      const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
+      const wanted = new Set(files);
+      void started.stream.grow(PREFETCH_COMMITS).then(
+        () => {
+          for (const c of started.stream.commits) for (const e of c.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+        },
+        () => undefined, // computeStale reads the pass again and reports the failure
+      );
+    },
+    close() {
+      started.stream.stop();
+      started.blobs?.batch.close();
+    },
+    processes: () => 1 + (started.blobs?.batch.running ? 1 : 0),
+  };
+  return started;
+}
+
+export interface WindowQuestion {
+  /** Digests whose introduction is wanted, and the pin files searched. */
+  digests: Set<string>;
+  files: string[];
+  /**
+   * The build commits the images would be judged from, given the digest answers
+   * so far (the caller's provenance chain). Commits not in the view are asked to be read.
+   */
+  builds(history: DigestHistoryResult, graph: CommitGraph): string[];
+}
+
+export interface WindowAnswer {
+  view: HistoryView;
+  history: DigestHistoryResult;
+  /** Commits read (main walk + off-HEAD builds), and whether the walk was cut short. */
+  read: number;
+  stopped: boolean;
+}
+
+/** Read until the question is answered (`step`: tests, see below). */
+export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, step?: number): Promise<WindowAnswer> {
+  const { stream } = started;
+  const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
+  const batch = texts.batch;
+  const arch = new DigestArchaeology(texts);
+  const files = new Set(question.files);
+  try {
+    let extra: HistoryCommit[] = [];
+    let offHeadRead = false;
+    // `step` (tests): read exactly this many more commits per check, to test every stopping point
+    let target = step ?? 1024;
+    let prefetched = 0;
+    for (;;) {
+      await stream.grow(target);
+      // pin-file blobs of the commits read since the last check, asked before the analysis needs them
+      for (; prefetched < stream.commits.length; prefetched++) {
+        for (const e of stream.commits[prefetched]!.entries) {
+          if (!files.has(e.path)) continue;
+          if (!isNullBlob(e.oldBlob)) texts.want(e.oldBlob);
+          if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
+        }
+      }
+      const loaded = step === undefined ? stream.commits.slice() : stream.commits.slice(0, target);
+      const ended = stream.ended && loaded.length === stream.commits.length;
+      // digests are searched in HEAD's history only; builds off it join the graph
+      const mainView = viewOf(loaded, ended);
+      const commits = merged(mainView.commits, extra);
+      const view = extra.length === 0 ? mainView : viewOf(commits, ended);
+      // from the newest additions, widen to the oldest ones outside the history every build shares, until that settles
+      let common: Uint8Array = new Uint8Array(view.graph.nodes.length).fill(1);
+      let answer: { result: DigestHistoryResult; complete: boolean };
+      let builds: string[];
+      for (;;) {
+        answer = await analyzeLoaded(mainView, arch, question.digests, question.files, common);
+        builds = [...new Set(question.builds(answer.result, view.graph))];
+        if (!answer.complete || builds.some((b) => !view.graph.has(b))) break;
+        const next = commonHistory(view.graph, builds);
+        if (next.every((v, i) => v === common[i])) break;
+        common = next;
+      }
+      const missing = builds.filter((b) => !view.graph.has(b));
+      if (ended && missing.length > 0 && !offHeadRead) {
+        // builds HEAD's history does not hold (a tag on another branch): their own history, once
+        offHeadRead = true;
+        extra = await HistoryStream.start(repo, missing, [head]).all();
+        continue;
+      }
+      const done = answer.complete && missing.length === 0 && settled(view, builds, common, loaded);
+      if (ended || done) {
+        const stopped = !ended;
+        stream.stop();
+        return { view, history: answer.result, read: commits.length, stopped };
+      }
+      target = step === undefined ? Math.ceil(stream.commits.length * 1.5) + 64 : target + step;
+    }
+  } finally {
+    stream.stop();
+    batch.close();
+  }
+}
+
+function merged(main: readonly HistoryCommit[], extra: readonly HistoryCommit[]): HistoryCommit[] {
+  if (extra.length === 0) return main.slice();
+  const seen = new Set(main.map((c) => c.sha));
+  return [...main, ...extra.filter((c) => !seen.has(c.sha))];
+}
+
+/** 1 for the commits in the history of every build (all of them when there is none). */
+function commonHistory(graph: CommitGraph, builds: string[]): Uint8Array {
+  const common = new Uint8Array(graph.nodes.length).fill(1);
+  for (const b of builds) {
+    const bits = graph.ancestors(b);
+    for (let i = 0; i < common.length; i++) common[i] &= bits[i]!;
+  }
+  return common;
+}
+
+/**
+ * Every unread commit in the history of every build (all loaded), and the walk
+ * older than the oldest author date outside a build.
+ */
+function settled(view: HistoryView, builds: string[], common: Uint8Array, walked: readonly HistoryCommit[]): boolean {
+  const { graph } = view;
+  if (builds.length === 0) return true;
+  const n = graph.nodes.length;
+  // a frontier commit is in a build's history when some loaded child is; all of them must be, for every build
+  const frontier = new Map<string, number[]>();
+  graph.nodes.forEach((node, i) => {
+    for (const p of node.parentShas) {
+      if (graph.index.has(p)) continue;
+      const list = frontier.get(p);
+      if (list) list.push(i);
+      else frontier.set(p, [i]);
+    }
+  });
+  for (const b of builds) {
+    const bits = graph.ancestors(b);
+    for (const children of frontier.values()) if (!children.some((c) => bits[c] === 1)) return false;
+  }
+  // cherry-pick pools (unshipped.ts authoredSince): commits authored since the oldest outside commit
+  let since = Infinity;
+  for (let i = 0; i < n; i++) {
+    if (common[i] || graph.nodes[i]!.parentShas.length > 1) continue;
+    const t = Date.parse(graph.nodes[i]!.date);
+    if (t < since) since = t;
+  }
+  const last = walked[walked.length - 1];
+  return last === undefined || !(since <= last.commitTime * 1000);
+}
