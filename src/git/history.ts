@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { PinwatchError } from '../errors.js';
 import { CommitGraph, type CommitNode } from './graph.js';
-import { checkParents, checkSha, malformed, newNonce, nonceRecords } from './log-parse.js';
+import { checkParents, checkSha, malformed, newNonce, nonceRecords, nulFields } from './log-parse.js';
 import { spawnGit } from './run.js';
 
 /** One `--raw` line: a path the commit changes against its (first) parent, with both blob ids. */
@@ -55,14 +55,9 @@ export const isNullBlob = (id: string) => NULL_IDS.has(id);
 
 /** One record of `git log --raw -z --format=<nonce>RAW_FORMAT` (the text after its nonce). */
 export function parseRawRecord(record: string): HistoryCommit {
-  const fields: string[] = [];
-  let at = 0;
-  for (let i = 0; i < 5; i++) {
-    const nul = record.indexOf('\0', at);
-    if (nul < 0) throw malformed('commit header', record);
-    fields.push(record.slice(at, nul));
-    at = nul + 1;
-  }
+  const header = nulFields(record, 5);
+  const fields = header.fields;
+  let at = header.at;
   const [sha, parents, date, ct, subject] = fields as [string, string, string, string, string];
   if (!/^-?\d+$/.test(ct)) throw malformed('committer time', ct);
   const commit: HistoryCommit = { sha: checkSha(sha), parentShas: checkParents(parents), date, commitTime: Number(ct), subject, entries: [] };

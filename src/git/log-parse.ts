@@ -62,16 +62,22 @@ export interface CommitHeader {
 
 export const COMMIT_FORMAT = '%H%x00%P%x00%aI%x00%s%x00';
 
-/** Read one COMMIT_FORMAT header at the start of `text`; `rest` is what follows its last NUL. */
-export function readCommitHeader(text: string): { header: CommitHeader; rest: string } {
+/** The first `count` NUL-terminated fields of `text`, and where the rest starts; a missing NUL is a malformed header. */
+export function nulFields(text: string, count: number): { fields: string[]; at: number } {
   const fields: string[] = [];
   let at = 0;
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < count; i++) {
     const nul = text.indexOf('\0', at);
     if (nul < 0) throw malformed('commit header', text);
     fields.push(text.slice(at, nul));
     at = nul + 1;
   }
+  return { fields, at };
+}
+
+/** Read one COMMIT_FORMAT header at the start of `text`; `rest` is what follows its last NUL. */
+export function readCommitHeader(text: string): { header: CommitHeader; rest: string } {
+  const { fields, at } = nulFields(text, 4);
   const [sha, parents, date, subject] = fields as [string, string, string, string];
   // The date is not checked: git prints `%aI` itself for a commit whose author date it cannot
   // parse (a crafted or corrupt object), and that must not stop the run; its NUL keeps it in place.
