@@ -3,14 +3,16 @@
  * point. A command's body returns its exit code; a PinwatchError becomes one
  * clear line on stderr (`pinwatch: [code] file:line: message`, the codes in
  * docs/errors.md) and exit 2; anything else is an internal error (exit 2).
+ * `pinwatch --version` alone prints the version without loading commander or
+ * the program (start-up is most of its cost); everything else loads them.
  */
-import { CommanderError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { isPinwatchError, PinwatchError } from '../errors.js';
 import type { Io } from './context.js';
 import { processIo } from './context.js';
-import { buildProgram } from './program.js';
 import { terminalSafe } from '../report/sanitize.js';
 import { describeWithFlagHint } from './flag-hint.js';
+import { VERSION } from './version.js';
 
 /**
  * The first bare word before any option the program does not know (a command
@@ -32,6 +34,11 @@ function leadingWord(program: Command, argv: readonly string[]): string | undefi
 
 /** Run pinwatch with argv (without node and script). Returns the exit code; never throws. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.out(`${VERSION}\n`); // what commander's .version() prints
+    return 0;
+  }
+  const [{ CommanderError }, { buildProgram }] = await Promise.all([import('commander'), import('./program.js')]);
   const result = { code: 0 };
   const program = buildProgram(io, result, main);
   // `pinwatch` with no command, or only global options, runs `check`: put in front, so

@@ -11,11 +11,8 @@ import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import type { Finding } from '../model/index.js';
-import { formatFindings, type FindingsFormat, type FindingsReportOptions } from '../report/findings-format.js';
-import { formatFindingsMarkdown } from '../report/findings-markdown.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { CommandContext } from './context.js';
-import { TOOL } from './version.js';
 
 /** Write a report to --output (atomically) or stdout (no --output, or `--output -`), with a trailing newline. */
 export function emit(ctx: CommandContext, text: string): void {
@@ -58,18 +55,4 @@ export function setStepOutputs(ctx: CommandContext, outputs: Record<string, stri
 export function findingCounts(findings: readonly Finding[]): { 'error-count': number; 'warning-count': number } {
   const active = findings.filter((f) => !f.suppressed);
   return { 'error-count': active.filter((f) => f.severity === 'error').length, 'warning-count': active.filter((f) => f.severity === 'warning').length };
-}
-
-/** Any command's findings in a findings format, naming this pinwatch (version from package.json) as the tool. */
-export function findingsReport(format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): string {
-  return formatFindings(format, findings, { tool: TOOL, ...options });
-}
-
-/** Emit a findings report; for `github`, also append the Markdown report to the job summary. */
-export function emitFindingsReport(ctx: CommandContext, format: FindingsFormat, findings: readonly Finding[], options: FindingsReportOptions = {}): void {
-  emit(ctx, findingsReport(format, findings, options));
-  if (format === 'github') {
-    appendStepSummary(ctx, formatFindingsMarkdown(findings, options));
-    setStepOutputs(ctx, findingCounts(findings));
-  }
 }

@@ -9,7 +9,8 @@
  * never a ref named `${IMAGE_NAME}`.
  */
 import { dirname, join, posix } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter } from 'yaml';
+import { parseYamlDocument } from '../collect/index.js';
 import type { CollectResult } from '../collect/index.js';
 import { formOf, type Pin, type Problem } from '../model/index.js';
 import { tryParseReference } from '../reference/index.js';
@@ -27,7 +28,7 @@ export function interpolateComposePins(abs: string, file: string, result: Collec
   const read = readRegularText(abs);
   if (!('text' in read)) return result;
   const lc = new LineCounter();
-  const doc = parseDocument(read.text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const doc = parseYamlDocument(read.text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   const services = isMap(doc.contents) ? doc.contents.get('services', true) : undefined;
   if (doc.errors.length > 0 || !isMap(services)) return result;
   let env: Map<string, string> | undefined;

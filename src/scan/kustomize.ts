@@ -10,7 +10,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../collect/index.js';
 import { isTemplateValue } from '../collect/yaml/kustomize.js';
 import type { Pin } from '../model/index.js';
 import { tryParseReference } from '../reference/index.js';
@@ -153,7 +154,7 @@ function readKustomization(root: string, file: string): Kustomization | undefine
   const read = readRegularFile(join(root, ...file.split('/')), { maxBytes: 4 * 1024 * 1024 });
   if (!('bytes' in read)) return undefined;
   const lines = new LineCounter();
-  const doc = parseDocument(read.bytes.toString('utf8'), { lineCounter: lines, uniqueKeys: false });
+  const doc = parseYamlDocument(read.bytes.toString('utf8'), { lineCounter: lines, uniqueKeys: false });
   if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const map = doc.contents;
   const line = (offset: number) => lines.linePos(offset).line;

@@ -44,6 +44,8 @@ function check(text: string, label: string): boolean {
 }
 
 const COLLECT_DIR = fileURLToPath(new URL('../../src/collect/', import.meta.url));
+/** Recipe files (a workflow, compose, GoReleaser, Cloud Build) in the shapes real ones use. */
+const RECIPE_DIR = fileURLToPath(new URL('./fixtures/recipes/', import.meta.url));
 function fixtureTexts(): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
   const walk = (d: string, inFixtures: boolean): void => {
@@ -54,6 +56,7 @@ function fixtureTexts(): { name: string; text: string }[] {
     }
   };
   walk(COLLECT_DIR, false);
+  for (const name of readdirSync(RECIPE_DIR)) out.push({ name: `recipe ${name}`, text: readFileSync(join(RECIPE_DIR, name), 'utf8') });
   for (const f of cozystackFiles()) if (f.kind === 'yaml') out.push({ name: f.path, text: readFileSync(join(COZYSTACK_FIXTURE, f.path), 'utf8') });
   const dir = mkdtempSync(join(tmpdir(), 'pinwatch-fast-'));
   try {
@@ -87,6 +90,8 @@ const TOKENS = [
   '|', '>', '0', '1.5', '1e3', '-1', '+1', '0o7', '0x1F', '.inf', '.nan', 'true', 'True', 'FALSE', '~', 'null', 'Null', '""', "''",
   'key: v', '\n  ', '\n- ', '\n    x: y', '\n  - z', '...', '---', '\n---\n', '\n...\n', 'é', '\\', '%', '@', '`', '=', '/', '.', '\t', '\r',
   '{{ .Values.x }}', '{a: b}', '[a, b]', '{}', '[]', 'ghcr.io/acme/x:v1', ' image: a:b', ':x', 'a:b', 'x #y', '#x',
+  // escapes, whitespace-only lines (in block scalars), non-ASCII text
+  '"k": ', "'k': ", '\n"k": v', '\\n', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\u12', '\\q', '\\ ', '\n   \n', '\n      \n', '\n\n', '—', '✓ ', '\u00a0', '\u0085', ': |\n  x\n   \n  y', ': >\n\n  x', ': |-\n\n  \n  a\n',
 ];
 
 function mutate(text: string, next: () => number): string {
@@ -117,6 +122,8 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
     // The fast path must actually be taken for plain values files (the benchmark's, most of cozystack's).
     expect(accepted).toBeGreaterThan(60);
     expect(corpus.filter((c) => c.name.startsWith('bench') && fastParse(c.text)).length).toBe(20);
+    // and for recipe files: run: | scripts with blank and whitespace-only lines, escapes, non-ASCII
+    for (const c of corpus.filter((c) => c.name.startsWith('recipe '))) expect(fastParse(c.text), c.name).toBeDefined();
     // and for a generated multi-document CRD bundle
     expect(fastParseAll(corpus.find((c) => c.name === 'generated CRD bundle')!.text)?.length).toBeGreaterThan(3);
   });
@@ -155,6 +162,15 @@ describe('fastParse builds exactly the nodes yaml builds', () => {
       'a: |-\n  x\n   y\n\n  z\nb: 1\n', 'a: |\n  x\n\n\nb: 1\n', 'a: |\n  x\n  # c\n # d\nb: 1\n', 'a: >-\n  x\n  y\n\n  z\nb: 1\n', '- |\n  x\n- y\n',
       'a: |-\n  x', 'a: |\nb: 1\n', 'a:\n  b: |-\n    x\n  c: 1\n', 'a: |+\n  x\n', 'a: |2\n  x\n', 'a: | # c\n  x\n', 'a: >\n  x\n   y\n', 'a: >\n  x\n\n\n  y\n',
       'a: |\n\n  x\n', 'a: |\n  x\n  \n  y\n', 'a: |\n  x\n y\n', 'a: |\n  é\n', 'a: |\n  {{ x }}\n', '- a: |\n    x\n  b: 1\n', 'a: |\n  x\n---\n', 'a: >-\n  x\nb: |\n  y\n',
+      // blank and whitespace-only lines in block scalars: leading, inner, trailing, more-indented
+      'a: |\n  x\n     \n  y\n', 'a: |\n  x\n     \nb: 1\n', 'a: |-\n  x\n     \n  \n', 'a: |\n \n  x\n', 'a: |\n    \n  x\n', 'a: >\n  x\n  \n  y\n',
+      'a: >\n  x\n   \n  y\n', 'a: >\n\n  x\n  y\n', 'a: >\n \n\n  x\n\n\n  y\n', 'a: |\n\nb: 1\n', 'a: |\n  \nb: 1\n', '- |\n  x\n  \n- y\n', 'a: |\n  é ✓\n',
+      // escapes in double quotes, non-ASCII, long lines and keys, texts without a document
+      'a: "x\\ny"\n', 'a: "\\u00e9\\x41\\U0001F600\\\\\\"\\/\\ \\_"\n', 'a: "\\q"\n', 'a: "\\u12"\n', 'a: "\\U00110000"\n', 'a: "x\\\\" # c\n',
+      'a: "x\\"\n  y"\n', 'a: ["x\\ty", "\\""]\n', 'a: {"k": 1}\n', 'a: "é"\n', "a: 'é'\n", 'a: é ✓ x\n', 'a: x\n  é\n', 'a: \u00a0x\u00a0\n', 'a: x\u0080\n',
+      // quoted keys
+      '"a": 1\n', "'a b': 1\n", '"a":1\n', '"a" : 1\n', '- "a": 1\n  b: 2\n', '- "a: b"\n', '"a\\nb": 1\n', '"a": 1\n"a": 2\n', 'a:\n  "k": |\n    x\n', '"a\n  b": 1\n', `"${'k'.repeat(1100)}": 1\n`,
+      `# ${'c'.repeat(1100)}\na: 1\n`, `a: ${'x'.repeat(1100)}\n`, `${'k'.repeat(1100)}: 1\n`, `a: |\n  ${'x'.repeat(1100)}\n`, `a: [${'x'.repeat(1100)}, b]\n`, `a: {k: ${'x'.repeat(1100)}, j: b}\n`, `- {k: v, j: ${'x'.repeat(1100)}}\n`, `a: "${'x'.repeat(1100)}"\n`, '\n', '  \n# c\n\n',
     ];
     let accepted = 0;
     for (const c of cases) if (check(c, JSON.stringify(c))) accepted++;

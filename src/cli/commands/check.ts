@@ -1,7 +1,8 @@
 /** What `pinwatch check` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
-import { appendStepSummary, emit, emitFindingsReport, findingsReport, setStepOutputs } from '../output.js';
+import { appendStepSummary, emit, setStepOutputs } from '../output.js';
+import { emitFindingsReport, findingsReport } from '../findings-output.js';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { htmlPage } from '../html-page.js';

@@ -4,7 +4,7 @@ import { pickFormat } from '../flags/global.js';
 import { loadCommandConfig } from '../config.js';
 import { DEFAULT_BASELINE_FILE, exitCodeFor, lintRepo, writeBaselineFile } from '../../lint/index.js';
 import { baselineJson, lintReportNotes } from '../notes.js';
-import { emitFindingsReport } from '../output.js';
+import { emitFindingsReport } from '../findings-output.js';
 import { say } from '../stderr.js';
 import { COMMAND_FORMATS } from '../formats.js';
 import { textOptions, withProgress } from '../terminal.js';

@@ -1,7 +1,8 @@
 /** What `pinwatch stale` does when it runs (declared in ../program.ts, loaded only when it runs). */
 import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
-import { emit, findingCounts, findingsReport, setStepOutputs } from '../output.js';
+import { emit, findingCounts, setStepOutputs } from '../output.js';
+import { findingsReport } from '../findings-output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
 import { shallowRefusal, staleReport, staleExitCode, STALE_RULES, staleFindings } from '../../stale/index.js';

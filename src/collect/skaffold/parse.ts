@@ -6,7 +6,8 @@
  * (other config files). Shared by scan (artifact names are placeholders in
  * manifests) and producers/skaffold (artifacts as build recipes).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseYamlDocuments } from '../yaml/document.js';
 
 export interface SkaffoldArtifact {
   /** The artifact's image name as written (`frontend`, `gcr.io/acme/frontend`). */
@@ -55,9 +56,7 @@ export function parseSkaffold(text: string): SkaffoldFile {
   const out: SkaffoldFile = { isSkaffold: false, artifacts: [], requires: [], problems: [] };
   const lc = new LineCounter();
   const lineOf = (n: unknown) => ((n as Node | undefined)?.range ? lc.linePos((n as Node).range![0]).line : 1);
-  const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
-  const list = Array.isArray(docs) ? docs : [docs];
-  for (const doc of list) {
+  for (const doc of parseYamlDocuments(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false })) {
     if (doc.errors.length > 0) {
       out.problems.push({ line: lc.linePos(doc.errors[0]!.pos[0]).line, code: 'skaffold-yaml-error', reason: `not valid YAML, so its artifacts are not read: ${doc.errors[0]!.message.split('\n')[0]}` });
       continue;

@@ -1,1 +1,2 @@
 export { collectYaml } from './collect.js';
+export { parseYamlDocument, parseYamlDocuments, parseYamlValue, type YamlDocument, type YamlDocumentOptions } from './document.js';

@@ -4,7 +4,7 @@
  * (image keys, `--x-image=` arguments, registry-qualified refs under any key).
  * Aliases are not second places: they are recorded on the anchor's pins.
  */
-import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Pair, type Scalar } from 'yaml';
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
 import { pairsByKey } from './fields.js';
@@ -37,21 +37,68 @@ export function walkDocument(state: YamlState): void {
   walkNode(state, root, []);
 }
 
+/**
+ * `path` is one stack for the whole walk: a child's step is pushed before it is
+ * visited and popped after (the recognisers read it or copy it, never keep it),
+ * so a deep manifest does not copy its path once per node.
+ */
 function walkNode(state: YamlState, node: unknown, path: Path): void {
   if (state.consumed.has(node)) return;
+  const stack = path as (string | number)[];
   if (isMap(node)) {
-    const pairs = pairsByKey(node);
-    collectOciPairs(state, node, path, pairs);
-    trySplitMap(state, node, path, pairs);
+    const pairs = recognisable(node) ? pairsByKey(node) : undefined;
+    if (pairs) {
+      collectOciPairs(state, node, path, pairs);
+      trySplitMap(state, node, path, pairs);
+    }
     for (const pair of node.items) {
       if (state.consumed.has(pair)) continue;
-      if (shadowed(state, pair, pairs, path)) continue;
-      const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? String(pair.key.value) : '?';
-      visitValue(state, key, pair.value, childPath(path, key), pair.key);
+      if (pairs && shadowed(state, pair, pairs, path)) continue;
+      const key = keyString(pair) ?? '?';
+      stack.push(key);
+      visitValue(state, key, pair.value, path, pair.key);
+      stack.pop();
     }
   } else if (isSeq(node)) {
-    for (let i = 0; i < node.items.length; i++) visitValue(state, undefined, node.items[i], childPath(path, i), node.items[i]);
+    for (let i = 0; i < node.items.length; i++) {
+      stack.push(i);
+      visitValue(state, undefined, node.items[i], path, node.items[i]);
+      stack.pop();
+    }
   }
+}
+
+/** The keys the map recognisers read: split maps (trySplitMap) and, by suffix, OCI URL keys (collectOciPairs). */
+const RECOGNISED_KEYS = new Set(['registry', 'repository', 'image', 'name', 'tag', 'digest', 'version']);
+/** Up to this many items, a repeated key is looked for pair by pair; above, with a set. */
+const SMALL_MAP = 16;
+
+/** A map key as the walk names it: a string or number scalar's text; undefined for other keys. */
+function keyString(pair: Pair): string | undefined {
+  const key = pair.key;
+  return isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number') ? String(key.value) : undefined;
+}
+
+/**
+ * Whether a map needs its key index (pairsByKey): it has a key a recogniser
+ * reads, or a key written twice (shadowed). Most maps of a large manifest have
+ * neither, and indexing each one is most of the walk's garbage.
+ */
+function recognisable(map: YAMLMap): boolean {
+  const items = map.items;
+  const seen = items.length > SMALL_MAP ? new Set<string>() : undefined;
+  for (let i = 0; i < items.length; i++) {
+    const key = keyString(items[i]!);
+    if (key === undefined) continue;
+    if (RECOGNISED_KEYS.has(key) || key.endsWith('rl') || key.endsWith('RL')) return true;
+    if (seen) {
+      if (seen.has(key)) return true;
+      seen.add(key);
+    } else {
+      for (let j = 0; j < i; j++) if (keyString(items[j]!) === key) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -70,7 +117,7 @@ function shadowed(state: YamlState, pair: Pair, pairs: Map<string, Pair>, path: 
   return true;
 }
 
-/** `path` plus one step (a copy: paths are kept by the recognisers). */
+/** `path` plus one step, as a new array (the walk's own path is a stack that changes as it goes). */
 function childPath(path: Path, step: string | number): Path {
   const out = path.slice();
   out.push(step);

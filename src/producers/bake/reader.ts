@@ -10,7 +10,8 @@
  * problems with file:line wherever they decide a field pinwatch uses.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -377,7 +378,7 @@ function shortText(text: string): string {
 /** A docker-bake.json file as the same body: `variable`, `group`, `target` objects of named objects; strings are templates. */
 function jsonBody(text: string): HclBody {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length > 0) throw new HclSyntaxError(doc.errors[0]!.message.split('\n')[0]!, lc.linePos(doc.errors[0]!.pos[0]).line);
   const lineOf = (n: Node | null | undefined) => (n?.range ? lc.linePos(n.range[0]).line : 1);
   const top = doc.contents;

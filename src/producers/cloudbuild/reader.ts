@@ -8,7 +8,8 @@
  * follow into the Makefile reader.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import type { ExpandedCommand } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipesOfBuild, type RecipeOrigin } from '../assemble.js';
@@ -33,7 +34,7 @@ function defaultEntrypoint(image: string): string {
 
 export function readCloudBuild(root: string, file: string, text: string, problems: Problem[], options: CloudBuildReadOptions = {}): BuildRecipe[] {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   const lineOf = (n: unknown) => ((n as Node | undefined)?.range ? lc.linePos((n as Node).range![0]).line : 1);
   if (doc.errors.length > 0) {
     problems.push({ file, line: lc.linePos(doc.errors[0]!.pos[0]).line, code: 'cloudbuild-yaml-error', reason: `not valid YAML, so its builds are not read: ${doc.errors[0]!.message.split('\n')[0]}` });

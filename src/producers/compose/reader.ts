@@ -7,7 +7,8 @@
  * repository does not set is a problem with file:line, never part of a name.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -35,7 +36,7 @@ interface Ctx {
  */
 export function readCompose(root: string, file: string, text: string, env: ReadonlyMap<string, string>, problems: Problem[], baseImages: ReadonlyMap<string, string> = new Map()): BuildRecipe[] {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: true });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     problems.push({ file, line: lc.linePos(e.pos[0]).line, code: 'compose-yaml-error', reason: `not valid YAML, so its builds are not read: ${e.message.split('\n')[0]}` });
@@ -67,7 +68,7 @@ export function readCompose(root: string, file: string, text: string, env: Reado
 /** The interpolated `image:` of every service of a compose file (what an override file merged into it inherits). */
 export function serviceImages(text: string, env: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false, merge: true });
+  const doc = parseYamlDocument(text, { prettyErrors: false, uniqueKeys: false, merge: true });
   const services = isMap(doc.contents) ? doc.contents.get('services', true) : undefined;
   if (doc.errors.length > 0 || !isMap(services)) return out;
   for (const pair of services.items) {

@@ -12,7 +12,8 @@
  * `{{ .Env.X }}`) are unknowns, except `{{ .ProjectName }}` when set.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -32,7 +33,7 @@ interface Ctx {
 /** Recipes of one goreleaser config (`file` repo-relative, `text` its content). */
 export function readGoreleaser(root: string, file: string, text: string, problems: Problem[]): BuildRecipe[] {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: true });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     problems.push({ file, line: lc.linePos(e.pos[0]).line, code: 'goreleaser-yaml-error', reason: `not valid YAML, so its images are not read: ${e.message.split('\n')[0]}` });

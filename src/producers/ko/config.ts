@@ -6,7 +6,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import type { Problem } from '../../model/index.js';
 
 /** ko's base image when `.ko.yaml` sets none (ko ≥ 0.12). */
@@ -61,7 +62,7 @@ export function readKoConfig(abs: string, file: string, problems: Problem[]): Ko
 export function parseKoConfig(text: string, file: string, dir: string, problems: Problem[]): KoConfig {
   const out: KoConfig = { file, baseImageOverrides: {}, builds: [] };
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false });
   const lineOf = (n: unknown) => ((n as Node | undefined)?.range ? lc.linePos((n as Node).range![0]).line : 1);
   if (doc.errors.length > 0) {
     problems.push({ file, line: lc.linePos(doc.errors[0]!.pos[0]).line, code: 'ko-config-unreadable', reason: `not valid YAML, so ko's defaults are assumed: ${doc.errors[0]!.message.split('\n')[0]}` });

@@ -9,7 +9,8 @@
  * no repository (an unknown version after the name does not matter).
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
+import { parseYamlDocument } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers, type ExpandedCommand } from '../../make/index.js';
 import { recipeOfBuild, recipesOfBuild, type RecipeOrigin } from '../assemble.js';
 import type { FoundBuild } from '../build-command.js';
@@ -42,7 +43,7 @@ interface Ctx {
 /** Recipes of one workflow file (`file` repo-relative, `text` its content). */
 export function readWorkflow(root: string, file: string, text: string, problems: Problem[], options: WorkflowReadOptions = {}): BuildRecipe[] {
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     problems.push({ file, line: lc.linePos(e.pos[0]).line, code: 'workflow-yaml-error', reason: `not valid YAML, so its builds are not read: ${e.message.split('\n')[0]}` });

@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlValue } from '../../collect/index.js';
 import { excludeMatcher } from '../discover.js';
 import type { Problem } from '../../model/index.js';
 import type { BuildRecipe, RecipeReadOptions } from '../types.js';
@@ -84,7 +84,7 @@ function onlyCalled(text: string): boolean {
   if (!text.includes('workflow_call')) return false;
   let on: unknown;
   try {
-    const top = parse(text, { uniqueKeys: false }) as Record<string, unknown> | null;
+    const top = parseYamlValue(text, { uniqueKeys: false }) as Record<string, unknown> | null;
     on = top && typeof top === 'object' ? (top.on ?? top.true) : undefined;
   } catch {
     return false;
