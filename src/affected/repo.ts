@@ -5,8 +5,8 @@ import { imagesFromPins } from '../images/images.js';
 import { computeAffected, type AffectedOptions, type AffectedResult } from './affected.js';
 
 export async function affectedReport(repoRoot: string, config: Config, base: string, opts: AffectedOptions = {}): Promise<AffectedResult & { notes: string[] }> {
-  const scan = await scanRepo(repoRoot, config);
-  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
+  const scan = await scanRepo(repoRoot, config, { recipeTree: true });
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
   const result = await computeAffected(repoRoot, base, known.images, opts);
   return { ...result, notes: known.notes };
 }

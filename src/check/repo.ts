@@ -48,7 +48,9 @@ export interface CheckResult {
 const STALE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
 export async function checkRepo(repoRoot: string, config: Config, options: CheckOptions): Promise<CheckResult> {
-  const [scan, model] = await Promise.all([scanRepo(repoRoot, config), loadBuildModel(repoRoot, config)]);
+  // one tree walk for both: the scan's records the listing the build model reads
+  const scan = await scanRepo(repoRoot, config, { recipeTree: true });
+  const model = await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {});
   const stale = await staleReport(repoRoot, config, {
     scan,
     model,

@@ -36,8 +36,8 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 }
 
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config));
-  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true });
+  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
   const match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
   const report = await computeStale(repoRoot, [match], { ...opts, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;

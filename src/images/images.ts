@@ -9,7 +9,9 @@ import { canonicalRepository } from '../config/aliases.js';
 import { isFirstParty, type Pin } from '../model/index.js';
 import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, type BuildModel, type BuildRecipe } from '../producers/index.js';
 import type { BuildInputs } from '../sources/types.js';
+import type { RecipeTree } from '../scan/index.js';
 import { deriveBuildInputs } from '../sources/derive.js';
+import { withSourceMemo } from '../sources/memo.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
 
@@ -24,6 +26,8 @@ export interface ImageKnowledge extends ImageInput {
 export interface ImagesOptions {
   /** Also list images nothing pins (declared ones, first-party repositories recipes build): explain and affected use them. */
   unpinned?: boolean;
+  /** The tree listing for the build model, from the scan's walk (ScanResult.recipeTree): saves a second walk. */
+  tree?: RecipeTree;
 }
 
 export interface ImagesResult {
@@ -74,15 +78,19 @@ export function groupFirstParty(pins: Pin[], aliases: Readonly<Record<string, st
   return { byRepo, incomplete };
 }
 
-/** Build model once (or the caller's), then recipes and inputs per first-party repository. */
+/** Build model once (or the caller's), then recipes and inputs per first-party repository (one derivation run: what the images share is read once). */
 export async function imagesFromPins(repoRoot: string, config: Config, pins: Pin[], known?: BuildModel, options: ImagesOptions = {}): Promise<ImagesResult> {
+  return withSourceMemo(repoRoot, () => imagesOf(repoRoot, config, pins, known, options));
+}
+
+async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: BuildModel | undefined, options: ImagesOptions): Promise<ImagesResult> {
   const notes: string[] = [];
   const { byRepo, incomplete } = groupFirstParty(pins, config.aliases);
   for (const p of incomplete) notes.push(`${p.file}:${p.line}: first-party pin without a repository (${p.incomplete ?? 'incomplete reference'}); not judged`);
   let model: BuildModel | undefined = known;
   if (!model) {
     try {
-      model = await loadBuildModel(repoRoot, config);
+      model = await loadBuildModel(repoRoot, config, options.tree ? { tree: options.tree } : {});
     } catch (e) {
       notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -77,7 +77,9 @@ export function fileTextReader(root: string): (file: string) => string | undefin
 }
 
 export async function lintRepo(repoRoot: string, config: Config, options: LintRepoOptions = {}): Promise<LintRepoResult> {
-  const [scan, model] = await Promise.all([scanRepo(repoRoot, config), loadBuildModel(repoRoot, config)]);
+  // one tree walk for both: the scan's records the listing the build model reads
+  const scan = await scanRepo(repoRoot, config, { recipeTree: true });
+  const model = await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {});
   return lintScanned(repoRoot, config, scan, model, options);
 }
 

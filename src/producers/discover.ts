@@ -1,51 +1,18 @@
 /**
  * Finds the build files in the tree — every Makefile (`Makefile`, `makefile`,
- * `GNUmakefile`) and the files other recipe kinds match by name — in one walk
- * pruning `.git`, the vendored trees (`vendor/`, `third_party/`,
- * `node_modules/`: counted, not read) and the config's exclude globs, and keeps
- * one loaded reader per (Makefile, directory, command-line variables).
+ * `GNUmakefile`) and the files other recipe kinds match by name — in the one
+ * listing of the tree (scan/recipe-tree.ts: `.git`, the vendored trees
+ * `vendor/`, `third_party/`, `node_modules/` and the config's exclude globs left
+ * out; the scan's walk records it when it runs first), and keeps one loaded
+ * reader per (Makefile, directory, command-line variables).
  */
-import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { RECIPE_PRUNED_DIRS } from '../config/defaults.js';
-import { compileGlob } from '../util/glob.js';
-import { loadMakefile, type MakeReader } from '../make/index.js';
+import { listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
+import { expandRecipe, loadMakefile, type ExpandedRecipe, type MakeReader } from '../make/index.js';
+
+export { excludeMatcher, listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
 
 const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
-
-/** The files of a repository that build recipes may be in (one walk), and the vendored trees left out. */
-export interface RecipeTree {
-  /** Repo-relative regular files, sorted. */
-  files: string[];
-  /** Repo-relative directories not walked because they are vendored (`vendor/`, `third_party/`, `node_modules/`), sorted. */
-  vendored: string[];
-}
-
-/** Repo-relative paths of every regular file outside `.git`, the vendored trees and the exclude globs. */
-export function listRecipeTree(root: string, exclude: readonly string[]): RecipeTree {
-  const excluded = excludeMatcher(exclude);
-  const files: string[] = [];
-  const vendored: string[] = [];
-  const walk = (rel: string) => {
-    let entries;
-    try {
-      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (excluded(child)) continue;
-      if (e.isDirectory()) {
-        if (e.name === '.git') continue;
-        if (RECIPE_PRUNED_DIRS.includes(e.name)) vendored.push(`${child}/`);
-        else walk(child);
-      } else if (e.isFile()) files.push(child);
-    }
-  };
-  walk('');
-  return { files: files.sort(), vendored: vendored.sort() };
-}
 
 /** Repo-relative paths of every Makefile, sorted. */
 export function findMakefiles(root: string, exclude: readonly string[], tree = listRecipeTree(root, exclude)): string[] {
@@ -57,19 +24,22 @@ export function findFilesNamed(root: string, exclude: readonly string[], wanted:
   return tree.files.filter((f) => wanted(path.posix.basename(f)));
 }
 
-/** A repo-relative path matcher for the config's `exclude` globs (`dir/` prefixes and globs). */
-export function excludeMatcher(patterns: readonly string[]): (rel: string) => boolean {
-  const tests = patterns.map((p) => {
-    if (p.endsWith('/')) return (rel: string) => rel === p.slice(0, -1) || rel.startsWith(p);
-    const m = compileGlob(p);
-    return (rel: string) => m(rel);
-  });
-  return (rel) => tests.some((t) => t(rel));
-}
-
 /** The Makefile `make` reads in a directory: GNUmakefile, makefile, Makefile. */
 export function defaultMakefileIn(dirAbs: string, exists: (abs: string) => boolean): string | undefined {
   return MAKEFILE_NAMES.map((n) => path.join(dirAbs, n)).find(exists);
+}
+
+const expansions = new WeakMap<MakeReader, Map<string, ExpandedRecipe | undefined>>();
+
+/**
+ * A target's recipe expanded once per reader: the build-graph walk, the Makefile reading and the followed
+ * walk's recipes all ask for the same targets of the same readers (expansion reads nothing but the reader).
+ */
+export function expandRecipeOnce(reader: MakeReader, target: string): ExpandedRecipe | undefined {
+  let byTarget = expansions.get(reader);
+  if (!byTarget) expansions.set(reader, (byTarget = new Map()));
+  if (!byTarget.has(target)) byTarget.set(target, expandRecipe(reader, target));
+  return byTarget.get(target);
 }
 
 export class MakefileCache {

@@ -7,9 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { expandRecipe, findRule, type MakeReader } from '../make/index.js';
+import { findRule, type MakeReader } from '../make/index.js';
 import { readCommands } from './commands.js';
-import { defaultMakefileIn, type MakefileCache } from './discover.js';
+import { defaultMakefileIn, expandRecipeOnce, type MakefileCache } from './discover.js';
+import { commandMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import type { Problem } from '../model/index.js';
 
 export interface BuildGraph {
@@ -76,7 +77,7 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
     const visitKey = node.environment ? `${id}\0${JSON.stringify([node.variables, node.environment])}` : id;
     if (readers.has(visitKey)) return;
     const via = [...node.via, id];
-    const recipe = expandRecipe(reader, target);
+    const recipe = expandRecipeOnce(reader, target);
     if (!recipe) {
       if (!existsSync(path.resolve(node.dir, target))) {
         problems.push({ file: rel, code: 'build-target-missing', reason: `no rule to make target "${target}" (reached via ${via.join(' → ')})` });
@@ -88,7 +89,8 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
     for (const p of recipe.prerequisites) {
       if (findRule(reader.db, p)) queue.push({ ...node, target: p, via });
     }
-    for (const sub of readCommands(recipe.commands, reader.db.dir).makes) {
+    // Only a line that can run make can add a sub-make (each recipe line runs in a shell of its own).
+    for (const sub of readCommands(recipe.commands.filter((c) => commandMayAct(c.text, SUB_MAKE_WORDS)), reader.db.dir).makes) {
       queue.push(...subMakeNodes(root, sub, via, problems, node.environment));
     }
   }

@@ -1,32 +1,42 @@
 /**
- * Producers and build recipes of a repository: reads every Makefile in the
- * tree, expands each target's recipe, finds the pin writes and image builds in
- * it, and marks what the build entry point (`Makefile:build`) reaches; adds the
+ * Producers and build recipes of a repository: reads the Makefiles of the tree
+ * that can matter (those the build entry reaches, and those that with their
+ * includes spell a build or pin-write tool: relevance.ts), expands each target's
+ * recipe, finds the pin writes and image builds in it (parsing only the command
+ * lines that can hold one), and marks what the build entry point
+ * (`Makefile:build`) reaches; adds the
  * recipes of the other kinds (workflows, bake, compose, goreleaser, Skaffold,
  * Cloud Build: kinds.ts) and follows the `make` calls they run; vendored trees
- * are not read (BuildModel.vendored lists them). Declared producers from
- * pinwatch.yaml are added as they are.
+ * are not read (BuildModel.vendored lists them). The tree listing comes from
+ * the scan's walk when the caller has it (BuildModelOptions.tree). Declared
+ * producers from pinwatch.yaml are added as they are.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, expandRecipe, hasMarker, targetNames, type MakeReader } from '../make/index.js';
+import { expand, hasMarker, repoFileSystem, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
-import { findMakefiles, listRecipeTree, MakefileCache } from './discover.js';
+import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type RecipeTree } from './discover.js';
 import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
+import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, textReader } from './relevance.js';
 import type { Problem } from '../model/index.js';
 import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
 
-export async function loadBuildModel(repoRoot: string, config: Config): Promise<BuildModel> {
+export interface BuildModelOptions {
+  /** The tree listing (the scan's walk records it: ScanOptions.recipeTree); default: listed here. */
+  tree?: RecipeTree;
+}
+
+export async function loadBuildModel(repoRoot: string, config: Config, options: BuildModelOptions = {}): Promise<BuildModel> {
   const root = path.resolve(repoRoot);
   const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
-  const tree = listRecipeTree(root, config.exclude);
+  const tree = options.tree ?? listRecipeTree(root, config.exclude);
   const other = readOtherRecipes(root, config.exclude, problems, tree, new Map(Object.entries(config.buildEnv ?? {})));
   const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
   // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
@@ -54,7 +64,11 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   }
   const producers: Producer[] = [];
   const recipes: BuildRecipe[] = [];
+  const fs = repoFileSystem(root);
+  const textOf = textReader(fs);
   for (const file of [...makefiles].sort()) {
+    // A Makefile the build does not reach, spelling no build or pin-write tool (nor do its includes): nothing to find in it.
+    if (!reachedTargets.has(file) && !makefileMayAct(path.join(root, file), path.dirname(path.join(root, file)), fs, textOf)) continue;
     try {
       const reader = cache.get(path.join(root, file));
       const targets = new Set([...targetNames(reader.db), ...(reachedTargets.get(file) ?? [])]);
@@ -87,8 +101,15 @@ export async function loadBuildModel(repoRoot: string, config: Config): Promise<
   return { entry, producers, recipes, problems: dedupe(problems), vendored: tree.vendored };
 }
 
-/** The environment make gives its recipes: the exported variables (`export X ?= …`, and those make got from its own environment), expanded. */
+const exportedEnvs = new WeakMap<MakeReader, Map<string, string>>();
+
+/**
+ * The environment make gives its recipes: the exported variables (`export X ?= …`, and those make got from its own
+ * environment), expanded; once per reader (a followed walk reads many targets of one reader).
+ */
 function exportedEnv(reader: MakeReader): Map<string, string> {
+  const known = exportedEnvs.get(reader);
+  if (known) return known;
   const env = new Map<string, string>();
   const vars = reader.db.vars;
   for (const name of vars.names()) {
@@ -96,6 +117,7 @@ function exportedEnv(reader: MakeReader): Map<string, string> {
     if (!v?.exported || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     env.set(name, v.flavor === 'simple' ? v.value : expand(`$(${name})`, reader.context(vars, reader.db.file, 0)));
   }
+  exportedEnvs.set(reader, env);
   return env;
 }
 
@@ -103,9 +125,11 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   const all: TargetFacts[] = [];
   const env = exportedEnv(reader);
   for (const target of targets) {
-    const recipe = expandRecipe(reader, target);
-    if (!recipe || recipe.commands.length === 0) continue;
-    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(recipe.commands, reader.db.dir, env.size ? { env } : {}) });
+    const recipe = expandRecipeOnce(reader, target);
+    // Make runs each line in a shell of its own: a line that names no build or write tool adds nothing, so it is not parsed.
+    const commands = recipe?.commands.filter((c) => commandMayAct(c.text, BUILD_OR_WRITE_WORDS, env)) ?? [];
+    if (!recipe || commands.length === 0) continue;
+    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(commands, reader.db.dir, env.size ? { env } : {}) });
   }
   const resolved = all.map((t) => ({ t, ...producerFor(root, t, problems) }));
   const producers = resolved.flatMap((r) => (r.producer ? [r.producer] : []));

@@ -37,8 +37,8 @@ export interface RunningOptions {
 /** The running view of `pods` against the tree at `repoRoot`. */
 export async function runningBuilds(repoRoot: string, config: Config, pods: PodList, opts: RunningOptions = {}): Promise<RunningReport> {
   const startProcesses = gitStats.processes;
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config));
-  const known = await imagesFromPins(repoRoot, config, scan.pins);
+  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+  const known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
   const byRepo = new Map(known.images.map((k) => [k.repository, k]));
   const pinnedImages = new Map(known.images.map((k) => [k.repository, k.image]));
   const pinned = new Map(known.images.map((k) => [k.repository, [...new Set(k.pins.flatMap((p) => (p.ref.digest ? [p.ref.digest] : [])))].sort()]));

@@ -2,7 +2,9 @@
 export { scanRepo, comparePins } from './repo.js';
 export type { ScanOptions } from './repo.js';
 export { walkTree } from './walk.js';
-export type { Candidate, WalkResult } from './walk.js';
+export type { Candidate, WalkOptions, WalkResult } from './walk.js';
+export { listRecipeTree } from './recipe-tree.js';
+export type { RecipeTree } from './recipe-tree.js';
 export { fileKind } from './kind.js';
 export { readTextFile, encodeText, MAX_FILE_BYTES } from './read.js';
 export type { ReadOutcome, TextRead } from './read.js';

@@ -26,6 +26,8 @@ import { markSkaffoldPlaceholders } from './placeholders.js';
 export interface ScanOptions {
   /** Worker threads for reading and collecting (built package only); default 0: in-process. */
   workers?: number;
+  /** Also record, in the same tree walk, the listing build-recipe discovery reads (ScanResult.recipeTree). */
+  recipeTree?: boolean;
 }
 
 const PARSE_ERROR_CODE = /parse/;
@@ -83,7 +85,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   // first finish or undo an interrupted multi-file write (a killed repin), and say so
   // (the search for stale temp files runs in git beside the walk and the collectors)
   const recovery = await startRecovery(root);
-  const walk = walkTree(root, config);
+  const walk = walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
   const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
   const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];
   const outcomes = await collectAll(tasks, firstPartyPrefixes(config), options);
@@ -128,6 +130,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     problems: problems.sort(compareLocated),
     excluded: walk.excluded.list(),
     kustomize: overlays.overlays,
+    ...(walk.recipeTree ? { recipeTree: walk.recipeTree } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Config } from '../config/types.js';
 import type { Pin, Problem } from '../model/index.js';
 import type { KustomizeOverlay } from './kustomize.js';
+import type { RecipeTree } from './recipe-tree.js';
 
 export interface SkippedFile {
   file: string;
@@ -32,4 +33,6 @@ export interface ScanResult {
   excluded: ExclusionCount[];
   /** Per root kustomize overlay: the ref each container image of its resources deploys (scan/kustomize.ts). */
   kustomize: KustomizeOverlay[];
+  /** Set when asked (ScanOptions.recipeTree): the tree listing build-recipe discovery reads, from the scan's walk (not in the JSON). */
+  recipeTree?: RecipeTree;
 }

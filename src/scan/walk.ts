@@ -4,7 +4,11 @@
  * the files that cannot be read safely (symlinks, FIFOs, devices, sockets, paths
  * leading out of the repository), and counts of everything left out. Directory
  * entries are read as bytes, so a name that is not UTF-8 is still walked (shown
- * with \xNN escapes); globs match names holding newlines.
+ * with \xNN escapes); globs match names holding newlines. Asked for it, the
+ * same pass records the recipe listing (recipe-tree.ts), entering the
+ * directories only build-recipe discovery wants (outside the include globs'
+ * bases, `node_modules/` excepted) for that alone, so scan and recipes share one
+ * walk.
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -18,6 +22,7 @@ import type { SkippedFile } from './types.js';
 import { resolvesInside } from '../util/repo-path.js';
 import { fileTypeName, readRegularFile } from '../util/safe-read.js';
 import { firstPartyPrefixes } from '../config/aliases.js';
+import { RecipeTreeBuilder, type RecipeTree } from './recipe-tree.js';
 
 export interface Candidate {
   /** Repo-relative, forward slashes. */
@@ -32,6 +37,13 @@ export interface WalkResult {
   files: Candidate[];
   skipped: SkippedFile[];
   excluded: ExclusionCounter;
+  /** Set when asked (`recipeTree: true`): the listing build-recipe discovery reads, from the same readdir pass. */
+  recipeTree?: RecipeTree;
+}
+
+export interface WalkOptions {
+  /** Also record the recipe listing (recipe-tree.ts) in this walk. */
+  recipeTree?: boolean;
 }
 
 type Matcher = (path: string) => boolean;
@@ -53,6 +65,8 @@ interface Plan {
   skipVendoredCharts: boolean;
   /** First-party prefixes without their trailing slash, searched in vendored chart files. */
   firstPartyNeedles: string[];
+  /** Set when the walk also records the recipe listing. */
+  recipes?: RecipeTreeBuilder;
   /**
    * Static directory prefixes of every include and extraFiles glob (`packages` for
    * `packages/**\/values.yaml`); undefined when some glob can match anywhere.
@@ -81,9 +95,10 @@ function mayHoldWanted(plan: Plan, rel: string): boolean {
   return plan.bases.some((b) => rel === b || rel.startsWith(`${b}/`) || b.startsWith(`${rel}/`));
 }
 
-function makePlan(root: string, config: Config): Plan {
+function makePlan(root: string, config: Config, options: WalkOptions): Plan {
   const extraGlobs = config.extraFiles.filter((p) => hasGlobSyntax(p));
   return {
+    ...(options.recipeTree ? { recipes: new RecipeTreeBuilder(config.exclude) } : {}),
     bases: staticBases([...config.include, ...extraGlobs]),
     root,
     rootReal: realpathSync(root),
@@ -117,10 +132,11 @@ function isExtraGlob(plan: Plan, rel: string): boolean {
 }
 
 /** Walk the tree under root with the config's include, exclude and extraFiles. */
-export function walkTree(root: string, config: Config): WalkResult {
-  const plan = makePlan(root, config);
+export function walkTree(root: string, config: Config, options: WalkOptions = {}): WalkResult {
+  const plan = makePlan(root, config, options);
   const out: WalkResult = { files: [], skipped: [], excluded: new ExclusionCounter() };
-  walkDir(plan, root, undefined, '', undefined, out);
+  walkDir(plan, root, undefined, '', undefined, out, plan.recipes ? '' : undefined);
+  if (plan.recipes) out.recipeTree = plan.recipes.done();
   for (const g of plan.extraGlobs) {
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
   }
@@ -131,6 +147,8 @@ export function walkTree(root: string, config: Config): WalkResult {
 /** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */
 interface Entry {
   name: string;
+  /** False when the name is not UTF-8 (then `name` shows it with \xNN escapes). */
+  utf8: boolean;
   dirent: Dirent<Buffer>;
   abs: string;
   absBytes?: Buffer;
@@ -147,36 +165,58 @@ export function displayName(name: Buffer): { text: string; utf8: boolean } {
   }
 }
 
-function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: WalkResult): Entry[] | undefined {
+/** `quiet`: a directory listed only for the recipes, whose failure the recipe listing passes over (as listRecipeTree does). */
+function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: WalkResult, quiet = false): Entry[] | undefined {
   try {
     const dirents = readdirSync(absBytes ?? abs, { withFileTypes: true, encoding: 'buffer' });
     return dirents
       .map((dirent): Entry => {
         const shown = displayName(dirent.name);
         const bytes = absBytes || !shown.utf8 ? Buffer.concat([absBytes ?? Buffer.from(abs), Buffer.from(sep), dirent.name]) : undefined;
-        return { name: shown.text, dirent, abs: join(abs, shown.text), ...(bytes ? { absBytes: bytes } : {}) };
+        return { name: shown.text, utf8: shown.utf8, dirent, abs: join(abs, shown.text), ...(bytes ? { absBytes: bytes } : {}) };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (e) {
+    if (quiet) return undefined;
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     out.skipped.push({ file: `${rel || '.'}/`, code: 'unreadable', reason: `cannot list the directory (${code}); files in it were not scanned` });
     return undefined;
   }
 }
 
-/** `excludedBy`: set inside vendored charts and chart templates, which are walked only to count. */
-function walkDir(plan: Plan, abs: string, absBytes: Buffer | undefined, rel: string, excludedBy: string | undefined, out: WalkResult): void {
-  const entries = readDir(abs, absBytes, rel, out);
+/**
+ * `excludedBy`: set inside vendored charts and chart templates, which are walked only to count.
+ * `recipeRel`: this directory's path in the recipe listing, when the listing wants it (undefined: not listed);
+ * `scanned`: false for a directory walked only for the recipe listing (nothing of the scan's is recorded there).
+ */
+function walkDir(plan: Plan, abs: string, absBytes: Buffer | undefined, rel: string, excludedBy: string | undefined, out: WalkResult, recipeRel?: string, scanned = true): void {
+  const entries = readDir(abs, absBytes, rel, out, !scanned);
   if (!entries) return;
   const isChart = entries.some((e) => e.name === CHART_FILE && !e.dirent.isDirectory());
   for (const entry of entries) {
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
     const d = entry.dirent;
-    if (d.isDirectory()) walkChildDir(plan, entry, childRel, isChart, excludedBy, out);
+    const recipeChild = recipeRel === undefined ? undefined : recipeEntry(plan.recipes!, recipeRel, entry);
+    if (!scanned) {
+      if (recipeChild !== undefined) walkDir(plan, entry.abs, entry.absBytes, childRel, excludedBy, out, recipeChild, false);
+      continue;
+    }
+    if (d.isDirectory()) walkChildDir(plan, entry, childRel, isChart, excludedBy, out, recipeChild);
     else if (d.isSymbolicLink()) handleSymlink(plan, entry.absBytes ?? entry.abs, childRel, excludedBy, out);
     else if (d.isFile()) handleFile(plan, entry, childRel, excludedBy, out);
     else handleSpecial(plan, entry, childRel, excludedBy, out);
   }
+}
+
+/**
+ * Records the entry in the recipe listing; returns its path there when the listing enters it (a directory).
+ * The listing's names are decoded as listRecipeTree's readdir decodes them (UTF-8, invalid bytes replaced);
+ * it cannot enter a directory whose name is not UTF-8 (that path does not exist), so neither does this.
+ */
+function recipeEntry(recipes: RecipeTreeBuilder, parent: string, entry: Entry): string | undefined {
+  const name = entry.utf8 ? entry.name : entry.dirent.name.toString('utf8');
+  const rel = parent ? `${parent}/${name}` : name;
+  return recipes.entry(rel, name, entry.dirent) && entry.utf8 ? rel : undefined;
 }
 
 /** A FIFO, socket or device at a wanted path: never opened (it could block or never end), listed as skipped. */
@@ -196,24 +236,28 @@ function specialSkip(abs: PathLike, rel: string): SkippedFile {
   return { file: rel, code: 'not-a-regular-file', reason: `${what}, not a regular file; not read` };
 }
 
-function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult): void {
+/** `recipeRel`: the directory's path in the recipe listing when the listing enters it; the scan's pruning then still walks it, for the listing only. */
+function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult, recipeRel?: string): void {
   const name = entry.name;
+  const forRecipesOnly = () => {
+    if (recipeRel !== undefined) walkDir(plan, entry.abs, entry.absBytes, rel, excludedBy, out, recipeRel, false);
+  };
   if (DEFAULT_PRUNED_DIRS.includes(name)) {
     out.excluded.add(EXCLUDED_REASONS.prunedDir(name), `${rel}/`);
-    return;
+    return forRecipesOnly();
   }
   const pruner = plan.excludes.find((x) => x.dir?.(rel));
   if (pruner) {
     out.excluded.add(EXCLUDED_REASONS.userExcludeDir(pruner.pattern), `${rel}/`);
-    return;
+    return forRecipesOnly();
   }
   // Counted once, at the outermost vendored directory (the recipe walk prunes there).
   if (RECIPE_PRUNED_DIRS.includes(name) && !rel.split('/').slice(0, -1).some((d) => RECIPE_PRUNED_DIRS.includes(d))) out.excluded.add(EXCLUDED_REASONS.recipeTree, `${rel}/`);
-  if (!mayHoldWanted(plan, rel)) return;
+  if (!mayHoldWanted(plan, rel)) return forRecipesOnly();
   let state = excludedBy;
   if (!state && parentIsChart && name === CHART_DEPENDENCIES_DIR && plan.skipVendoredCharts) state = EXCLUDED_REASONS.vendoredChart;
   if (!state && parentIsChart && name === CHART_TEMPLATES_DIR) state = EXCLUDED_REASONS.chartTemplates;
-  walkDir(plan, entry.abs, entry.absBytes, rel, state, out);
+  walkDir(plan, entry.abs, entry.absBytes, rel, state, out, recipeRel);
 }
 
 function handleFile(plan: Plan, entry: Entry, rel: string, excludedBy: string | undefined, out: WalkResult): void {

@@ -1,6 +1,6 @@
 /** Small repo-relative path helpers shared by the derivation modules. */
-import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
+import { statOnce } from './memo.js';
 
 /** Join repo-relative parts; `.` for the repo root, never a trailing slash. */
 export function repoJoin(...parts: string[]): string {
@@ -19,10 +19,7 @@ export function dirPattern(dir: string): string {
 }
 
 export async function pathKind(repoRoot: string, path: string): Promise<'file' | 'dir' | 'missing'> {
-  try {
-    const s = await stat(posix.join(repoRoot, path));
-    return s.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return 'missing';
-  }
+  const s = await statOnce(posix.join(repoRoot, path));
+  if (!s) return 'missing';
+  return s.isDirectory() ? 'dir' : 'file';
 }

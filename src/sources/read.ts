@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
 import { readRegularText } from '../util/safe-read.js';
+import { readOnce } from './memo.js';
 
 export type SourceRead = { text: string } | { missing: true } | { refused: string };
 
@@ -15,8 +16,12 @@ export function readSourceText(repoRoot: string, rel: string): SourceRead {
   return readSourceAbs(posix.join(repoRoot, rel));
 }
 
-/** Same as readSourceText for an absolute path. */
+/** Same as readSourceText for an absolute path (once per derivation run: memo.ts). */
 export function readSourceAbs(abs: string): SourceRead {
+  return readOnce(abs, readNow);
+}
+
+function readNow(abs: string): SourceRead {
   const r = readRegularText(abs, { followSymlinks: true });
   if ('text' in r) return r;
   if (!existsSync(abs)) return { missing: true };

@@ -27,8 +27,8 @@ export interface StaleReportResult extends StaleReport {
 }
 
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
-  const scan = opts.scan ?? (await scanRepo(repoRoot, config));
-  const known = await imagesFromPins(repoRoot, config, scan.pins, opts.model);
+  const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
+  const known = await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {});
   const images = selectImages(known, opts.only, config.aliases);
   const report = await computeStale(repoRoot, images, { ...opts, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];

@@ -4,13 +4,13 @@
  * skipping `_test.go` files, files whose build constraint can never hold, and
  * nested modules (a directory with its own go.mod is another module).
  */
-import { readdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { parseGoMod } from './gomod.js';
 import type { GoMod } from './gomod.js';
 import { readGoSource } from './gosource.js';
 import type { GoSourceInfo } from './gosource.js';
 import { readSourceAbs, readSourceText } from '../read.js';
+import { readdirOnce, statOnce } from '../memo.js';
 
 export interface GoRoot {
   /** Repo-relative package directory. */
@@ -56,19 +56,11 @@ function join(...parts: string[]): string {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+  return (await statOnce(path))?.isFile() ?? false;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+  return (await statOnce(path))?.isDirectory() ?? false;
 }
 
 /** Repo-relative directory holding an import path, or why it is not in the module. */
@@ -102,12 +94,8 @@ const GO_FILE_CACHE_LIMIT = 200_000;
 
 /** The parsed file, or why it cannot be read. */
 async function readGoFile(abs: string): Promise<GoSourceInfo | string> {
-  let st;
-  try {
-    st = await stat(abs);
-  } catch {
-    return 'does not exist';
-  }
+  const st = await statOnce(abs);
+  if (!st) return 'does not exist';
   const hit = goFileCache.get(abs);
   if (hit && st.isFile() && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
   const read = readSourceAbs(abs);
@@ -132,7 +120,7 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
     try {
       // not only regular files: go build follows a symlinked .go file, and a FIFO or
       // device named *.go is reported by readGoFile rather than silently left out
-      const entries = (await readdir(posix.join(ctx.repoRoot, dir), { withFileTypes: true })).filter(
+      const entries = (await readdirOnce(posix.join(ctx.repoRoot, dir))).filter(
         (e) => !e.isDirectory() && e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !/^[._]/.test(e.name),
       );
       names = [];
@@ -221,7 +209,7 @@ export async function expandPackagePattern(repoRoot: string, base: string, modul
   const walk = async (dir: string): Promise<void> => {
     let entries;
     try {
-      entries = await readdir(posix.join(repoRoot, dir), { withFileTypes: true });
+      entries = await readdirOnce(posix.join(repoRoot, dir));
     } catch {
       return;
     }

@@ -1,0 +1,70 @@
+/**
+ * What the derivation asks the file system (a path's kind, a directory's
+ * entries, a source file's text), asked once per derivation run: the images of
+ * one repository share Dockerfiles, go.mod files and Go packages, so without it
+ * the same go.mod is stat'ed dozens of times. A run is `withSourceMemo(root, …)`
+ * (images/images.ts derives every image of a scan in one); outside a run every
+ * question goes to the file system as before. Answers are per absolute path and
+ * live only while a run of that root is under way.
+ */
+import type { Dirent, Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+
+interface Memo {
+  root: string;
+  runs: number;
+  stats: Map<string, Promise<Stats | undefined>>;
+  dirs: Map<string, Promise<Dirent[]>>;
+  texts: Map<string, unknown>;
+}
+
+const active: Memo[] = [];
+
+/** Run `fn` with the answers about files under `root` shared (nested and overlapping runs of one root share one memo). */
+export async function withSourceMemo<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  let memo = active.find((m) => m.root === root);
+  if (!memo) active.push((memo = { root, runs: 0, stats: new Map(), dirs: new Map(), texts: new Map() }));
+  memo.runs++;
+  try {
+    return await fn();
+  } finally {
+    if (--memo.runs === 0) active.splice(active.indexOf(memo), 1);
+  }
+}
+
+function memoFor(abs: string): Memo | undefined {
+  if (active.length === 0) return undefined;
+  return active.find((m) => abs === m.root || abs.startsWith(m.root.endsWith('/') || m.root.endsWith(sep) ? m.root : `${m.root}/`));
+}
+
+/** `stat` (following symlinks), undefined when it fails. */
+export function statOnce(abs: string): Promise<Stats | undefined> {
+  const memo = memoFor(abs);
+  const ask = () => stat(abs).catch(() => undefined);
+  if (!memo) return ask();
+  let known = memo.stats.get(abs);
+  if (!known) memo.stats.set(abs, (known = ask()));
+  return known;
+}
+
+/** `readdir` with file types; rejects as readdir does. */
+export function readdirOnce(abs: string): Promise<Dirent[]> {
+  const memo = memoFor(abs);
+  if (!memo) return readdir(abs, { withFileTypes: true });
+  let known = memo.dirs.get(abs);
+  if (!known) {
+    known = readdir(abs, { withFileTypes: true });
+    known.catch(() => undefined); // each caller awaits (and handles) it
+    memo.dirs.set(abs, known);
+  }
+  return known;
+}
+
+/** `read(abs)` once per run (a source file's text, or why it has none). */
+export function readOnce<T>(abs: string, read: (abs: string) => T): T {
+  const memo = memoFor(abs);
+  if (!memo) return read(abs);
+  if (!memo.texts.has(abs)) memo.texts.set(abs, read(abs));
+  return memo.texts.get(abs) as T;
+}
