@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/defaults.js';
 import { repoFileSystem } from '../make/index.js';
-import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, SUB_MAKE_WORDS } from './relevance.js';
+import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, scriptLineMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import { loadBuildModel } from './repo.js';
 import { readCommands } from './commands.js';
 
@@ -78,6 +78,59 @@ describe('commandMayAct: an expanded Make line that cannot build, write a pin or
     expect({ writes: facts.writes.length, builds: facts.builds.length }).toEqual({ writes: 0, builds: 0 });
     const noMake = cases.filter(([line, , makes]) => !makes && line !== '').map(([text]) => ({ text, file: 'Makefile', line: 1 }));
     expect(readCommands(noMake, '/repo').makes).toEqual([]);
+  });
+});
+
+describe('scriptLineMayAct: a line of a workflow run: script that cannot build, write, call make or move the next lines is not parsed', () => {
+  const cases: [string, boolean][] = [
+    ['docker buildx build -t ghcr.io/acme/x .', true],
+    ['make -C packages/x image', true],
+    ['echo ghcr.io/acme/x:v1 > images/x.tag', true],
+    ['cd packages/x', true],
+    ['c"d" packages/x', true],
+    ['TAG=v1', true],
+    ['export REGISTRY=ghcr.io/acme', true],
+    ['echo "$TAG"', false], // without an environment: the reader resolves $TAG from nothing that spells a tool
+    ['helm unittest .', false],
+    ['rm -rf charts/', false],
+    ['echo done', false],
+    ['if [ -n "x" ]; then', false],
+    ['fi', false],
+  ];
+  for (const [line, may] of cases) it(JSON.stringify(line), () => expect(scriptLineMayAct(line)).toBe(may));
+
+  it('with an environment (a step env), any $ line is a maybe', () => {
+    expect(scriptLineMayAct('echo "$TAG"', new Map([['TAG', 'v1']]))).toBe(true);
+    expect(scriptLineMayAct('echo done', new Map([['TAG', 'v1']]))).toBe(false);
+  });
+
+  it('one script read with and without the lines it calls "no" gives the same builds and make calls', () => {
+    const env = new Map([['DOCKER', 'docker'], ['REG', 'ghcr.io/acme']]);
+    const script = [
+      'set -euo pipefail',
+      'echo building',
+      'TAG=v1',
+      'helm dependency build charts/x',
+      'cd packages/api',
+      'ls -la',
+      '$DOCKER build -t $REG/api:$TAG .',
+      'cd ../..',
+      'export IMG=$REG/web',
+      'if true; then',
+      '  docker buildx build -t $IMG:$TAG web',
+      'fi',
+      'make -C packages/x image TAG=$TAG',
+      'echo "$REG/x:$TAG" > images/x.tag',
+    ].map((text, i) => ({ text, file: '.github/workflows/ci.yaml', line: i + 1 }));
+    const all = readCommands(script, '/repo', { env, oneShell: true });
+    const kept = script.filter((c) => scriptLineMayAct(c.text, env));
+    expect(kept.length).toBeLessThan(script.length);
+    const some = readCommands(kept, '/repo', { env, oneShell: true });
+    const strip = (f: typeof all) => ({ builds: f.builds.map(({ order: _o, ...b }) => b), makes: f.makes, writes: f.writes.map(({ order: _o, ...w }) => w) });
+    expect(strip(some)).toEqual(strip(all));
+    expect(all.builds.map((b) => b.tags)).toEqual([['ghcr.io/acme/api:v1'], ['ghcr.io/acme/web:v1']]);
+    expect(all.builds.map((b) => b.context)).toEqual(['/repo/packages/api', '/repo/web']);
+    expect(all.makes).toHaveLength(1);
   });
 });
 

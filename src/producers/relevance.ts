@@ -50,6 +50,23 @@ export function commandMayAct(text: string, words: readonly string[], env?: Read
   return spells(text, words);
 }
 
+/**
+ * What a line of a one-shell script (a workflow `run:`) can be to the command reader: a build, a pin write or a
+ * `make` call, or a `cd` that moves the lines after it (variables: an `=` below).
+ */
+export const SCRIPT_WORDS: readonly string[] = [...BUILD_OR_WRITE_WORDS, ...SUB_MAKE_WORDS, 'cd'];
+
+/**
+ * Whether a line of a one-shell script may matter to the command reader (commands.ts with `oneShell`), which
+ * parses each line on its own and carries only variables and the directory from line to line: it may act
+ * (commandMayAct with SCRIPT_WORDS, so a `$` with a non-empty environment is a maybe), or it may set a
+ * variable a later line reads (any `=`: an assignment, `export X=…`). Any other line adds nothing and
+ * changes nothing the later lines see, so it is not parsed.
+ */
+export function scriptLineMayAct(text: string, env?: ReadonlyMap<string, string>): boolean {
+  return text.includes('=') || commandMayAct(text, SCRIPT_WORDS, env);
+}
+
 /** Reads a file's text once per run (undefined: unreadable), shared by the tests below. */
 export type TextOf = (abs: string) => string | undefined;
 
