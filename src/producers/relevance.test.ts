@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/defaults.js';
 import { repoFileSystem } from '../make/index.js';
-import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, scriptLineMayAct, SUB_MAKE_WORDS } from './relevance.js';
+import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, scriptLinesMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import { loadBuildModel } from './repo.js';
 import { readCommands } from './commands.js';
 
@@ -81,7 +81,8 @@ describe('commandMayAct: an expanded Make line that cannot build, write a pin or
   });
 });
 
-describe('scriptLineMayAct: a line of a workflow run: script that cannot build, write, call make or move the next lines is not parsed', () => {
+describe('scriptLinesMayAct: the lines of a workflow run: script that can build, write, call make or move the next lines', () => {
+  const one = (text: string, env?: Map<string, string>) => scriptLinesMayAct([{ text }], env).length === 1;
   const cases: [string, boolean][] = [
     ['docker buildx build -t ghcr.io/acme/x .', true],
     ['make -C packages/x image', true],
@@ -90,47 +91,63 @@ describe('scriptLineMayAct: a line of a workflow run: script that cannot build, 
     ['c"d" packages/x', true],
     ['TAG=v1', true],
     ['export REGISTRY=ghcr.io/acme', true],
-    ['echo "$TAG"', false], // without an environment: the reader resolves $TAG from nothing that spells a tool
+    ['echo "$TAG"', false], // no variable can spell a tool: the env says none, and no line assigns
     ['helm unittest .', false],
     ['rm -rf charts/', false],
     ['echo done', false],
     ['if [ -n "x" ]; then', false],
     ['fi', false],
   ];
-  for (const [line, may] of cases) it(JSON.stringify(line), () => expect(scriptLineMayAct(line)).toBe(may));
+  for (const [line, may] of cases) it(JSON.stringify(line), () => expect(one(line)).toBe(may));
 
-  it('with an environment (a step env), any $ line is a maybe', () => {
-    expect(scriptLineMayAct('echo "$TAG"', new Map([['TAG', 'v1']]))).toBe(true);
-    expect(scriptLineMayAct('echo done', new Map([['TAG', 'v1']]))).toBe(false);
+  it('a $ line is a maybe when an env value spells a tool, or once a line has assigned', () => {
+    expect(one('$TOOL build .', new Map([['TOOL', 'docker']]))).toBe(true);
+    expect(one('$TOOL build .', new Map([['TOOL', '/usr/bin/podman']]))).toBe(true);
+    expect(one('$TAG build .', new Map([['TAG', 'v1']]))).toBe(false);
+    const lines = ['echo $A', 'X=1', 'echo $B', 'echo done'].map((text) => ({ text }));
+    expect(scriptLinesMayAct(lines, new Map([['A', 'v1']])).map((l) => l.text)).toEqual(['X=1', 'echo $B']);
   });
 
-  it('one script read with and without the lines it calls "no" gives the same builds and make calls', () => {
-    const env = new Map([['DOCKER', 'docker'], ['REG', 'ghcr.io/acme']]);
-    const script = [
-      'set -euo pipefail',
-      'echo building',
-      'TAG=v1',
-      'helm dependency build charts/x',
-      'cd packages/api',
-      'ls -la',
-      '$DOCKER build -t $REG/api:$TAG .',
-      'cd ../..',
-      'export IMG=$REG/web',
-      'if true; then',
-      '  docker buildx build -t $IMG:$TAG web',
-      'fi',
-      'make -C packages/x image TAG=$TAG',
-      'echo "$REG/x:$TAG" > images/x.tag',
-    ].map((text, i) => ({ text, file: '.github/workflows/ci.yaml', line: i + 1 }));
-    const all = readCommands(script, '/repo', { env, oneShell: true });
-    const kept = script.filter((c) => scriptLineMayAct(c.text, env));
-    expect(kept.length).toBeLessThan(script.length);
-    const some = readCommands(kept, '/repo', { env, oneShell: true });
-    const strip = (f: typeof all) => ({ builds: f.builds.map(({ order: _o, ...b }) => b), makes: f.makes, writes: f.writes.map(({ order: _o, ...w }) => w) });
-    expect(strip(some)).toEqual(strip(all));
-    expect(all.builds.map((b) => b.tags)).toEqual([['ghcr.io/acme/api:v1'], ['ghcr.io/acme/web:v1']]);
-    expect(all.builds.map((b) => b.context)).toEqual(['/repo/packages/api', '/repo/web']);
-    expect(all.makes).toHaveLength(1);
+  it('one script read with and without the lines it leaves out gives the same builds, writes and make calls', () => {
+    const scripts: [Map<string, string>, string[]][] = [
+      [
+        new Map([['DOCKER', 'docker'], ['REG', 'ghcr.io/acme']]),
+        [
+          'set -euo pipefail',
+          'echo building $REG',
+          'TAG=v1',
+          'helm dependency build charts/x',
+          'cd packages/api',
+          'ls -la',
+          '$DOCKER build -t $REG/api:$TAG .',
+          'cd ../..',
+          'export IMG=$REG/web',
+          'if true; then',
+          '  docker buildx build -t $IMG:$TAG web',
+          'fi',
+          'make -C packages/x image TAG=$TAG',
+          'echo "$REG/x:$TAG" > images/x.tag',
+        ],
+      ],
+      [
+        new Map([['REG', 'ghcr.io/acme'], ['TAG', 'v2']]),
+        ['echo $TAG', 'echo start', 'B=dock', 'C=${B}er', '$C build -t $REG/c:$TAG c', 'echo $REG'],
+      ],
+    ];
+    for (const [env, lines] of scripts) {
+      const script = lines.map((text, i) => ({ text, file: '.github/workflows/ci.yaml', line: i + 1 }));
+      const all = readCommands(script, '/repo', { env, oneShell: true });
+      const kept = scriptLinesMayAct(script, env);
+      expect(kept.length).toBeLessThan(script.length);
+      const some = readCommands(kept, '/repo', { env, oneShell: true });
+      const strip = (f: typeof all) => ({ builds: f.builds.map(({ order: _o, ...b }) => b), makes: f.makes, writes: f.writes.map(({ order: _o, ...w }) => w) });
+      expect(strip(some)).toEqual(strip(all));
+      expect(all.builds.length).toBeGreaterThan(0);
+    }
+    const first = readCommands(scripts[0]![1].map((text, i) => ({ text, file: 'w', line: i + 1 })), '/repo', { env: scripts[0]![0], oneShell: true });
+    expect(first.builds.map((b) => b.tags)).toEqual([['ghcr.io/acme/api:v1'], ['ghcr.io/acme/web:v1']]);
+    expect(first.builds.map((b) => b.context)).toEqual(['/repo/packages/api', '/repo/web']);
+    expect(first.makes).toHaveLength(1);
   });
 });
 

@@ -57,14 +57,23 @@ export function commandMayAct(text: string, words: readonly string[], env?: Read
 export const SCRIPT_WORDS: readonly string[] = [...BUILD_OR_WRITE_WORDS, ...SUB_MAKE_WORDS, 'cd'];
 
 /**
- * Whether a line of a one-shell script may matter to the command reader (commands.ts with `oneShell`), which
- * parses each line on its own and carries only variables and the directory from line to line: it may act
- * (commandMayAct with SCRIPT_WORDS, so a `$` with a non-empty environment is a maybe), or it may set a
- * variable a later line reads (any `=`: an assignment, `export X=…`). Any other line adds nothing and
+ * The lines of a one-shell script (a workflow `run:`, in order) that may matter to the command reader (commands.ts
+ * with `oneShell`), which parses each line on its own and carries only variables and the directory from line to
+ * line. A line matters when it spells one of SCRIPT_WORDS (quotes and backslashes inside a word ignored), or may
+ * set a variable a later line reads (any `=`: an assignment, `export X=…`), or references a variable (`$`) whose
+ * value may spell one: the reader resolves `$X` from the step env and the script's own assignments, so that is
+ * when some env value spells one, or an earlier line (or this one) has an `=`. Any other line adds nothing and
  * changes nothing the later lines see, so it is not parsed.
  */
-export function scriptLineMayAct(text: string, env?: ReadonlyMap<string, string>): boolean {
-  return text.includes('=') || commandMayAct(text, SCRIPT_WORDS, env);
+export function scriptLinesMayAct<T extends { text: string }>(lines: readonly T[], env: ReadonlyMap<string, string> = new Map()): T[] {
+  let varsMaySpell = [...env.values()].some((v) => spells(v, SCRIPT_WORDS));
+  return lines.filter(({ text }) => {
+    if (text.includes('=')) {
+      varsMaySpell = true;
+      return true;
+    }
+    return (varsMaySpell && text.includes('$')) || spells(text, SCRIPT_WORDS);
+  });
 }
 
 /** Reads a file's text once per run (undefined: unreadable), shared by the tests below. */
