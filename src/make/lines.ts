@@ -13,7 +13,26 @@ export interface LogicalLine {
   tab: boolean;
 }
 
+/** The lines of recently split texts (a followed walk reads one Makefile once per CI-step environment). */
+const recent = new Map<string, LogicalLine[]>();
+const RECENT_MAX = 512;
+
+/**
+ * The logical lines of `source`. A text split from its first line is split once and the (frozen) result
+ * shared by every later reading of the same text: callers read it, never modify it.
+ */
 export function logicalLines(source: string, firstLine = 1): LogicalLine[] {
+  if (firstLine !== 1) return split(source, firstLine);
+  let lines = recent.get(source);
+  if (!lines) {
+    if (recent.size >= RECENT_MAX) recent.clear();
+    lines = Object.freeze(split(source, 1).map((l) => Object.freeze(l))) as LogicalLine[];
+    recent.set(source, lines);
+  }
+  return lines;
+}
+
+function split(source: string, firstLine: number): LogicalLine[] {
   const physical = source.replace(/\r\n/g, '\n').split('\n');
   if (physical.at(-1) === '') physical.pop();
   const out: LogicalLine[] = [];

@@ -51,6 +51,20 @@ export interface ReadCommandsOptions {
   oneShell?: boolean;
 }
 
+/** Parsed lines by text: a followed walk reads the same recipe lines once per CI-step environment, most expanding alike. */
+const parsed = new Map<string, SimpleCommand[]>();
+const PARSED_MAX = 4096;
+
+/** parseShell(text), shared between readings of the same text: read only (readCommands never modifies it). */
+function parsedLine(text: string): SimpleCommand[] {
+  let commands = parsed.get(text);
+  if (!commands) {
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(text, (commands = parseShell(text)));
+  }
+  return commands;
+}
+
 export function readCommands(commands: ExpandedCommand[], cwd: string, options: ReadCommandsOptions = {}): CommandFacts {
   const facts: CommandFacts = { writes: [], builds: [], makes: [] };
   let order = 0;
@@ -62,7 +76,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       vars = new Map<string, string>(options.env ?? []);
       dir = cwd;
     }
-    for (const sc of parseShell(c.text)) {
+    for (const sc of parsedLine(c.text)) {
       order++;
       const source = { file: c.file, line: c.line };
       const assigned = sc.assignments.map((a) => [a.name, resolveWord(a.value, vars)] as const);

@@ -4,11 +4,12 @@
  * listing of the tree (scan/recipe-tree.ts: `.git`, the vendored trees
  * `vendor/`, `third_party/`, `node_modules/` and the config's exclude globs left
  * out; the scan's walk records it when it runs first), and keeps one loaded
- * reader per (Makefile, directory, command-line variables).
+ * reader per (Makefile, directory, command-line variables, environment), all
+ * reading through one per-run memo of file texts and existence.
  */
 import * as path from 'node:path';
 import { listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
-import { expandRecipe, loadMakefile, type ExpandedRecipe, type MakeReader } from '../make/index.js';
+import { expandRecipe, loadMakefile, repoFileSystem, type ExpandedRecipe, type MakeFileSystem, type MakeReader } from '../make/index.js';
 
 export { excludeMatcher, listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
 
@@ -42,16 +43,40 @@ export function expandRecipeOnce(reader: MakeReader, target: string): ExpandedRe
   return byTarget.get(target);
 }
 
+/**
+ * repoFileSystem with each answer kept for the run: a followed walk reads the same Makefiles and includes
+ * once per CI-step environment, and the tree does not change while pinwatch reads it.
+ */
+export function memoFileSystem(fs: MakeFileSystem): MakeFileSystem {
+  const texts = new Map<string, string | undefined>();
+  const exists = new Map<string, boolean>();
+  return {
+    readFile(p) {
+      if (!texts.has(p)) texts.set(p, fs.readFile(p));
+      return texts.get(p);
+    },
+    exists(p) {
+      let e = exists.get(p);
+      if (e === undefined) exists.set(p, (e = fs.exists(p)));
+      return e;
+    },
+  };
+}
+
 export class MakefileCache {
   private readonly readers = new Map<string, MakeReader>();
+  /** The one file system every reader of the run reads through (memoFileSystem). */
+  readonly fs: MakeFileSystem;
 
-  constructor(private readonly root: string) {}
+  constructor(private readonly root: string) {
+    this.fs = memoFileSystem(repoFileSystem(root));
+  }
 
   get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, environment?: Record<string, string>): MakeReader {
     const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);
     if (!r) {
-      r = loadMakefile(absMakefile, { root: this.root, dir, variables, ...(environment ? { environment } : {}) });
+      r = loadMakefile(absMakefile, { root: this.root, dir, variables, fs: this.fs, ...(environment ? { environment } : {}) });
       this.readers.set(key, r);
     }
     return r;

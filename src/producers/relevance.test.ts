@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/defaults.js';
 import { repoFileSystem } from '../make/index.js';
-import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, SUB_MAKE_WORDS } from './relevance.js';
+import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, scriptLinesMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import { loadBuildModel } from './repo.js';
 import { readCommands } from './commands.js';
 
@@ -78,6 +78,76 @@ describe('commandMayAct: an expanded Make line that cannot build, write a pin or
     expect({ writes: facts.writes.length, builds: facts.builds.length }).toEqual({ writes: 0, builds: 0 });
     const noMake = cases.filter(([line, , makes]) => !makes && line !== '').map(([text]) => ({ text, file: 'Makefile', line: 1 }));
     expect(readCommands(noMake, '/repo').makes).toEqual([]);
+  });
+});
+
+describe('scriptLinesMayAct: the lines of a workflow run: script that can build, write, call make or move the next lines', () => {
+  const one = (text: string, env?: Map<string, string>) => scriptLinesMayAct([{ text }], env).length === 1;
+  const cases: [string, boolean][] = [
+    ['docker buildx build -t ghcr.io/acme/x .', true],
+    ['make -C packages/x image', true],
+    ['echo ghcr.io/acme/x:v1 > images/x.tag', true],
+    ['cd packages/x', true],
+    ['c"d" packages/x', true],
+    ['TAG=v1', true],
+    ['export REGISTRY=ghcr.io/acme', true],
+    ['echo "$TAG"', false], // no variable can spell a tool: the env says none, and no line assigns
+    ['helm unittest .', false],
+    ['rm -rf charts/', false],
+    ['echo done', false],
+    ['if [ -n "x" ]; then', false],
+    ['fi', false],
+  ];
+  for (const [line, may] of cases) it(JSON.stringify(line), () => expect(one(line)).toBe(may));
+
+  it('a $ line is a maybe when an env value spells a tool, or once a line has assigned', () => {
+    expect(one('$TOOL build .', new Map([['TOOL', 'docker']]))).toBe(true);
+    expect(one('$TOOL build .', new Map([['TOOL', '/usr/bin/podman']]))).toBe(true);
+    expect(one('$TAG build .', new Map([['TAG', 'v1']]))).toBe(false);
+    const lines = ['echo $A', 'X=1', 'echo $B', 'echo done'].map((text) => ({ text }));
+    expect(scriptLinesMayAct(lines, new Map([['A', 'v1']])).map((l) => l.text)).toEqual(['X=1', 'echo $B']);
+  });
+
+  it('one script read with and without the lines it leaves out gives the same builds, writes and make calls', () => {
+    const scripts: [Map<string, string>, string[]][] = [
+      [
+        new Map([['DOCKER', 'docker'], ['REG', 'ghcr.io/acme']]),
+        [
+          'set -euo pipefail',
+          'echo building $REG',
+          'TAG=v1',
+          'helm dependency build charts/x',
+          'cd packages/api',
+          'ls -la',
+          '$DOCKER build -t $REG/api:$TAG .',
+          'cd ../..',
+          'export IMG=$REG/web',
+          'if true; then',
+          '  docker buildx build -t $IMG:$TAG web',
+          'fi',
+          'make -C packages/x image TAG=$TAG',
+          'echo "$REG/x:$TAG" > images/x.tag',
+        ],
+      ],
+      [
+        new Map([['REG', 'ghcr.io/acme'], ['TAG', 'v2']]),
+        ['echo $TAG', 'echo start', 'B=dock', 'C=${B}er', '$C build -t $REG/c:$TAG c', 'echo $REG'],
+      ],
+    ];
+    for (const [env, lines] of scripts) {
+      const script = lines.map((text, i) => ({ text, file: '.github/workflows/ci.yaml', line: i + 1 }));
+      const all = readCommands(script, '/repo', { env, oneShell: true });
+      const kept = scriptLinesMayAct(script, env);
+      expect(kept.length).toBeLessThan(script.length);
+      const some = readCommands(kept, '/repo', { env, oneShell: true });
+      const strip = (f: typeof all) => ({ builds: f.builds.map(({ order: _o, ...b }) => b), makes: f.makes, writes: f.writes.map(({ order: _o, ...w }) => w) });
+      expect(strip(some)).toEqual(strip(all));
+      expect(all.builds.length).toBeGreaterThan(0);
+    }
+    const first = readCommands(scripts[0]![1].map((text, i) => ({ text, file: 'w', line: i + 1 })), '/repo', { env: scripts[0]![0], oneShell: true });
+    expect(first.builds.map((b) => b.tags)).toEqual([['ghcr.io/acme/api:v1'], ['ghcr.io/acme/web:v1']]);
+    expect(first.builds.map((b) => b.context)).toEqual(['/repo/packages/api', '/repo/web']);
+    expect(first.makes).toHaveLength(1);
   });
 });
 

@@ -50,6 +50,32 @@ export function commandMayAct(text: string, words: readonly string[], env?: Read
   return spells(text, words);
 }
 
+/**
+ * What a line of a one-shell script (a workflow `run:`) can be to the command reader: a build, a pin write or a
+ * `make` call, or a `cd` that moves the lines after it (variables: an `=` below).
+ */
+export const SCRIPT_WORDS: readonly string[] = [...BUILD_OR_WRITE_WORDS, ...SUB_MAKE_WORDS, 'cd'];
+
+/**
+ * The lines of a one-shell script (a workflow `run:`, in order) that may matter to the command reader (commands.ts
+ * with `oneShell`), which parses each line on its own and carries only variables and the directory from line to
+ * line. A line matters when it spells one of SCRIPT_WORDS (quotes and backslashes inside a word ignored), or may
+ * set a variable a later line reads (any `=`: an assignment, `export X=…`), or references a variable (`$`) whose
+ * value may spell one: the reader resolves `$X` from the step env and the script's own assignments, so that is
+ * when some env value spells one, or an earlier line (or this one) has an `=`. Any other line adds nothing and
+ * changes nothing the later lines see, so it is not parsed.
+ */
+export function scriptLinesMayAct<T extends { text: string }>(lines: readonly T[], env: ReadonlyMap<string, string> = new Map()): T[] {
+  let varsMaySpell = [...env.values()].some((v) => spells(v, SCRIPT_WORDS));
+  return lines.filter(({ text }) => {
+    if (text.includes('=')) {
+      varsMaySpell = true;
+      return true;
+    }
+    return (varsMaySpell && text.includes('$')) || spells(text, SCRIPT_WORDS);
+  });
+}
+
 /** Reads a file's text once per run (undefined: unreadable), shared by the tests below. */
 export type TextOf = (abs: string) => string | undefined;
 

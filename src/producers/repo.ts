@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, hasMarker, repoFileSystem, targetNames, type MakeReader } from '../make/index.js';
+import { expand, hasMarker, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
@@ -64,7 +64,7 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
   }
   const producers: Producer[] = [];
   const recipes: BuildRecipe[] = [];
-  const fs = repoFileSystem(root);
+  const fs = cache.fs;
   const textOf = textReader(fs);
   for (const file of [...makefiles].sort()) {
     // A Makefile the build does not reach, spelling no build or pin-write tool (nor do its includes): nothing to find in it.

@@ -1,8 +1,8 @@
 /** Build inputs: which repo paths, when changed, change an image (public API of src/sources). */
 export { deriveBuildInputs, buildArgsOf } from './derive.js';
 export type { BuildInputsRequest } from './derive.js';
-export { inputMatcher, inputKind, ignoredBy } from './matcher.js';
-export type { InputMatcher } from './matcher.js';
+export { inputMatcher, inputKind, ignoredBy, pathIndex } from './matcher.js';
+export type { InputMatcher, PathIndex } from './matcher.js';
 export { dockerignoreEntries } from './dockerignore.js';
 export { goImportClosure } from './go/closure.js';
 export type * from './types.js';

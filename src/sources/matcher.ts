@@ -11,6 +11,58 @@ import type { BuildInputs, InputKind, InputPattern } from './types.js';
 
 export interface InputMatcher {
   match(path: string): InputPattern | undefined;
+  /**
+   * The paths of `index` that match (match(path) !== undefined), in the order the index was given them:
+   * looked up per pattern (exact files, a directory's files, a tree's or a glob's sorted prefix range), so a
+   * path no pattern is near is never tested.
+   */
+  matching(index: PathIndex): string[];
+}
+
+/** Paths (the changed paths of a history) indexed once for many matchers: sorted, and grouped by directory. */
+export interface PathIndex {
+  /** The paths as given. */
+  paths: readonly string[];
+  /** Each path without a leading `./`, as match() reads it. */
+  norm: readonly string[];
+  /** Positions in `paths`, sorted by `norm` (code units): a prefix's paths are one range. */
+  sorted: Int32Array;
+  /** Positions by normalised path. */
+  byPath: Map<string, number[]>;
+  /** Positions by directory of the normalised path (`` for a top-level file). */
+  byDir: Map<string, number[]>;
+}
+
+export function pathIndex(paths: Iterable<string>): PathIndex {
+  const list = [...paths];
+  const norm = list.map((p) => (p.charCodeAt(0) === 46 && p.charCodeAt(1) === SLASH ? p.slice(2) : p));
+  const push = (m: Map<string, number[]>, k: string, i: number) => {
+    const l = m.get(k);
+    if (l) l.push(i);
+    else m.set(k, [i]);
+  };
+  const byPath = new Map<string, number[]>();
+  const byDir = new Map<string, number[]>();
+  norm.forEach((p, i) => {
+    push(byPath, p, i);
+    const slash = p.lastIndexOf('/');
+    push(byDir, slash < 0 ? '' : p.slice(0, slash), i);
+  });
+  const sorted = Int32Array.from(list.keys()).sort((a, b) => (norm[a]! < norm[b]! ? -1 : norm[a]! > norm[b]! ? 1 : a - b));
+  return { paths: list, norm, sorted, byPath, byDir };
+}
+
+/** The positions of `index.sorted` whose normalised path starts with `prefix`. */
+function* prefixRange(index: PathIndex, prefix: string): Generator<number> {
+  const { sorted, norm } = index;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (norm[sorted[mid]!]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < sorted.length && norm[sorted[k]!]!.startsWith(prefix); k++) yield sorted[k]!;
 }
 
 const SLASH = 47;
@@ -112,12 +164,32 @@ export function inputMatcher(inputs: BuildInputs): InputMatcher {
     return undefined;
   };
 
+  // The positions find() accepts, gathered per pattern: the same set as testing every path (find's order decides only which pattern a path is credited to).
+  const candidates = (index: PathIndex): Iterable<number> => {
+    if (rootTree) return index.sorted;
+    const out = new Set<number>();
+    for (const key of files.keys()) for (const i of index.byPath.get(key) ?? []) out.add(i);
+    for (const key of packageDirs.keys()) for (const i of index.byDir.get(key) ?? []) out.add(i);
+    for (const key of trees.keys()) {
+      for (const i of prefixRange(index, key)) {
+        const p = index.norm[i]!;
+        if (p.length === key.length || p.charCodeAt(key.length) === SLASH) out.add(i);
+      }
+    }
+    for (const { glob } of globs) for (const i of prefixRange(index, glob.base)) if (glob.test(index.norm[i]!)) out.add(i);
+    return out;
+  };
+
   return {
     match(path: string): InputPattern | undefined {
       const p = path.charCodeAt(0) === 46 && path.charCodeAt(1) === SLASH ? path.slice(2) : path;
       const found = find(p);
       if (!found || (ignore.length > 0 && isIgnored(ignore, p))) return undefined;
       return found;
+    },
+    matching(index: PathIndex): string[] {
+      const hit = [...candidates(index)].filter((i) => ignore.length === 0 || !isIgnored(ignore, index.norm[i]!));
+      return hit.sort((a, b) => a - b).map((i) => index.paths[i]!);
     },
   };
 }

@@ -199,7 +199,7 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
   const byPath = commitsByPath(graph, changed);
   const candidates = subjects.map((s, i) => {
     const b = ready[i];
-    return b ? touchingInputs(byPath, outside.get(b)!, inputMatcher(s.input.inputs!).match) : undefined;
+    return b ? touchingInputs(byPath, outside.get(b)!, inputMatcher(s.input.inputs!)) : undefined;
   });
   const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(supersets.get(ready[i]!)!, candidates[i]!, changedOf, byTime) : []));
   const forPatchId = plausiblePicks(graph, candidates, pools, changedOf);

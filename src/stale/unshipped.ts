@@ -4,7 +4,7 @@
  * and are not in the build commit's history. Merges are left out. Pure.
  */
 import type { CommitGraph } from '../git/graph.js';
-import type { InputMatcher } from '../sources/matcher.js';
+import { pathIndex, type InputMatcher, type PathIndex } from '../sources/matcher.js';
 
 export interface Candidate {
   index: number;
@@ -38,15 +38,19 @@ export function commitsByPath(graph: CommitGraph, changed: Map<string, string[]>
   return byPath;
 }
 
+const pathIndexes = new WeakMap<Map<string, number[]>, PathIndex>();
+
 /**
  * Commits in `outside` (a bitmap) whose changed paths hit the inputs. The
- * matcher runs once per distinct changed path, not once per commit and path.
+ * distinct changed paths are indexed once (for every image's matcher), and each
+ * matcher looks up its own patterns there, not every path.
  */
-export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, match: InputMatcher['match']): Candidate[] {
+export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, matcher: InputMatcher): Candidate[] {
   const hits = new Map<number, string[]>();
-  for (const [path, commits] of byPath) {
-    if (match(path) === undefined) continue;
-    for (const index of commits) {
+  let paths = pathIndexes.get(byPath);
+  if (!paths) pathIndexes.set(byPath, (paths = pathIndex(byPath.keys())));
+  for (const path of matcher.matching(paths)) {
+    for (const index of byPath.get(path)!) {
       if (!outside[index]) continue;
       const list = hits.get(index);
       if (list) list.push(path);

@@ -25,7 +25,17 @@ export const MAX_GLOB_LENGTH = 1024;
 export type GlobMatcher = (path: string) => boolean;
 
 type Token = { kind: 'char'; ch: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; items: (string | [string, string])[] };
-type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[] };
+/** `literal`: the segment's text when it has no wildcard (compared as a string); `allStar`: only `*`. */
+type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[]; literal: string | undefined; allStar: boolean };
+/**
+ * One brace alternative, split into segments. When its last segment is not `**`, that segment is what the path's
+ * last name must match, so the name must start with `head` and end with `tail` (its leading and trailing literal
+ * characters): a test on the name, before the path is split, that turns most paths away.
+ */
+interface Alternative {
+  segs: Segment[];
+  last?: { head: string; tail: string };
+}
 
 export class GlobSyntaxError extends Error {
   constructor(readonly glob: string, readonly reason: string) {
@@ -91,10 +101,16 @@ function compileOne(raw: string, ctx: GlobContext): GlobMatcher {
   const negate = raw.startsWith('!') && !raw.startsWith('!(');
   const body = stripDotSlash(negate ? raw.slice(1) : raw);
   if (ctx.strict && /[@!+*?]\(/.test(body.replace(/\\./g, ''))) throw new GlobSyntaxError(raw, 'extglobs such as @(a|b) are not supported; use {a,b}');
-  const compiled = expandBraces(body, ctx).map((alt) => alt.split('/').map((seg) => parseSegment(seg, ctx)));
+  const compiled = expandBraces(body, ctx).map((alt) => alternative(alt.split('/').map((seg) => parseSegment(seg, ctx))));
   const test = (path: string): boolean => {
-    const names = stripDotSlash(path).split('/');
-    return compiled.some((segs) => matchSegments(segs, names));
+    const p = stripDotSlash(path);
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    let names: string[] | undefined;
+    for (const { segs, last } of compiled) {
+      if (last && !(name.startsWith(last.head) && name.endsWith(last.tail))) continue;
+      if (matchSegments(segs, (names ??= p.split('/')))) return true;
+    }
+    return false;
   };
   return negate ? (p) => !test(p) : test;
 }
@@ -170,8 +186,25 @@ function braceAlternatives(inner: string): string[] {
   return out;
 }
 
+function alternative(segs: Segment[]): Alternative {
+  const lastSeg = segs.at(-1);
+  if (!lastSeg || lastSeg.kind !== 'tokens') return { segs };
+  const tokens = lastSeg.tokens;
+  let head = '';
+  for (let i = 0; i < tokens.length && tokens[i]!.kind === 'char'; i++) head += (tokens[i] as { ch: string }).ch;
+  let tail = '';
+  for (let i = tokens.length - 1; i >= 0 && tokens[i]!.kind === 'char'; i--) tail = (tokens[i] as { ch: string }).ch + tail;
+  return { segs, last: { head, tail } };
+}
+
 function parseSegment(seg: string, ctx: GlobContext): Segment {
   if (seg === '**') return { kind: 'globstar' };
+  const tokens = parseTokens(seg, ctx);
+  const literal = tokens.every((t) => t.kind === 'char') ? tokens.map((t) => (t.kind === 'char' ? t.ch : '')).join('') : undefined;
+  return { kind: 'tokens', tokens, literal, allStar: tokens.length > 0 && tokens.every((t) => t.kind === 'star') };
+}
+
+function parseTokens(seg: string, ctx: GlobContext): Token[] {
   const tokens: Token[] = [];
   for (let i = 0; i < seg.length; i++) {
     const c = seg[i]!;
@@ -182,7 +215,7 @@ function parseSegment(seg: string, ctx: GlobContext): Segment {
     else if (c === '[') i = parseClass(seg, i, tokens, ctx);
     else tokens.push({ kind: 'char', ch: c });
   }
-  return { kind: 'tokens', tokens };
+  return tokens;
 }
 
 /** Parse `[…]` at `open`; returns the index of its `]`. An unclosed `[` is an error when strict, else a literal `[`. */
@@ -228,7 +261,7 @@ function tokenMatches(t: Token, ch: string): boolean {
  * most items × pattern steps, never exponential. Used twice: characters within a
  * segment (`*` is the star) and segments within a path (`**` is the star).
  */
-function wildcardMatch<P, T>(pattern: readonly P[], items: readonly T[], isStar: (p: P) => boolean, matchOne: (p: P, item: T) => boolean): boolean {
+function wildcardMatch<P, T>(pattern: readonly P[], items: ArrayLike<T>, isStar: (p: P) => boolean, matchOne: (p: P, item: T) => boolean): boolean {
   let p = 0;
   let i = 0;
   let starP = -1;
@@ -255,9 +288,11 @@ const isGlobstar = (s: Segment): boolean => s.kind === 'globstar';
 
 function segmentMatches(seg: Segment, name: string): boolean {
   if (seg.kind !== 'tokens') return false;
+  if (seg.literal !== undefined) return name === seg.literal;
   // `*` alone never matches an empty segment (`a/*` is not `a/`).
-  if (name === '' && seg.tokens.length > 0 && seg.tokens.every((t) => t.kind === 'star')) return false;
-  return wildcardMatch(seg.tokens, name.split(''), isStarToken, tokenMatches);
+  if (name === '' && seg.allStar) return false;
+  // The name's UTF-16 code units, as name.split('') gave them, without the array.
+  return wildcardMatch(seg.tokens, name, isStarToken, tokenMatches);
 }
 
 /** Segments within a path: `**` is the star, any other segment matches exactly one name. */

@@ -15,6 +15,7 @@ import { hasMarker, marker, readableMarkers, type ExpandedCommand } from '../../
 import { recipeOfBuild, recipesOfBuild, type RecipeOrigin } from '../assemble.js';
 import type { FoundBuild } from '../build-command.js';
 import { readCommands } from '../commands.js';
+import { scriptLinesMayAct } from '../relevance.js';
 import type { Problem } from '../../model/index.js';
 import type { BuildRecipe, RecipeReadOptions } from '../types.js';
 import { interpolate, textOf, type Evaluated, type Scope, type Unknown, type Value } from './expressions.js';
@@ -274,7 +275,8 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
     commands.push({ text: text.trim(), file: ctx.file, line: start });
   }
   if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
-  const facts = readCommands(commands.filter((c) => c.text !== ''), cwd, { env, oneShell: true });
+  // Only the lines that can build, write, call make, cd, assign or bring a tool in through a variable are parsed (relevance.ts).
+  const facts = readCommands(scriptLinesMayAct(commands.filter((c) => c.text !== ''), env), cwd, { env, oneShell: true });
   const why = whyOf(unknowns);
   for (const m of facts.makes) ctx.options.makes?.push({ make: m, env, label: `${ctx.file}:${m.source.line} ${name}`, kind: 'github-actions' });
   return facts.builds.flatMap((b) => {
