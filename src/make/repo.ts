@@ -55,7 +55,9 @@ export interface LoadMakefileOptions {
   /** The environment make runs in (a CI step's env): variables a Makefile assignment overrides and `?=` keeps. */
   environment?: Record<string, string>;
   fs?: MakeFileSystem;
-  /** The cache of reads (default: the process's, `cacheFor(root)`); not used with a custom `fs`. */
+  /** `fs` answers exactly as the repository's file system does (a per-run memo of it), so reads through it may be cached. */
+  fsIsRepo?: boolean;
+  /** The cache of reads (default: the process's, `cacheFor(root)`); not used with a custom `fs` unless `fsIsRepo`. */
   cache?: Cache;
 }
 
@@ -79,15 +81,15 @@ function stillAnswers(fs: MakeFileSystem, answers: readonly FsAnswer[]): boolean
 
 /**
  * Read one Makefile as `make -C DIR -f FILE` would, returning the reader (its `db` holds the result).
- * With the cache (`options.cache`, else the process's; never with a custom `fs`), a read is kept with
+ * With the cache (`options.cache`, else the process's; never with a custom `fs` but the repository's own memo), a read is kept with
  * every file-system answer it got (the Makefile's and each include's text by hash, each include
  * candidate's existence): when the files still give the same answers, the kept reader is revived
  * instead of reading again — exactly the reader a new read would build.
  */
 export function loadMakefile(absPath: string, options: LoadMakefileOptions): MakeReader {
-  const cache = options.fs ? undefined : (options.cache ?? cacheFor(options.root));
+  const cache = options.fs && !options.fsIsRepo ? undefined : (options.cache ?? cacheFor(options.root));
   if (!cache?.enabled) return readMakefileFresh(absPath, options, options.fs ?? repoFileSystem(options.root));
-  const fs = repoFileSystem(options.root);
+  const fs = options.fs ?? repoFileSystem(options.root);
   const key = JSON.stringify([path.resolve(options.root), path.resolve(absPath), options.dir ?? null, options.variables ?? {}, options.environment ?? {}]);
   const hit = cache.getValue<CachedRead>(MAKE_CACHE_NS, key);
   if (hit && stillAnswers(fs, hit.answers)) return MakeReader.revive(hit.state, { root: options.root, fs });

@@ -76,7 +76,7 @@ export class MakefileCache {
     const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);
     if (!r) {
-      r = loadMakefile(absMakefile, { root: this.root, dir, variables, fs: this.fs, ...(environment ? { environment } : {}) });
+      r = loadMakefile(absMakefile, { root: this.root, dir, variables, fs: this.fs, fsIsRepo: true, ...(environment ? { environment } : {}) });
       this.readers.set(key, r);
     }
     return r;
