@@ -214,6 +214,16 @@ class Parser {
     this.pos++;
   }
 
+  /** After `[` or `{` at `start`: a `for` expression is read whole (bracket-balanced) and answered as unsupported; otherwise the opener is consumed. */
+  private forExpression(start: number, line: number): HclExpr | undefined {
+    this.pos++;
+    this.skip(true);
+    if (!/^for\b/.test(this.src.slice(this.pos, this.pos + 4))) return undefined;
+    this.pos = start;
+    this.balanced();
+    return { kind: 'unsupported', what: 'a for expression', text: this.src.slice(start, this.pos), line };
+  }
+
   private primary(): HclExpr {
     const line = this.lineAt();
     const start = this.pos;
@@ -221,13 +231,8 @@ class Parser {
     if (c === '"') return this.template();
     if (this.startsWith('<<')) return this.heredoc();
     if (c === '[') {
-      this.pos++;
-      this.skip(true);
-      if (/^for\b/.test(this.src.slice(this.pos, this.pos + 4))) {
-        this.pos = start;
-        this.balanced();
-        return { kind: 'unsupported', what: 'a for expression', text: this.src.slice(start, this.pos), line };
-      }
+      const forExpr = this.forExpression(start, line);
+      if (forExpr) return forExpr;
       const items: HclExpr[] = [];
       while (this.peek() !== ']') {
         if (this.pos >= this.src.length) this.fail('missing ]', start);
@@ -243,13 +248,8 @@ class Parser {
       return { kind: 'tuple', items, line };
     }
     if (c === '{') {
-      this.pos++;
-      this.skip(true);
-      if (/^for\b/.test(this.src.slice(this.pos, this.pos + 4))) {
-        this.pos = start;
-        this.balanced();
-        return { kind: 'unsupported', what: 'a for expression', text: this.src.slice(start, this.pos), line };
-      }
+      const forExpr = this.forExpression(start, line);
+      if (forExpr) return forExpr;
       const entries: { key: string; value: HclExpr; line: number }[] = [];
       while (this.peek() !== '}') {
         if (this.pos >= this.src.length) this.fail('missing }', start);
