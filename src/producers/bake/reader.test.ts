@@ -48,13 +48,14 @@ describe('parseHcl: the bake subset of HCL2', () => {
   const unsupported: [string, string][] = [
     ['a = join(",", ["x", "y"])\n', 'a function call (join)'],
     ['a = [for t in T : upper(t)]\n', 'a for expression'],
+    ['a = { for k, v in M : k => v }\n', 'a for expression'],
     ['a = X ? "y" : "z"\n', 'a conditional expression'],
     ['a = X + 1\n', 'an operator expression'],
     ['a = "%{ if X }y%{ endif }"\n', 'a %{ } template directive'],
     ['a = T[0]\n', 'an index or splat expression'],
   ];
   for (const [text, what] of unsupported) {
-    it(`keeps ${what} as unsupported, with its line`, () => {
+    it(`keeps ${what} as unsupported, with its line (${text.trim()})`, () => {
       const v = parseHcl(`\n${text}b = 1\n`).attributes[0]!.value;
       const node = v.kind === 'template' ? v.parts.find((p) => typeof p !== 'string') : v;
       expect(node).toMatchObject({ kind: 'unsupported', what, line: 2 });
