@@ -84,13 +84,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleHistoryStream } from './stale/history.mjs';
+import { flag, median, opt } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
-const flag = (name) => args.includes(`--${name}`);
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const REPO = opt('repo', '/work/real/cozystack');
 const RUNS = Number(opt('runs', 3));
@@ -152,7 +147,6 @@ function measure(cmd, argv, { cwd, env = process.env, ok = [0, 1] } = {}) {
   return { wall: outer, cpu: (fields[0] + fields[1]) * 1000, stdout: r.stdout };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const git = (cwd, ...argv) => execFileSync('git', argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 }).trim();
 const pinwatch = (argv, env) => spawnSync(process.execPath, [CLI, ...argv], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
 

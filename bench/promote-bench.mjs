@@ -18,12 +18,8 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numOpt as opt } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const REPOS = opt('repos', 300);
 const LATENCY = opt('latency', 20);
 const RUNS = opt('runs', 3);

@@ -16,12 +16,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, opt } from './lib.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
 const repo = opt('repo', '/work/real/cozystack');
 const RUNS = Number(opt('runs', 5));
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -40,7 +36,6 @@ function measure(cmd, argv, ok = [0, 1]) {
   return { wall, cpu: (u + s) * 1000, stdout: r.stdout };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 try {
   const first = JSON.parse(measure(process.execPath, [builds.new, 'stale', '--repo', repo, '--format', 'json', '--fail-on-stale', 'never']).stdout);

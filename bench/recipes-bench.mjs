@@ -16,12 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, numOpt as opt, time } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const JOBS = opt('jobs', 200);
 const TARGETS = opt('targets', 100);
 const COMMITS = opt('commits', 5000);
@@ -102,17 +99,11 @@ function fastImportStream() {
   return `${parts.join('')}done\n`;
 }
 
-function time(fn) {
-  const start = process.hrtime.bigint();
-  const out = fn();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, out };
-}
 async function timeAsync(fn) {
   const start = process.hrtime.bigint();
   const out = await fn();
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, out };
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'pinwatch-recipes-bench-'));
 try {

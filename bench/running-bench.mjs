@@ -18,12 +18,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './prng.mjs';
 import { digest, staleHistoryStream } from './stale/history.mjs';
+import { median, numOpt as opt, time } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const PODS = opt('pods', 5000);
 const IMAGES = opt('images', 100);
 const COMMITS = opt('commits', 5000);
@@ -33,13 +30,7 @@ const KEEP = args.includes('--keep');
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cli = join(root, 'bin', 'pinwatch.js');
 
-function time(fn) {
-  const start = process.hrtime.bigint();
-  const out = fn();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, out };
-}
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** PODS pods: Deployments of 5 replicas; first-party ones run a random release's digest of their image. */
 function podList(releases) {

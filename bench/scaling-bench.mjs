@@ -5,13 +5,13 @@
 // duplicate-key check: one 20,000-key map took 14 s). Runs from dist/ (`npm run
 // build` first). Prints each size's median time and the ratio between sizes.
 import { performance } from 'node:perf_hooks';
+import { median } from './lib.mjs';
 
 const { collectYaml } = await import('../dist/collect/yaml/index.js');
 const { writeWithoutPin } = await import('../dist/rules/write-without-pin.js');
 const { editYaml } = await import('../dist/edit/yaml.js');
 
 const RUNS = Number(process.env.SCALING_BENCH_RUNS ?? 3);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ctx = { file: 'values.yaml', isFirstParty: () => true };
 
 function valuesFile(n) {

@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateTree } from './scan/generate.mjs';
+import { median } from './lib.mjs';
 
 const FILES = Number(process.env.SCAN_BENCH_FILES ?? 2000);
 const RUNS = Number(process.env.SCAN_BENCH_RUNS ?? 5);
@@ -22,7 +23,6 @@ const { loadConfig } = await import('../dist/config/load.js');
 const { fastParse } = await import('../dist/collect/yaml/fast-parse.js');
 const { parseAllDocuments, LineCounter } = await import('yaml');
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(0)} ms`;
 
 function timed(fn) {

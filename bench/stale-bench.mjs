@@ -13,12 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleHistoryStream } from './stale/history.mjs';
+import { median, numOpt as opt, time } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const IMAGES = opt('images', 300);
 const COMMITS = opt('commits', 20000);
 const RUNS = opt('runs', 3);
@@ -27,13 +24,7 @@ const KEEP = args.includes('--keep');
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cli = join(root, 'bin', 'pinwatch.js');
 
-function time(fn) {
-  const start = process.hrtime.bigint();
-  const out = fn();
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, out };
-}
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'pinwatch-bench-'));
 try {

@@ -21,12 +21,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prng } from './prng.mjs';
+import { opt } from './lib.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
 const LINES = Number(opt('lines', 100000));
 const LOG_LINES = Number(opt('log-lines', 10000));
 const FILES = Number(opt('files', 2000));
