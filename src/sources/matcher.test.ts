@@ -5,18 +5,21 @@ import type { BuildInputs, InputPattern } from './types.js';
 
 const inputs = (patterns: InputPattern[], ignore: string[] = []): BuildInputs => ({ image: 'x', inputs: patterns, ignore, steps: [] });
 
+/** Every pattern kind, with ignores and a re-include: the inputMatcher cases and the path-index table share it. */
+const EVERY_KIND: InputPattern[] = [
+  { path: 'Dockerfile', kind: 'file', why: 'Dockerfile' },
+  { path: 'internal/x/', kind: 'files', why: 'go package' },
+  { path: 'patches/', kind: 'tree', why: 'COPY patches' },
+  { path: 'maybe', why: 'missing COPY source' },
+  { path: 'src/*.go', why: 'COPY glob' },
+  { path: 'conf/**/*.yaml', kind: 'glob', why: 'config glob' },
+];
+const EVERY_KIND_IGNORES = ['patches/**/*.md', '!patches/keep/README.md', 'internal/x/*_test.go'];
+
 describe('inputMatcher', () => {
   const m = inputMatcher(
     inputs(
-      [
-        { path: 'Dockerfile', kind: 'file', why: 'Dockerfile' },
-        { path: 'internal/x/', kind: 'files', why: 'go package' },
-        { path: 'patches/', kind: 'tree', why: 'COPY patches' },
-        { path: 'maybe', why: 'missing COPY source' },
-        { path: 'src/*.go', why: 'COPY glob' },
-        { path: 'conf/**/*.yaml', kind: 'glob', why: 'config glob' },
-      ],
-      ['patches/**/*.md', '!patches/keep/README.md', 'internal/x/*_test.go'],
+      EVERY_KIND, EVERY_KIND_IGNORES,
     ),
   );
   const cases: [string, string | undefined][] = [
@@ -91,15 +94,7 @@ describe('InputMatcher.matching: the paths match() accepts, looked up per patter
   const table: [string, InputPattern[], string[]][] = [
     [
       'every kind with ignores and a re-include',
-      [
-        { path: 'Dockerfile', kind: 'file', why: 'Dockerfile' },
-        { path: 'internal/x/', kind: 'files', why: 'go package' },
-        { path: 'patches/', kind: 'tree', why: 'COPY patches' },
-        { path: 'maybe', why: 'missing COPY source' },
-        { path: 'src/*.go', why: 'COPY glob' },
-        { path: 'conf/**/*.yaml', kind: 'glob', why: 'config glob' },
-      ],
-      ['patches/**/*.md', '!patches/keep/README.md', 'internal/x/*_test.go'],
+      EVERY_KIND, EVERY_KIND_IGNORES,
     ],
     ['a glob with no static prefix', [{ path: 'cmd*', why: 'COPY cmd*' }], []],
     ['a root package', [{ path: './', kind: 'files', why: 'root package' }], []],
