@@ -28,7 +28,9 @@
  *  - synthetic histories (bench/stale/history.mjs: 300 images, releases only
  *    in the last `--tail` commits, every image restamped there, the older
  *    commits touching sources only) of 80,000, 20,000 and 5,000 commits: cold
- *    `stale` ÷ `git log --name-only` over the range (oldest build..HEAD).
+ *    `stale` ÷ `git log --name-only` over the range (oldest build..HEAD); and one
+ *    growth row: cold `stale` on the oldest history ÷ on the youngest (≤ 1.1×:
+ *    the cost follows the range, not the age of the repository).
  *  - git processes (`stats.gitProcesses` of stale's JSON) for 10 and 300
  *    images on the same 2,000-commit history shape, and on cozystack.
  * Each timed command runs under a fork/exec/wait4 timer (python3; /usr/bin/time
@@ -324,6 +326,7 @@ try {
   }
 
   // --- synthetic histories ---------------------------------------------------
+  const synStale = new Map(); // commits → the stale measurement, for the growth row
   for (const commits of SIZES) {
     if (SKIP.has('synthetic')) {
       skipRow(`synthetic ${commits.toLocaleString('en-US')} commits: cold \`stale\``, { op: '<=', value: 3 });
@@ -339,7 +342,14 @@ try {
       stale: pw(['stale', '--repo', syn.dir, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], syn.dir, env, () => clearCache(syn.dir, xSyn)),
     });
     row(`synthetic ${commits.toLocaleString('en-US')} commits: cold \`stale\``, named(m.stale, 'stale'), named(m['git log'], `git log --name-only, ${ans.range} commits`), { op: '<=', value: 3 }, `${IMAGES} images built from the last ${TAIL} commits; generated in ${(syn.ms / 1000).toFixed(1)} s; ${ans.json.stats?.gitProcesses ?? '?'} git processes`);
+    synStale.set(commits, m.stale);
     rmSync(syn.dir, { recursive: true, force: true });
+  }
+  if (synStale.size >= 2) {
+    // "the ratio does not grow with the age of the repository": the oldest history against the youngest, same range
+    const [young, old] = [Math.min(...synStale.keys()), Math.max(...synStale.keys())];
+    const n = (k) => k.toLocaleString('en-US');
+    row(`synthetic: cold \`stale\` at ${n(old)} ÷ at ${n(young)} commits (growth with age)`, named(synStale.get(old), `stale, ${n(old)} commits`), named(synStale.get(young), `stale, ${n(young)} commits`), { op: '<=', value: 1.1 }, `same ${TAIL}-commit range and ${IMAGES} images; 1× is no growth (the two were measured in separate interleaved groups)`);
   }
 
   // --- git processes: 10 and 300 images --------------------------------------
