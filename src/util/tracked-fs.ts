@@ -28,7 +28,7 @@ export interface TouchedPath {
   l: string;
   /** For a symlink: the stat of what it leads to (`-` when nothing). */
   t?: string;
-  /** The listing, when it was read as a directory: `name/type` entries sorted (names base64 when `bytes`). */
+  /** The listing, when it was read as a directory: `name/type` entries sorted (listingOf). */
   list?: string[];
   /** True when every listing of it was the scan walk's (a new entry no reader looks for may be told harmless). */
   walk?: boolean;
@@ -79,7 +79,7 @@ class Recorder {
   listed(path: PathLike, entries: readonly (string | Buffer | Dirent | Dirent<Buffer>)[], walk: boolean): void {
     const dep = this.touch(path);
     if (!dep) return;
-    const list = listingOf(path, entries, dep.bytes === true);
+    const list = listingOf(path, entries);
     if (dep.list === undefined) {
       dep.list = list;
       if (walk) dep.walk = true;
@@ -157,13 +157,22 @@ function typeLetter(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLi
   return d.isFile() ? 'f' : d.isDirectory() ? 'd' : d.isSymbolicLink() ? 'l' : 'o';
 }
 
-function listingOf(path: PathLike, entries: readonly (string | Buffer | Dirent | Dirent<Buffer>)[], bytes: boolean): string[] {
+/**
+ * A listing as sorted `name/type` entries (type f, d, l or o): a name as text
+ * when it is UTF-8, else `\0` and the base64 of its bytes.
+ */
+function listingOf(path: PathLike, entries: readonly (string | Buffer | Dirent | Dirent<Buffer>)[]): string[] {
   const first = entries[0];
   // a listing of names only: its types are read here, so the record is as strict as a typed one
   const typed = first === undefined || (typeof first !== 'string' && !Buffer.isBuffer(first)) ? (entries as (Dirent | Dirent<Buffer>)[]) : listQuiet(path);
   if (typed === undefined) return ['?'];
-  const enc = (n: string | Buffer) => (bytes || Buffer.isBuffer(n) ? Buffer.from(n).toString('base64') : n);
-  return typed.map((d) => `${enc(d.name)}/${typeLetter(d)}`).sort();
+  return typed.map((d) => `${nameText(d.name)}/${typeLetter(d)}`).sort();
+}
+
+function nameText(name: string | Buffer): string {
+  if (typeof name === 'string') return name;
+  const text = utf8Name(name);
+  return text ?? `\0${name.toString('base64')}`;
 }
 
 function listQuiet(path: PathLike): Dirent<Buffer>[] | undefined {
@@ -279,7 +288,7 @@ function describeChange(was: string, now: string): string {
 function listingChange(path: PathLike, dep: TouchedPath, shown: string, harmless: HarmlessEntry): string | undefined {
   const typed = listQuiet(path);
   if (!typed) return `${shown} cannot be listed`;
-  const now = listingOf(path, typed, dep.bytes === true);
+  const now = listingOf(path, typed);
   const was = new Set(dep.list);
   const is = new Set(now);
   const diff = [...now.filter((e) => !was.has(e)), ...dep.list!.filter((e) => !is.has(e))];
@@ -287,8 +296,8 @@ function listingChange(path: PathLike, dep: TouchedPath, shown: string, harmless
     const slash = e.lastIndexOf('/');
     const raw = e.slice(0, slash);
     const type = e.slice(slash + 1);
-    const name = dep.bytes ? utf8Name(Buffer.from(raw, 'base64')) : raw;
-    if (!dep.walk || name === undefined || !harmless(shown, name, type)) return `${shown}: ${is.has(e) ? 'new' : 'removed'} entry ${JSON.stringify(name ?? raw)}`;
+    const name = raw.startsWith('\0') ? undefined : raw;
+    if (!dep.walk || name === undefined || !harmless(shown, name, type)) return `${shown}: ${is.has(e) ? 'new' : 'removed'} entry ${JSON.stringify(name ?? raw.slice(1))}`;
   }
   return undefined;
 }
