@@ -113,7 +113,9 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const check = checkRecord(kept.record, harmlessEntries(root, config));
     const ms = Math.round(performance.now() - t0);
     if (check.holds) {
-      cache.note(`tree snapshot reused: scan, build model and inputs of ${kept.known.images.length} image(s); ${check.stats.paths} paths checked (${check.stats.listed} listed again, ${check.stats.hashed} hashed again) in ${ms} ms`);
+      // answers checked by content (an edit undone, a fresh checkout): keep today's stats, so the next check is lstat-only
+      if (check.refreshed) cache.putValue(SNAPSHOT_NS, key, { ...kept, record: check.refreshed } satisfies Snapshot);
+      cache.note(`tree snapshot reused: scan, build model and inputs of ${kept.known.images.length} image(s); ${check.stats.paths} paths checked (${check.stats.listed} listed again, ${check.stats.hashed} hashed again${check.refreshed ? ', their stats kept for the next run' : ''}) in ${ms} ms`);
       const scan: ScanResult = { ...kept.scan, root, config };
       options.onScan?.(scan);
       return { scan, known: kept.known, snapshot: { reused: true } };

@@ -6,10 +6,14 @@
  * lstat (device, inode, mode, size, mtime and ctime in ns; the target's stat
  * for a symlink; "missing" for a path that is not there), a directory's
  * listing, the realpath answers, and the content hash of a file read while its
- * mtime or ctime is too recent to trust (the racy-git rule). `checkRecord`
- * tells whether a record still holds, with lstat calls only except where it
- * cannot: a listed directory whose stat changed (or was racy) is listed again
- * and compared, and a racy file read is hashed again. It never throws.
+ * mtime or ctime is too recent to trust (the racy-git rule), and the content
+ * hash of every file read. `checkRecord` tells whether a record still holds,
+ * as git checks its index: with lstat calls only while the stats are as
+ * recorded and were not racy; where a stat differs (an edit, or a fresh
+ * checkout of the same content: CI) it falls back to the answer itself — a
+ * file read is hashed again, a listed directory listed again, a symlink's
+ * target read again — and hands back a refreshed record, so the next check of
+ * the same tree is lstat-only again. It never throws.
  */
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -26,17 +30,18 @@ export interface TouchedPath {
   bytes?: true;
   /** lstat: `dev:ino:mode:size:mtimeNs:ctimeNs`, or `-` when missing (or unreadable). */
   l: string;
-  /** For a symlink: the stat of what it leads to (`-` when nothing). */
+  /** For a symlink: the stat of what it leads to (`-` when nothing), and its target as written. */
   t?: string;
+  link?: string;
   /** The listing, when it was read as a directory: `name/type` entries sorted (listingOf). */
   list?: string[];
   /** True when every listing of it was the scan walk's (a new entry no reader looks for may be told harmless). */
   walk?: boolean;
   /** realpath answer, when asked. */
   real?: string;
-  /** sha256 of the content, for a file read while racy. */
+  /** sha256 of the content, for a file that was read. */
   h?: string;
-  /** Its mtime or ctime is too recent to trust its stat. */
+  /** Its mtime or ctime was too recent to trust its stat (only its answer counts). */
   racy?: true;
 }
 
@@ -61,17 +66,7 @@ class Recorder {
     }
     let dep = this.deps.get(key.k);
     if (dep) return dep;
-    dep = { p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' };
-    const st = lstatQuiet(path);
-    if (st) {
-      dep.l = tupleOf(st);
-      if (st.mtimeNs >= this.start - RACY_NS || st.ctimeNs >= this.start - RACY_NS) dep.racy = true;
-      if (st.isSymbolicLink()) {
-        const target = statQuiet(path);
-        dep.t = target ? tupleOf(target) : '-';
-        if (target && (target.mtimeNs >= this.start - RACY_NS || target.ctimeNs >= this.start - RACY_NS)) dep.racy = true;
-      }
-    }
+    dep = statDep({ p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' }, path, this.start);
     this.deps.set(key.k, dep);
     return dep;
   }
@@ -86,10 +81,10 @@ class Recorder {
     } else if (!walk) delete dep.walk;
   }
 
-  /** A file's content was read: kept as a hash when its stat cannot be trusted. */
+  /** A file's content was read: kept as a hash (what a check falls back to when the stat differs). */
   read(path: PathLike, bytes?: Uint8Array): void {
     const dep = this.touch(path);
-    if (!dep || !dep.racy || dep.h !== undefined) return;
+    if (!dep || dep.h !== undefined) return;
     dep.h = hashOf(bytes ?? readQuiet(path));
   }
 
@@ -100,6 +95,35 @@ class Recorder {
 }
 
 let active: Recorder | undefined;
+
+const isRacy = (st: BigIntStats, start: bigint) => st.mtimeNs >= start - RACY_NS || st.ctimeNs >= start - RACY_NS;
+
+/** `dep` with the path's stat now (lstat; for a symlink also its target's stat and text), racy against `start`. */
+function statDep(dep: TouchedPath, path: PathLike, start: bigint): TouchedPath {
+  const out: TouchedPath = { ...dep, l: '-' };
+  delete out.racy;
+  delete out.t;
+  delete out.link;
+  const st = lstatQuiet(path);
+  if (!st) return out;
+  out.l = tupleOf(st);
+  if (isRacy(st, start)) out.racy = true;
+  if (st.isSymbolicLink()) {
+    const target = statQuiet(path);
+    out.t = target ? tupleOf(target) : '-';
+    out.link = linkQuiet(path);
+    if (target && isRacy(target, start)) out.racy = true;
+  }
+  return out;
+}
+
+function linkQuiet(path: PathLike): string {
+  try {
+    return fs.readlinkSync(path, 'buffer').toString('base64');
+  } catch {
+    return '-';
+  }
+}
 
 function keyOf(path: PathLike): { k: string; p: string; bytes?: true } | undefined {
   if (typeof path === 'string') return { k: path, p: path };
@@ -114,11 +138,6 @@ const pathOf = (dep: Pick<TouchedPath, 'p' | 'bytes'>): PathLike => (dep.bytes ?
 
 function tupleOf(st: BigIntStats): string {
   return `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
-
-/** What a stat answer says about a directory that was not listed: only that it is this directory. */
-function dirPart(tuple: string): string {
-  return tuple.split(':').slice(0, 3).join(':');
 }
 
 const S_IFMT = 0o170000;
@@ -221,41 +240,68 @@ export interface RecordCheck {
   holds: boolean;
   /** Why not (the first path that changed, and how). */
   reason?: string;
-  /** Paths checked, directories listed again, files hashed again. */
+  /** Paths checked; directories listed again, files hashed again (where a stat differed or was racy). */
   stats: { paths: number; listed: number; hashed: number };
+  /** When it holds but some answers had to be checked by content: the record with today's stats (next time lstat-only). */
+  refreshed?: ReadRecord;
 }
+
+/** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
+function answerPart(tuple: string): string {
+  if (tuple === '-') return '-';
+  const [, , mode, size] = tuple.split(':');
+  return `${Number(mode) & S_IFMT}:${size}`;
+}
+
+const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.split(':')[2]) & S_IFMT));
 
 /**
  * Does the record still hold: would every path touched give the same answer?
- * Stat answers must match exactly (a directory only stat'd: the same directory);
- * a listing must be the same, or differ only by entries `harmless` accepts in a
- * directory only the walk listed; a racy file's content hash must match.
+ * A path whose lstat is as recorded (and was not racy) holds as it is. Else its
+ * answer is compared: the same type; a file read, the same content hash; a
+ * file only stat'd, the same size; a directory listed, the same listing (or one
+ * that differs only by entries `harmless` accepts, when only the walk listed
+ * it); a symlink, the same target text and target. realpath answers are asked again.
  */
 export function checkRecord(record: ReadRecord, harmless: HarmlessEntry): RecordCheck {
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
+  const start = BigInt(Date.now()) * 1_000_000n;
+  let slow = false;
+  const paths: TouchedPath[] = [];
+  const fail = (reason: string): RecordCheck => ({ holds: false, reason, stats });
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     const st = lstatQuiet(path);
     const now = st ? tupleOf(st) : '-';
-    const listedDir = dep.list !== undefined && isDirTuple(dep.l);
     if (now === '-' || dep.l === '-') {
-      if (now !== dep.l) return { holds: false, reason: `${shown} ${now === '-' ? 'is gone' : 'appeared'}`, stats };
+      if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
+      paths.push(dep);
       continue;
     }
-    if (isDirTuple(dep.l)) {
-      if (dirPart(now) !== dirPart(dep.l)) return { holds: false, reason: `${shown} is not the same directory`, stats };
-      if (listedDir && (dep.racy || now !== dep.l)) {
-        stats.listed++;
-        const changed = listingChange(path, dep, shown, harmless);
-        if (changed) return { holds: false, reason: changed, stats };
+    if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
+    const fast = now === dep.l && !dep.racy;
+    let fresh = dep;
+    if (!fast) {
+      slow = true;
+      fresh = statDep(dep, path, start);
+      if (isDirTuple(dep.l)) {
+        if (dep.list !== undefined) {
+          stats.listed++;
+          const listed = listingNow(path, dep, shown, harmless);
+          if ('changed' in listed) return fail(listed.changed);
+          fresh.list = listed.list;
+        }
+      } else if (dep.t !== undefined) {
+        if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
+        if (answerPart(fresh.t ?? '-') !== answerPart(dep.t)) return fail(`what the symlink ${shown} leads to changed`);
+      } else if (dep.h === undefined && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
+      if (dep.h !== undefined) {
+        stats.hashed++;
+        if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
       }
-    } else if (now !== dep.l) return { holds: false, reason: `${shown} changed (${describeChange(dep.l, now)})`, stats };
-    if (dep.t !== undefined) {
-      const target = statQuiet(path);
-      if ((target ? tupleOf(target) : '-') !== dep.t) return { holds: false, reason: `what the symlink ${shown} leads to changed`, stats };
     }
     if (dep.real !== undefined) {
       let real = '-';
@@ -264,14 +310,11 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry): Record
       } catch {
         real = '-';
       }
-      if (real !== dep.real) return { holds: false, reason: `${shown} now resolves to ${real}`, stats };
+      if (real !== dep.real) return fail(`${shown} now resolves to ${real}`);
     }
-    if (dep.h !== undefined) {
-      stats.hashed++;
-      if (hashOf(readQuiet(path)) !== dep.h) return { holds: false, reason: `${shown} changed (its content)`, stats };
-    }
+    paths.push(fresh);
   }
-  return { holds: true, stats };
+  return { holds: true, stats, ...(slow ? { refreshed: { startNs: start.toString(), paths } } : {}) };
 }
 
 function describeChange(was: string, now: string): string {
@@ -284,10 +327,10 @@ function describeChange(was: string, now: string): string {
   return 'its inode was changed';
 }
 
-/** Why the directory's listing no longer holds, or undefined when it does. */
-function listingChange(path: PathLike, dep: TouchedPath, shown: string, harmless: HarmlessEntry): string | undefined {
+/** The directory's listing now, or why it no longer holds. */
+function listingNow(path: PathLike, dep: TouchedPath, shown: string, harmless: HarmlessEntry): { list: string[] } | { changed: string } {
   const typed = listQuiet(path);
-  if (!typed) return `${shown} cannot be listed`;
+  if (!typed) return { changed: `${shown} cannot be listed` };
   const now = listingOf(path, typed);
   const was = new Set(dep.list);
   const is = new Set(now);
@@ -297,9 +340,9 @@ function listingChange(path: PathLike, dep: TouchedPath, shown: string, harmless
     const raw = e.slice(0, slash);
     const type = e.slice(slash + 1);
     const name = raw.startsWith('\0') ? undefined : raw;
-    if (!dep.walk || name === undefined || !harmless(shown, name, type)) return `${shown}: ${is.has(e) ? 'new' : 'removed'} entry ${JSON.stringify(name ?? raw.slice(1))}`;
+    if (!dep.walk || name === undefined || !harmless(shown, name, type)) return { changed: `${shown}: ${is.has(e) ? 'new' : 'removed'} entry ${JSON.stringify(name ?? raw.slice(1))}` };
   }
-  return undefined;
+  return { list: now };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -50,7 +50,8 @@ interface Mutation {
 const MUTATIONS: Mutation[] = [
   { name: 'nothing changed', apply: () => undefined, reused: true },
   { name: 'a new file no reader notices, committed', apply: (d) => (writeFileSync(join(d, 'NOTES.txt'), 'notes\n'), git(d, 'add', 'NOTES.txt'), git(d, 'commit', '-qm', 'docs: notes')), reused: true },
-  { name: 'a file read touched with the same content', apply: (d) => utimesSync(join(d, 'packages/system/billing/values.yaml'), new Date(), new Date()), reused: false },
+  { name: 'a file read touched with the same content', apply: (d) => utimesSync(join(d, 'packages/system/billing/values.yaml'), new Date(), new Date()), reused: true },
+  { name: 'a file read rewritten with the same content (a new inode)', apply: (d) => { const f = join(d, 'packages/system/billing/Makefile'); const text = readFileSync(f); unlinkSync(f); writeFileSync(f, text); }, reused: true },
   { name: 'a pin file edited', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 2', 'replicas: 3'), reused: false },
   { name: 'a pin file edited to another tag', apply: (d) => edit(join(d, 'packages/system/gateway/values.yaml'), 'tag: v1.0.0', 'tag: v1.0.1'), reused: false },
   {
@@ -98,6 +99,14 @@ const MUTATIONS: Mutation[] = [
   { name: 'a directory renamed', apply: (d) => renameSync(join(d, 'packages/apps/newapp'), join(d, 'packages/apps/renamed')), reused: false },
   { name: 'a Makefile deleted', apply: (d) => unlinkSync(join(d, 'packages/apps/renamed/Makefile')), reused: false },
   { name: 'a new commit of everything (no tree change)', apply: (d) => (git(d, 'add', '-A'), git(d, 'commit', '-qm', 'feat: everything (#7)')), reused: true },
+  {
+    name: 'a fresh checkout of the same tree (every file and directory new: CI)',
+    apply: (d) => {
+      for (const top of ['packages', 'hack', 'cmd', 'internal']) rmSync(join(d, top), { recursive: true, force: true });
+      git(d, 'checkout', '-q', '--', '.');
+    },
+    reused: true,
+  },
   { name: 'a same-size edit right after the run', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 3', 'replicas: 4'), reused: false },
   { name: 'a new commit that changes a pin file', apply: (d) => (edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 4', 'replicas: 5'), git(d, 'commit', '-qam', 'fix(billing): replicas (#8)')), reused: false },
 ];
