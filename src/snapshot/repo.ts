@@ -110,7 +110,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   let reason = 'none kept for this config and pinwatch build';
   if (kept) {
     const t0 = performance.now();
-    const check = checkRecord(kept.record, harmlessEntries(root, config));
+    const check = checkRecord(kept.record, harmlessEntries(root, config), realOf(root));
     const ms = Math.round(performance.now() - t0);
     if (check.holds) {
       // answers checked by content (an edit undone, a fresh checkout): keep today's stats, so the next check is lstat-only

@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { BigIntStats, Dirent, PathLike } from 'node:fs';
+import { dirname, sep } from 'node:path';
 
 /** A file changed this close to the recording's start (or later) may have changed within the same timestamp tick: not trusted by stat. */
 const RACY_NS = 2_000_000_000n;
@@ -146,7 +147,7 @@ const isDirTuple = (tuple: string) => tuple !== '-' && (Number(tuple.split(':')[
 
 function lstatQuiet(path: PathLike): BigIntStats | undefined {
   try {
-    return fs.lstatSync(path, { bigint: true });
+    return fs.lstatSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -154,7 +155,7 @@ function lstatQuiet(path: PathLike): BigIntStats | undefined {
 
 function statQuiet(path: PathLike): BigIntStats | undefined {
   try {
-    return fs.statSync(path, { bigint: true });
+    return fs.statSync(path, { bigint: true, throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -261,11 +262,21 @@ const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.s
  * answer is compared: the same type; a file read, the same content hash; a
  * file only stat'd, the same size; a directory listed, the same listing (or one
  * that differs only by entries `harmless` accepts, when only the walk listed
- * it); a symlink, the same target text and target. realpath answers are asked again.
+ * it); a symlink, the same target text and target. realpath answers are asked
+ * again, except for a path that resolved to itself with every directory
+ * between it and `root` (a real path) in the record: those directories'
+ * types, checked here, decide it (a directory made a symlink is a type change).
  */
-export function checkRecord(record: ReadRecord, harmless: HarmlessEntry): RecordCheck {
+export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string): RecordCheck {
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
+  const dirs = new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
+  /** A path that resolved to itself, every directory above it (below the root) in the record: its realpath follows from their types. */
+  const resolvesByTypes = (dep: TouchedPath): boolean => {
+    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`)) return false;
+    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (!dirs.has(d) || d.length <= root.length) return false;
+    return true;
+  };
   const start = BigInt(Date.now()) * 1_000_000n;
   let slow = false;
   const paths: TouchedPath[] = [];
@@ -303,10 +314,10 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry): Record
         if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
       }
     }
-    if (dep.real !== undefined) {
+    if (dep.real !== undefined && !resolvesByTypes(dep)) {
       let real = '-';
       try {
-        real = fs.realpathSync(path, 'utf8');
+        real = fs.realpathSync.native(path, 'utf8');
       } catch {
         real = '-';
       }
