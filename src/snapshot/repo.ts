@@ -15,7 +15,7 @@
  * Under -v the cache summary says what was reused, or why not.
  */
 import { createHash } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { cacheFor, type Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
@@ -54,6 +54,14 @@ interface Snapshot {
 function configHash(config: Config): string {
   const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
   return createHash('sha256').update(text).digest('hex');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function realOf(root: string): string {
@@ -96,7 +104,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const known = await imagesFromPins(root, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
     return { scan, known };
   };
-  if (!cache.enabled) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
+  // no cache, or no directory to look at (the scan then says so, as without a cache)
+  if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
   // an interrupted write is finished (or undone) first: the tree is then what the record is checked against
   const started = await startRecovery(root);
   const temps = await started.staleTemps();
