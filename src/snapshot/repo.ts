@@ -108,12 +108,17 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
   // an interrupted write is finished (or undone) first: the tree is then what the record is checked against
   const started = await startRecovery(root);
-  const temps = await started.staleTemps();
-  const recovery = { journal: started.journal, staleTemps: async () => temps };
-  if (started.journal.length > 0 || temps.length > 0) {
+  // stale temp files of a killed run are looked for (in git) while the record is checked
+  const temps = started.staleTemps();
+  const recovered = async () => {
+    const found = await temps;
+    return started.journal.length > 0 || found.length > 0 ? { journal: started.journal, staleTemps: async () => found } : undefined;
+  };
+  if (started.journal.length > 0) {
     cache.note('tree snapshot not used: an interrupted write was recovered in this run');
-    return { ...(await derive(recovery)), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
+    return { ...(await derive(await recovered())), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
   }
+  const recovery = { journal: started.journal, staleTemps: () => temps };
   const key = JSON.stringify(['tree', realOf(root), configHash(config)]);
   const kept = cache.getValue<Snapshot>(SNAPSHOT_NS, key);
   let reason = 'none kept for this config and pinwatch build';
@@ -121,6 +126,10 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const t0 = performance.now();
     const check = checkRecord(kept.record, harmlessEntries(root, config), realOf(root));
     const ms = Math.round(performance.now() - t0);
+    if (check.holds && (await recovered())) {
+      cache.note('tree snapshot not used: a killed run\'s temp files were removed in this run');
+      return { ...(await derive(recovery)), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
+    }
     if (check.holds) {
       // answers checked by content (an edit undone, a fresh checkout): keep today's stats, so the next check is lstat-only
       if (check.refreshed) cache.putValue(SNAPSHOT_NS, key, { ...kept, record: check.refreshed } satisfies Snapshot);
@@ -133,7 +142,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   }
   const { value, record } = await recordReads(() => derive(recovery));
   let kept2 = 'kept for the next run';
-  if (record.unusable) kept2 = `not kept: ${record.unusable}`;
+  if (await recovered()) kept2 = 'not kept: an interrupted write was recovered in this run';
+  else if (record.unusable) kept2 = `not kept: ${record.unusable}`;
   else if (!unchangedSince(record)) kept2 = 'not kept: a file changed while it was read';
   else {
     const { root: _r, config: _c, recipeTree: _t, ...scan } = value.scan;

@@ -293,7 +293,8 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       continue;
     }
     if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
-    const fast = now === dep.l && !dep.racy;
+    // a directory only stat'd: its type is the whole answer (its times change with every entry, e.g. .git's)
+    const fast = (now === dep.l && !dep.racy) || (isDirTuple(dep.l) && dep.list === undefined);
     let fresh = dep;
     if (!fast) {
       slow = true;
