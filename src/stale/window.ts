@@ -74,7 +74,8 @@ function historyKey(repo: string): string {
 function openStream(repo: string, rev: string, cache: Cache): { stream: CommitStream; kept?: Map<string, HistoryCommit> } {
   const kept = cache.enabled ? cache.getValue<KeptHistory>(HISTORY_CACHE_NS, historyKey(repo)) : undefined;
   if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]) };
-  const records = new Map(kept.records.map((c) => [c.sha, c]));
+  // only well-formed records (the entry is ours and checksummed; a record of another shape is simply not known)
+  const records = new Map(kept.records.filter((c) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string').map((c) => [c.sha, c]));
   return { stream: new JoinedHistory(repo, rev, records, kept.tip, typeof kept.read === 'number' ? kept.read : 0), kept: records };
 }
 
