@@ -38,6 +38,7 @@ const RANK: Record<string, number> = {
   provenance: 8,
   rules: 8,
   images: 8, // the future image-knowledge layer (review §4 item 5)
+  snapshot: 8.5, // the tree-state snapshot: scan + images/ derivation reused while the paths it read hold
   stale: 9,
   running: 10, // what the cluster runs against the pins: uses stale's history machinery and images/
   lint: 9,

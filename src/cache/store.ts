@@ -41,6 +41,8 @@ export interface CacheStats {
   writes: number;
   /** The first write error, when writing was turned off. */
   writeError?: string;
+  /** What was reused as a whole, and why not (the tree-state snapshot's lines), for -v. */
+  notes: string[];
 }
 
 export interface Cache {
@@ -54,6 +56,8 @@ export interface Cache {
   put(ns: string, key: string, value: Uint8Array | string): void;
   putJson(ns: string, key: string, value: unknown): void;
   putValue(ns: string, key: string, value: unknown): void;
+  /** Keep a line for the run's summary under -v (what was reused, or why not). */
+  note(line: string): void;
   stats(): CacheStats;
 }
 
@@ -153,7 +157,8 @@ const DISABLED: Cache = {
   put: () => undefined,
   putJson: () => undefined,
   putValue: () => undefined,
-  stats: () => ({ hits: 0, misses: 0, writes: 0 }),
+  note: () => undefined,
+  stats: () => ({ hits: 0, misses: 0, writes: 0, notes: [] }),
 };
 
 /** The key of a structured-clone value: the V8 serializer's format is V8's, so its version is part of the key. */
@@ -166,7 +171,7 @@ export function openCache(repoRoot: string, options: CacheOptions): Cache {
   if (!place) return DISABLED;
   const dir = join(place.dir, currentVersionFolder());
   const made = new Set<string>();
-  const stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
+  const stats: CacheStats = { hits: 0, misses: 0, writes: 0, notes: [] };
 
   const get = (ns: string, key: string): Buffer | undefined => {
     checkNamespace(ns);
@@ -231,7 +236,8 @@ export function openCache(repoRoot: string, options: CacheOptions): Cache {
     put,
     putJson: (ns, key, value) => put(ns, key, JSON.stringify(value)),
     putValue: (ns, key, value) => put(ns, valueKey(key), serialize(value)),
-    stats: () => ({ ...stats }),
+    note: (line) => void stats.notes.push(line),
+    stats: () => ({ ...stats, notes: [...stats.notes] }),
   };
 }
 

@@ -13,7 +13,8 @@ import { exportTree } from '../git/tree-export.js';
 import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
-import { scanRepo } from '../scan/index.js';
+import type { scanRepo } from '../scan/index.js';
+import { deriveTree, type DerivedTree } from '../snapshot/index.js';
 import { startHistory, staleFindings, STALE_RULES, staleReport, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
 
 export interface CheckOptions {
@@ -52,11 +53,12 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
   const history = startHistory(repoRoot);
   let scan: Awaited<ReturnType<typeof scanRepo>>;
   let model: Awaited<ReturnType<typeof loadBuildModel>>;
+  let known: DerivedTree['known'];
   try {
-    // one tree walk for both: the scan's records the listing the build model reads
-    scan = await scanRepo(repoRoot, config, { recipeTree: true });
-    history.prefetch(scan.pins.map((p) => p.file));
-    model = await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {});
+    // one tree walk for both (the scan's records the listing the build model reads), or the tree's snapshot
+    ({ scan, known } = await deriveTree(repoRoot, config, { onScan: (s) => history.prefetch(s.pins.map((p) => p.file)) }));
+    // a model that could not be read fails check as it always did (images/ only notes it)
+    model = known.model ?? (await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {}));
   } catch (e) {
     history.close();
     throw e;
@@ -64,6 +66,7 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
   const stale = await staleReport(repoRoot, config, {
     scan,
     model,
+    known,
     history,
     now: options.policy.now,
     ...(options.registry ? { registry: options.registry } : {}),

@@ -119,8 +119,8 @@ function cacheSummary(caches: readonly import('../cache/index.js').Cache[]): str
   return caches
     .filter((c) => c.enabled)
     .map((c) => ({ c, s: c.stats() }))
-    .filter(({ s }) => s.hits + s.misses + s.writes > 0)
-    .map(({ c, s }) => `pinwatch: cache: ${s.hits} found, ${s.misses} not found, ${s.writes} written (${c.dir})\n`);
+    .filter(({ s }) => s.hits + s.misses + s.writes + s.notes.length > 0)
+    .flatMap(({ c, s }) => [...s.notes.map((n) => `pinwatch: cache: ${n}\n`), `pinwatch: cache: ${s.hits} found, ${s.misses} not found, ${s.writes} written (${c.dir})\n`]);
 }
 
 /** The program, writing to `io`; the exit code of the command that ran lands in `result.code`. */

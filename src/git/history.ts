@@ -85,6 +85,27 @@ export function parseRawLog(stdout: string, nonce: string): HistoryCommit[] {
   return nonceRecords(stdout, nonce).map(parseRawRecord);
 }
 
+/** The arguments of a header-only pass: the same walk and records, without the raw entries (no tree is diffed). */
+export const headerLogArgs = (nonce: string) => ['log', '--no-color', '--no-show-signature', `--format=${nonce}${RAW_FORMAT}`];
+
+/**
+ * What the window reads commits from: the raw pass (HistoryStream), or the
+ * same commits joined from kept records (history-join.ts). `commits` holds them
+ * in git's order, newest first; `grow` reads on, `stop` ends the walk.
+ */
+export interface CommitStream {
+  readonly commits: HistoryCommit[];
+  readonly ended: boolean;
+  readonly stopped: boolean;
+  grow(count: number): Promise<void>;
+  all(): Promise<HistoryCommit[]>;
+  stop(): void;
+  /** Git processes it started. */
+  processes(): number;
+  /** Whether git failed while it read (what was read is then not kept). */
+  readonly failed: boolean;
+}
+
 /** The arguments of the raw pass (revisions and `--not` go after them). */
 export const rawLogArgs = (nonce: string) => [
   'log', '--raw', '-z', '--no-renames', '--relative', '--no-abbrev', '--no-color', '--no-ext-diff', '--no-textconv', '--no-show-signature', `--format=${nonce}${RAW_FORMAT}`,
@@ -97,7 +118,7 @@ export const rawLogArgs = (nonce: string) => [
  * parsed from the file as they are asked for (`grow`), and `stop` ends the walk
  * early (what was read stays).
  */
-export class HistoryStream {
+export class HistoryStream implements CommitStream {
   readonly commits: HistoryCommit[] = [];
   readonly index = new Map<string, number>();
   /** True once everything git printed is parsed (or the walk was stopped). */
@@ -117,8 +138,8 @@ export class HistoryStream {
 
   private constructor(private readonly nonce: string) {}
 
-  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`. */
-  static start(repo: string, revs: string[], not: string[] = []): HistoryStream {
+  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`; `raw: false`, the headers only. */
+  static start(repo: string, revs: string[], not: string[] = [], options: { raw?: boolean } = {}): HistoryStream {
     const s = new HistoryStream(newNonce());
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-log-'));
     const file = join(dir, 'raw');
@@ -129,7 +150,7 @@ export class HistoryStream {
     } finally {
       rmSync(dir, { recursive: true, force: true }); // both ends stay open; nothing is left behind
     }
-    const child = spawnGit(repo, [...rawLogArgs(s.nonce), '--stdin'], {}, out);
+    const child = spawnGit(repo, [...(options.raw === false ? headerLogArgs(s.nonce) : rawLogArgs(s.nonce)), '--stdin'], {}, out);
     closeSync(out);
     s.child = child;
     child.stderr!.on('data', (b: Buffer) => s.err.push(b));
@@ -244,6 +265,14 @@ export class HistoryStream {
     if (this.ended) return;
     this.stopped = true;
     this.finish();
+  }
+
+  processes(): number {
+    return 1;
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 }
 

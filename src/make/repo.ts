@@ -3,7 +3,7 @@
  * of variables and rules, and expand a target's recipe with `$@` bound. What it
  * cannot know becomes a marker; what it cannot read becomes a problem.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { emptyDatabase, type MakeDatabase } from './database.js';
 import { resolvesInside } from '../util/repo-path.js';

@@ -4,7 +4,7 @@
  * move in lockstep) and a BuildRecipe per image build, with the writes that
  * stamp that build's image.
  */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';

@@ -5,7 +5,7 @@
  * reached by. Targets with no rule, and sub-makes into directories without a
  * Makefile, become problems.
  */
-import { existsSync } from 'node:fs';
+import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { findRule, type MakeReader } from '../make/index.js';
 import { readCommands } from './commands.js';

@@ -11,7 +11,7 @@
  * the scan's walk when the caller has it (BuildModelOptions.tree). Declared
  * producers from pinwatch.yaml are added as they are.
  */
-import { existsSync } from 'node:fs';
+import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';

@@ -8,7 +8,7 @@
  * says which base pins are placeholders (`:latest`, `image: frontend`) that every
  * overlay including them sets: those are not pins of their own.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from '../util/tracked-fs.js';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type YAMLMap } from 'yaml';
 import { parseYamlDocument } from '../collect/index.js';

@@ -6,7 +6,7 @@
  * artifacts are those of skaffold.yaml (or .yml) at the root and of the configs
  * it `requires` (one level), read with the one Skaffold parser in collect/.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { parseSkaffold } from '../collect/index.js';
 import type { Pin } from '../model/index.js';

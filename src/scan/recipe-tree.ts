@@ -6,7 +6,7 @@
  * (`walkTree(…, { recipeTree: true })`); listRecipeTree is the walk on its own,
  * for callers that have no scan. Both give the same listing (test/scan).
  */
-import { readdirSync } from 'node:fs';
+import { readdirWalkSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { RECIPE_PRUNED_DIRS } from '../config/defaults.js';
 import { compileGlob } from '../util/glob.js';
@@ -71,7 +71,7 @@ export function listRecipeTree(root: string, exclude: readonly string[]): Recipe
   const walk = (rel: string) => {
     let entries;
     try {
-      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+      entries = readdirWalkSync(path.join(root, rel), { withFileTypes: true });
     } catch {
       return;
     }

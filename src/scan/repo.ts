@@ -5,7 +5,7 @@
  * can run on worker threads when asked (pool.ts).
  */
 import { firstPartyPrefixes } from '../config/aliases.js';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from '../util/tracked-fs.js';
 import { join, resolve } from 'node:path';
 import type { CollectResult } from '../collect/index.js';
 import type { Config } from '../config/types.js';
@@ -31,6 +31,8 @@ export interface ScanOptions {
   cache?: Cache;
   /** Also record, in the same tree walk, the listing build-recipe discovery reads (ScanResult.recipeTree). */
   recipeTree?: boolean;
+  /** The recovery of interrupted writes, when the caller already started it (startRecovery); default: started here. */
+  recovery?: Awaited<ReturnType<typeof startRecovery>>;
 }
 
 const PARSE_ERROR_CODE = /parse/;
@@ -88,7 +90,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   checkRoot(root);
   // first finish or undo an interrupted multi-file write (a killed repin), and say so
   // (the search for stale temp files runs in git beside the walk and the collectors)
-  const recovery = await startRecovery(root);
+  const recovery = options.recovery ?? (await startRecovery(root));
   const walk = walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
   const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
   const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];

@@ -10,7 +10,7 @@
  * bases, `node_modules/` excepted) for that alone, so scan and recipes share one
  * walk.
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from 'node:fs';
+import { lstatSync, readdirWalkSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from '../util/tracked-fs.js';
 import { join, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/index.js';
@@ -144,6 +144,19 @@ export function walkTree(root: string, config: Config, options: WalkOptions = {}
   return out;
 }
 
+/**
+ * Whether the walk does anything with a regular file at `rel` (reads it, counts
+ * it as left out, or takes its directory for a chart): a file it does not
+ * notice changes nothing of the scan (the tree-state snapshot asks, src/snapshot/).
+ */
+export function walkNoticesFile(root: string, config: Config): (rel: string) => boolean {
+  const plan = makePlan(root, config, {});
+  return (rel) => {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    return plan.extraLiterals.has(rel) || plan.extraGlobs.some((g) => g.match(rel)) || plan.include(rel) || isYamlName(rel) || name === CHART_FILE || CONFIG_FILE_NAMES.includes(rel);
+  };
+}
+
 /** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */
 interface Entry {
   name: string;
@@ -168,7 +181,7 @@ export function displayName(name: Buffer): { text: string; utf8: boolean } {
 /** `quiet`: a directory listed only for the recipes, whose failure the recipe listing passes over (as listRecipeTree does). */
 function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: WalkResult, quiet = false): Entry[] | undefined {
   try {
-    const dirents = readdirSync(absBytes ?? abs, { withFileTypes: true, encoding: 'buffer' });
+    const dirents = readdirWalkSync(absBytes ?? abs, { withFileTypes: true, encoding: 'buffer' });
     return dirents
       .map((dirent): Entry => {
         const shown = displayName(dirent.name);

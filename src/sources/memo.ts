@@ -8,7 +8,7 @@
  * live only while a run of that root is under way.
  */
 import type { Dirent, Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from '../util/tracked-fs.js';
 import { sep } from 'node:path';
 
 interface Memo {

@@ -4,7 +4,7 @@
  * symlink to /dev/zero is never read and a huge file is refused, and with a
  * reason the caller reports (a missing file is told apart from a refused one).
  */
-import { existsSync } from 'node:fs';
+import { existsSync } from '../util/tracked-fs.js';
 import { posix } from 'node:path';
 import { readRegularText } from '../util/safe-read.js';
 import { readOnce } from './memo.js';

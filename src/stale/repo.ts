@@ -3,7 +3,8 @@
  * (scan → images and build inputs → engine). `check` and the CLI call this.
  */
 import type { Config } from '../config/types.js';
-import { scanRepo, type ScanResult } from '../scan/index.js';
+import type { ScanResult } from '../scan/index.js';
+import { deriveTree } from '../snapshot/index.js';
 import { RECOVERY_CODES } from '../journal/index.js';
 import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
@@ -18,6 +19,8 @@ export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buil
   scan?: ScanResult;
   /** Reuse a build model the caller already read. */
   model?: BuildModel;
+  /** Reuse the image knowledge the caller already derived (with `scan`: check's deriveTree). */
+  known?: ImagesResult;
   /** Only these images (each an IMAGE: repository, config key or short name). */
   only?: string[];
 }
@@ -34,9 +37,14 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   let known: ImagesResult;
   let images: ImagesResult['images'];
   try {
-    scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-    history.prefetch(scan.pins.map((p) => p.file));
-    known = await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {});
+    if (opts.scan) {
+      scan = opts.scan;
+      history.prefetch(scan.pins.map((p) => p.file));
+      known = opts.known ?? (await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}));
+    } else {
+      // the scan and image knowledge of the tree, from the snapshot when nothing it read changed
+      ({ scan, known } = await deriveTree(repoRoot, config, { onScan: (s) => history.prefetch(s.pins.map((p) => p.file)) }));
+    }
     images = selectImages(known, opts.only, config.aliases);
   } catch (e) {
     history.close();

@@ -16,7 +16,11 @@
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
 import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
-import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type HistoryCommit } from '../git/history.js';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cacheFor, type Cache } from '../cache/index.js';
+import { JoinedHistory } from '../git/history-join.js';
+import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 
@@ -24,7 +28,7 @@ import type { DigestHistoryResult } from '../git/digest-history.js';
 export interface StartedHistory {
   /** The revision it was started from, as given (HEAD, a branch, a sha). */
   rev: string;
-  stream: HistoryStream;
+  stream: CommitStream;
   /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
   blobs?: BlobTexts;
   /**
@@ -41,11 +45,60 @@ export interface StartedHistory {
 /** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
 const PREFETCH_COMMITS = 4096;
 
+/** The cache namespace of commit records (history facts by commit id). */
+export const HISTORY_CACHE_NS = 'history';
+
+/** What the cache keeps of the raw pass: every commit record read so far, and the newest commit they were read from. */
+interface KeptHistory {
+  tip: string;
+  records: HistoryCommit[];
+  /** How many commits that run's walk read. */
+  read: number;
+}
+
+function historyKey(repo: string): string {
+  let root = resolve(repo);
+  try {
+    root = realpathSync(root);
+  } catch {
+    /* the pass reports a missing repository */
+  }
+  // raw paths are --relative to the root, so the records are the root's
+  return JSON.stringify(['commits', root]);
+}
+
+/**
+ * The pass from `rev`: with kept records (the cache, from an earlier run), only
+ * the commits they lack are diffed (history-join.ts); else the plain raw pass.
+ */
+function openStream(repo: string, rev: string, cache: Cache): { stream: CommitStream; kept?: Map<string, HistoryCommit> } {
+  const kept = cache.enabled ? cache.getValue<KeptHistory>(HISTORY_CACHE_NS, historyKey(repo)) : undefined;
+  if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]) };
+  // only well-formed records (the entry is ours and checksummed; a record of another shape is simply not known)
+  const records = new Map(kept.records.filter((c) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string').map((c) => [c.sha, c]));
+  return { stream: new JoinedHistory(repo, rev, records, kept.tip, typeof kept.read === 'number' ? kept.read : 0), kept: records };
+}
+
+/** Keep the records the pass read (with those kept before) for the next run; says under -v what was joined. */
+function keepHistory(repo: string, cache: Cache, stream: CommitStream, kept: Map<string, HistoryCommit> | undefined): void {
+  if (!cache.enabled || stream.failed || stream.commits.length === 0) return;
+  const joined = stream instanceof JoinedHistory ? stream.stats : undefined;
+  if (joined) cache.note(`history: ${joined.kept} commit(s) from kept records, ${joined.fresh} read from git${joined.fellBack ? `; then read plainly: ${joined.fellBack}` : ''}`);
+  const grew = !kept || stream.commits.some((c) => !kept.has(c.sha));
+  if (!grew) return;
+  const records = new Map(kept);
+  for (const c of stream.commits) records.set(c.sha, c);
+  cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip: stream.commits[0]!.sha, records: [...records.values()], read: stream.commits.length } satisfies KeptHistory);
+}
+
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
+  const cache = cacheFor(repo);
+  const opened = openStream(repo, rev, cache);
+  let closed = false;
   const started: StartedHistory = {
     rev,
-    stream: HistoryStream.start(repo, [rev]),
+    stream: opened.stream,
     prefetch(files) {
       if (started.blobs) return;
       const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
@@ -60,8 +113,11 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
     close() {
       started.stream.stop();
       started.blobs?.batch.close();
+      if (closed) return;
+      closed = true;
+      keepHistory(repo, cache, started.stream, opened.kept);
     },
-    processes: () => 1 + (started.blobs?.batch.running ? 1 : 0),
+    processes: () => started.stream.processes() + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;
 }

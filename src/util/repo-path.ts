@@ -7,7 +7,7 @@
  * files, overlay's copy, the baseline): absolute is fine, only where it really
  * lands counts. Both throw PinwatchError `path-outside-repo`.
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync } from './tracked-fs.js';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { PinwatchError } from '../errors.js';
 

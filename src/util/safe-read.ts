@@ -5,7 +5,8 @@
  * fstat after opening (no swap between the check and the read), and read up to
  * a size cap, never trusting the size the file claims. Never throws.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type PathLike, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type PathLike, type Stats } from 'node:fs';
+import { lstatSync, noteRead, statSync } from './tracked-fs.js';
 
 /** Default cap on a file pinwatch reads from a repository (config, baseline, Makefiles, ref-bearing files). */
 export const MAX_REPO_FILE_BYTES = 16 * 1024 * 1024;
@@ -85,7 +86,9 @@ export function readRegularFile(path: PathLike, options: SafeReadOptions = {}): 
       total += n;
       if (total > max) return tooLarge(undefined, max);
     }
-    return { bytes: Buffer.concat(chunks, total) };
+    const bytes = Buffer.concat(chunks, total);
+    noteRead(path, bytes);
+    return { bytes };
   } catch (e) {
     return unreadable(e);
   } finally {

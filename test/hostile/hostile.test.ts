@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CASES, SECRET, type Built } from './corpus.js';
@@ -54,6 +54,8 @@ function snapshot(dir: string, skip: string): Map<string, string> {
     for (const name of readdirSync(d)) {
       const full = join(d, name);
       if (full === skip) continue;
+      // the persistent cache lives in the git common dir by design (shared by a clone's worktrees: README "Cache")
+      if (full.endsWith(`${sep}.git${sep}pinwatch${sep}cache`)) continue;
       const st = statSync(full, { throwIfNoEntry: false });
       if (!st) continue;
       if (st.isDirectory()) walk(full);

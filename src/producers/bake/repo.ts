@@ -5,7 +5,7 @@
  * An override file (`docker-bake.override.hcl|json`) only adds to the file
  * beside it when bake runs both, so it is reported, not read on its own.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { listRecipeTree, type RecipeTree } from '../discover.js';

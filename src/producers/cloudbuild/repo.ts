@@ -1,5 +1,5 @@
 /** The Cloud Build recipe kind at repository level: every cloudbuild.yaml / cloudbuild.yml (and cloudbuild-*.y*ml, *.cloudbuild.y*ml) in the tree, minus exclude globs. */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { findFilesNamed, type RecipeTree } from '../discover.js';
 import type { Problem } from '../../model/index.js';

@@ -6,7 +6,7 @@
  * (`compose.override.yml`) takes the `image:` of the services of the file it is
  * merged into; other files are read on their own.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { readRegularText } from '../../util/safe-read.js';

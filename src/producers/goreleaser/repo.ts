@@ -4,7 +4,7 @@
  * `.goreleaser.<name>.yml` variants), minus the config's exclude globs and
  * vendored trees, each read for the images it releases.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { listRecipeTree, type RecipeTree } from '../discover.js';

@@ -4,7 +4,7 @@
  * base image) and `builds[]` (`id`, `main`, `dir`, `ldflags`). What cannot be
  * read is a problem with file:line; the defaults hold then.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlDocument } from '../../collect/index.js';

@@ -3,7 +3,7 @@
  * directory), a package directory's import path, and the directory of an
  * import path inside the module. Reads only go.mod `module` lines.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 
 export interface GoModule {

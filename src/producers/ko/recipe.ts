@@ -6,7 +6,7 @@
  * mode. What cannot be told (KO_DOCKER_REPO unset or computed at run time, an
  * import path outside the module) is a problem with file:line.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { hasMarker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';

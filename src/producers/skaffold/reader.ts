@@ -8,7 +8,7 @@
  * bare name without it, and builders pinwatch does not read (jib, bazel,
  * buildpacks, custom), are problems with file:line.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { parseSkaffold, type SkaffoldArtifact } from '../../collect/index.js';
 import type { Problem } from '../../model/index.js';

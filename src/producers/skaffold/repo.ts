@@ -1,5 +1,5 @@
 /** The Skaffold recipe kind at repository level: every skaffold.yaml / skaffold.yml in the tree (minus exclude globs), each read for its artifacts. */
-import { readFileSync } from 'node:fs';
+import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { isSkaffoldName } from '../../collect/index.js';
 import { findFilesNamed, type RecipeTree } from '../discover.js';

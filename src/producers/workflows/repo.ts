@@ -7,7 +7,7 @@
  * github context's `repository` and `repository_owner` come from buildEnv
  * GITHUB_REPOSITORY, else from a github.com `origin` remote in .git/config.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { parseYamlValue } from '../../collect/index.js';
 import { excludeMatcher } from '../discover.js';

@@ -11,6 +11,7 @@ import { readGoSource } from './gosource.js';
 import type { GoSourceInfo } from './gosource.js';
 import { readSourceAbs, readSourceText } from '../read.js';
 import { readdirOnce, statOnce } from '../memo.js';
+import { recording } from '../../util/tracked-fs.js';
 
 export interface GoRoot {
   /** Repo-relative package directory. */
@@ -97,7 +98,8 @@ async function readGoFile(abs: string): Promise<GoSourceInfo | string> {
   const st = await statOnce(abs);
   if (!st) return 'does not exist';
   const hit = goFileCache.get(abs);
-  if (hit && st.isFile() && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
+  // while the tree-state snapshot records (util/tracked-fs.ts), every file is read, so its content is in the record
+  if (hit && !recording() && st.isFile() && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.info;
   const read = readSourceAbs(abs);
   if (!('text' in read)) return 'missing' in read ? 'does not exist' : read.refused;
   const info = readGoSource(read.text);

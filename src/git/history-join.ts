@@ -1,0 +1,152 @@
+/**
+ * The raw pass from kept commit records: a warm run asks git for the raw
+ * entries of the commits it does not know yet (`git log --raw <rev> --not
+ * <kept tip>`) and for the walk itself without any diff (`git log` headers:
+ * the same commits in the same order as the raw pass, at a fraction of git's
+ * cost), and joins them: each commit of the walk comes from the new records or
+ * from the kept ones (facts of an immutable commit id, checked against the
+ * walk's header: parents, dates and subject, so a graft, a replace ref or a
+ * shallow boundary that moved is never joined wrongly). A commit the records do
+ * not hold — the walk went further back than any run before, or a kept record
+ * disagrees — switches to a plain raw pass from the start (one more process,
+ * its first commits checked against those already handed out). Same interface
+ * and order as HistoryStream, so the window's stop rules apply unchanged; like
+ * the raw pass (which parses whole chunks), `grow` may hand back a different
+ * count than asked: once early where the last run's walk stopped and once at
+ * the end of the kept records, so the window checks there before reading on.
+ */
+import { PinwatchError } from '../errors.js';
+import { HistoryStream, type CommitStream, type HistoryCommit } from './history.js';
+
+/** Commits of the walk joined per check (the header pass streams ahead). */
+const BATCH = 1024;
+
+const sameHeader = (a: HistoryCommit, b: HistoryCommit) =>
+  a.sha === b.sha && a.commitTime === b.commitTime && a.date === b.date && a.subject === b.subject && a.parentShas.length === b.parentShas.length && a.parentShas.every((p, i) => p === b.parentShas[i]);
+
+export interface JoinStats {
+  /** Commits handed out from kept records, and from the new raw pass. */
+  kept: number;
+  fresh: number;
+  /** Why the join fell back to a plain raw pass, when it did. */
+  fellBack?: string;
+}
+
+export class JoinedHistory implements CommitStream {
+  readonly commits: HistoryCommit[] = [];
+  ended = false;
+  stopped = false;
+  failed = false;
+  readonly stats: JoinStats = { kept: 0, fresh: 0 };
+  private readonly walk: HistoryStream;
+  private readonly fresh: HistoryStream;
+  private fallback: HistoryStream | undefined;
+  private freshIndex: Map<string, HistoryCommit> | undefined;
+  /** Where `grow` hands back early once: the last run's walk length (plus the new commits), and the end of the kept records. */
+  private pauses = new Set<number>();
+  private exhausted = false;
+
+  /**
+   * `kept`: records by commit id; `tip`: the newest commit they were read from (what the new pass excludes);
+   * `lastRead`: how far the run that kept them walked (the window is asked to check there first, as it stopped there then).
+   */
+  constructor(private readonly repo: string, private readonly rev: string, private readonly kept: ReadonlyMap<string, HistoryCommit>, tip: string, private readonly lastRead = 0) {
+    this.walk = HistoryStream.start(repo, [rev], [], { raw: false });
+    this.fresh = HistoryStream.start(repo, [rev], [tip]);
+  }
+
+  processes(): number {
+    return 2 + (this.fallback ? 1 : 0);
+  }
+
+  async grow(count: number): Promise<void> {
+    try {
+      while (!this.ended && this.commits.length < count) {
+        if (this.fallback) {
+          await this.fallback.grow(count);
+          this.commits.push(...this.fallback.commits.slice(this.commits.length, count));
+          if (this.fallback.ended && this.commits.length === this.fallback.commits.length) this.end();
+          continue;
+        }
+        if (!this.freshIndex) {
+          // the commits no run has read: few after one new commit (the walk's headers stream meanwhile)
+          try {
+            this.freshIndex = new Map((await this.fresh.all()).map((c) => [c.sha, c]));
+            if (this.lastRead > 0) this.pauses.add(this.lastRead + this.freshIndex.size);
+          } catch (e) {
+            // the kept tip is gone (history rewritten and collected) or git failed: read plainly
+            await this.fallBack(`the new commits could not be read against the kept tip (${e instanceof Error ? e.message : String(e)})`);
+            continue;
+          }
+        }
+        // join as far as asked (batched when everything is asked), handing back early at a pause
+        let want = count === Infinity ? this.commits.length + BATCH : count;
+        const pause = [...this.pauses].find((p) => p > this.commits.length && p < want);
+        if (pause !== undefined) want = pause;
+        await this.walk.grow(want);
+        const upto = Math.min(want, this.walk.commits.length);
+        let early = pause !== undefined;
+        for (let i = this.commits.length; i < upto; i++) {
+          const header = this.walk.commits[i]!;
+          const fresh = this.freshIndex.get(header.sha);
+          const kept = fresh ? undefined : this.kept.get(header.sha);
+          const record = fresh ?? kept;
+          if (!record && !this.exhausted && i > 0) {
+            // the end of the kept records: the caller checks here first (where the raw pass of the last run was stopped)
+            this.exhausted = true;
+            early = true;
+            break;
+          }
+          if (!record || !sameHeader(record, header)) {
+            await this.fallBack(record ? `the kept record of ${header.sha} differs from the walk (a graft, a replace ref or a shallow boundary)` : `the walk reached ${header.sha}, older than any kept record`);
+            break;
+          }
+          this.commits.push(record);
+          if (fresh) this.stats.fresh++;
+          else this.stats.kept++;
+        }
+        if (!this.fallback && this.walk.ended && this.commits.length === this.walk.commits.length) this.end();
+        if (early) {
+          if (pause !== undefined) this.pauses.delete(pause);
+          break;
+        }
+      }
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+
+  async all(): Promise<HistoryCommit[]> {
+    while (!this.ended) await this.grow(Infinity);
+    return this.commits;
+  }
+
+  stop(): void {
+    if (this.ended) return;
+    this.stopped = true;
+    this.end();
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.walk.stop();
+    this.fresh.stop();
+    this.fallback?.stop();
+  }
+
+  /** Switch to a plain raw pass from the start; the commits already handed out must be its first ones. */
+  private async fallBack(why: string): Promise<void> {
+    this.stats.fellBack = why;
+    this.walk.stop();
+    this.fresh.stop();
+    this.fallback = HistoryStream.start(this.repo, [this.rev]);
+    const given = this.commits.length;
+    await this.fallback.grow(given);
+    for (let i = 0; i < given; i++) {
+      if (this.fallback.commits[i]?.sha !== this.commits[i]!.sha) {
+        throw new PinwatchError('git-failed', `internal: the joined history and git's raw pass disagree at commit ${i} (${this.commits[i]!.sha}); run with --no-cache and report it`);
+      }
+    }
+  }
+}

@@ -1,0 +1,458 @@
+/**
+ * The one file-system layer the derivation reads through (the scan walk and
+ * collectors, the recipe readers, the Makefile reader, the build-input
+ * derivation): node:fs's functions under the same names, which, while a
+ * recording is under way (`recordReads`), note every path they touch — its
+ * lstat (device, inode, mode, size, mtime and ctime in ns; the target's stat
+ * for a symlink; "missing" for a path that is not there), a directory's
+ * listing, the realpath answers, and the content hash of a file read while its
+ * mtime or ctime is too recent to trust (the racy-git rule), and the content
+ * hash of every file read. `checkRecord` tells whether a record still holds,
+ * as git checks its index: with lstat calls only while the stats are as
+ * recorded and were not racy; where a stat differs (an edit, or a fresh
+ * checkout of the same content: CI) it falls back to the answer itself — a
+ * file read is hashed again, a listed directory listed again, a symlink's
+ * target read again — and hands back a refreshed record, so the next check of
+ * the same tree is lstat-only again. It never throws.
+ */
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import type { BigIntStats, Dirent, PathLike } from 'node:fs';
+import { dirname, sep } from 'node:path';
+
+/** A file changed this close to the recording's start (or later) may have changed within the same timestamp tick: not trusted by stat. */
+const RACY_NS = 2_000_000_000n;
+
+/** One path the derivation touched. */
+export interface TouchedPath {
+  /** The path; base64 of its bytes when `bytes` is set (a name that is not UTF-8). */
+  p: string;
+  bytes?: true;
+  /** lstat: `dev:ino:mode:size:mtimeNs:ctimeNs`, or `-` when missing (or unreadable). */
+  l: string;
+  /** For a symlink: the stat of what it leads to (`-` when nothing), and its target as written. */
+  t?: string;
+  link?: string;
+  /** The listing, when it was read as a directory: `name/type` entries sorted (listingOf). */
+  list?: string[];
+  /** True when every listing of it was the scan walk's (a new entry no reader looks for may be told harmless). */
+  walk?: boolean;
+  /** realpath answer, when asked. */
+  real?: string;
+  /** sha256 of the content, for a file that was read. */
+  h?: string;
+  /** Its mtime or ctime was too recent to trust its stat (only its answer counts). */
+  racy?: true;
+}
+
+export interface ReadRecord {
+  /** When the recording started (ns since the epoch, as a decimal string). */
+  startNs: string;
+  paths: TouchedPath[];
+  /** Set when something made the record unusable (a path form it cannot keep). */
+  unusable?: string;
+}
+
+class Recorder {
+  readonly start = BigInt(Date.now()) * 1_000_000n;
+  readonly deps = new Map<string, TouchedPath>();
+  unusable: string | undefined;
+
+  touch(path: PathLike): TouchedPath | undefined {
+    const key = keyOf(path);
+    if (key === undefined) {
+      this.unusable ??= 'a path given as a URL or file descriptor';
+      return undefined;
+    }
+    let dep = this.deps.get(key.k);
+    if (dep) return dep;
+    dep = statDep({ p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' }, path, this.start);
+    this.deps.set(key.k, dep);
+    return dep;
+  }
+
+  listed(path: PathLike, entries: readonly (string | Buffer | Dirent | Dirent<Buffer>)[], walk: boolean): void {
+    const dep = this.touch(path);
+    if (!dep) return;
+    const list = listingOf(path, entries);
+    if (dep.list === undefined) {
+      dep.list = list;
+      if (walk) dep.walk = true;
+    } else if (!walk) delete dep.walk;
+  }
+
+  /** A file's content was read: kept as a hash (what a check falls back to when the stat differs). */
+  read(path: PathLike, bytes?: Uint8Array): void {
+    const dep = this.touch(path);
+    if (!dep || dep.h !== undefined) return;
+    dep.h = hashOf(bytes ?? readQuiet(path));
+  }
+
+  real(path: PathLike, answer: string | undefined): void {
+    const dep = this.touch(path);
+    if (dep && dep.real === undefined) dep.real = answer ?? '-';
+  }
+}
+
+let active: Recorder | undefined;
+
+const isRacy = (st: BigIntStats, start: bigint) => st.mtimeNs >= start - RACY_NS || st.ctimeNs >= start - RACY_NS;
+
+/** `dep` with the path's stat now (lstat; for a symlink also its target's stat and text), racy against `start`. */
+function statDep(dep: TouchedPath, path: PathLike, start: bigint): TouchedPath {
+  const out: TouchedPath = { ...dep, l: '-' };
+  delete out.racy;
+  delete out.t;
+  delete out.link;
+  const st = lstatQuiet(path);
+  if (!st) return out;
+  out.l = tupleOf(st);
+  if (isRacy(st, start)) out.racy = true;
+  if (st.isSymbolicLink()) {
+    const target = statQuiet(path);
+    out.t = target ? tupleOf(target) : '-';
+    out.link = linkQuiet(path);
+    if (target && isRacy(target, start)) out.racy = true;
+  }
+  return out;
+}
+
+function linkQuiet(path: PathLike): string {
+  try {
+    return fs.readlinkSync(path, 'buffer').toString('base64');
+  } catch {
+    return '-';
+  }
+}
+
+function keyOf(path: PathLike): { k: string; p: string; bytes?: true } | undefined {
+  if (typeof path === 'string') return { k: path, p: path };
+  if (Buffer.isBuffer(path)) {
+    const p = path.toString('base64');
+    return { k: `\0${p}`, p, bytes: true };
+  }
+  return undefined;
+}
+
+const pathOf = (dep: Pick<TouchedPath, 'p' | 'bytes'>): PathLike => (dep.bytes ? Buffer.from(dep.p, 'base64') : dep.p);
+
+function tupleOf(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+const isDirTuple = (tuple: string) => tuple !== '-' && (Number(tuple.split(':')[2]) & S_IFMT) === S_IFDIR;
+
+function lstatQuiet(path: PathLike): BigIntStats | undefined {
+  try {
+    return fs.lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function statQuiet(path: PathLike): BigIntStats | undefined {
+  try {
+    return fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function readQuiet(path: PathLike): Uint8Array | undefined {
+  try {
+    return fs.readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function hashOf(bytes: Uint8Array | undefined): string {
+  return bytes === undefined ? '-' : createHash('sha256').update(bytes).digest('hex');
+}
+
+function typeLetter(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): string {
+  return d.isFile() ? 'f' : d.isDirectory() ? 'd' : d.isSymbolicLink() ? 'l' : 'o';
+}
+
+/**
+ * A listing as sorted `name/type` entries (type f, d, l or o): a name as text
+ * when it is UTF-8, else `\0` and the base64 of its bytes.
+ */
+function listingOf(path: PathLike, entries: readonly (string | Buffer | Dirent | Dirent<Buffer>)[]): string[] {
+  const first = entries[0];
+  // a listing of names only: its types are read here, so the record is as strict as a typed one
+  const typed = first === undefined || (typeof first !== 'string' && !Buffer.isBuffer(first)) ? (entries as (Dirent | Dirent<Buffer>)[]) : listQuiet(path);
+  if (typed === undefined) return ['?'];
+  return typed.map((d) => `${nameText(d.name)}/${typeLetter(d)}`).sort();
+}
+
+function nameText(name: string | Buffer): string {
+  if (typeof name === 'string') return name;
+  const text = utf8Name(name);
+  return text ?? `\0${name.toString('base64')}`;
+}
+
+function listQuiet(path: PathLike): Dirent<Buffer>[] | undefined {
+  try {
+    return fs.readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Run `fn` with every read through this layer recorded; the record comes back beside its value (`paths` empty when fn throws). */
+export async function recordReads<T>(fn: () => Promise<T>): Promise<{ value: T; record: ReadRecord }> {
+  const outer = active;
+  const rec = new Recorder();
+  active = rec;
+  try {
+    const value = await fn();
+    return { value, record: { startNs: rec.start.toString(), paths: [...rec.deps.values()], ...(rec.unusable ? { unusable: rec.unusable } : {}) } };
+  } finally {
+    active = outer;
+  }
+}
+
+/** True while a recording is under way (callers with their own memo of reads still read through this layer). */
+export function recording(): boolean {
+  return active !== undefined;
+}
+
+/** Note a file read by other means (util/safe-read.ts reads by descriptor). */
+export function noteRead(path: PathLike, bytes?: Uint8Array): void {
+  active?.read(path, bytes);
+}
+
+/** Note a path whose stat was asked by other means. */
+export function noteTouch(path: PathLike): void {
+  active?.touch(path);
+}
+
+/**
+ * Whether `entry`, a new or removed entry of a directory only the scan walk
+ * listed, changes nothing the derivation found (the caller knows the readers).
+ */
+export type HarmlessEntry = (dir: string, name: string, type: string) => boolean;
+
+export interface RecordCheck {
+  holds: boolean;
+  /** Why not (the first path that changed, and how). */
+  reason?: string;
+  /** Paths checked; directories listed again, files hashed again (where a stat differed or was racy). */
+  stats: { paths: number; listed: number; hashed: number };
+  /** When it holds but some answers had to be checked by content: the record with today's stats (next time lstat-only). */
+  refreshed?: ReadRecord;
+}
+
+/** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
+function answerPart(tuple: string): string {
+  if (tuple === '-') return '-';
+  const [, , mode, size] = tuple.split(':');
+  return `${Number(mode) & S_IFMT}:${size}`;
+}
+
+const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.split(':')[2]) & S_IFMT));
+
+/**
+ * Does the record still hold: would every path touched give the same answer?
+ * A path whose lstat is as recorded (and was not racy) holds as it is. Else its
+ * answer is compared: the same type; a file read, the same content hash; a
+ * file only stat'd, the same size; a directory listed, the same listing (or one
+ * that differs only by entries `harmless` accepts, when only the walk listed
+ * it); a symlink, the same target text and target. realpath answers are asked
+ * again, except for a path that resolved to itself with every directory
+ * between it and `root` (a real path) in the record: those directories'
+ * types, checked here, decide it (a directory made a symlink is a type change).
+ */
+export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string): RecordCheck {
+  const stats = { paths: 0, listed: 0, hashed: 0 };
+  if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
+  const dirs = new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
+  /** A path that resolved to itself, every directory above it (below the root) in the record: its realpath follows from their types. */
+  const resolvesByTypes = (dep: TouchedPath): boolean => {
+    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`)) return false;
+    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (!dirs.has(d) || d.length <= root.length) return false;
+    return true;
+  };
+  const start = BigInt(Date.now()) * 1_000_000n;
+  let slow = false;
+  const paths: TouchedPath[] = [];
+  const fail = (reason: string): RecordCheck => ({ holds: false, reason, stats });
+  for (const dep of record.paths) {
+    stats.paths++;
+    const path = pathOf(dep);
+    const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
+    const st = lstatQuiet(path);
+    const now = st ? tupleOf(st) : '-';
+    if (now === '-' || dep.l === '-') {
+      if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
+      paths.push(dep);
+      continue;
+    }
+    if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
+    // a directory only stat'd: its type is the whole answer (its times change with every entry, e.g. .git's)
+    const fast = (now === dep.l && !dep.racy) || (isDirTuple(dep.l) && dep.list === undefined);
+    let fresh = dep;
+    if (!fast) {
+      slow = true;
+      fresh = statDep(dep, path, start);
+      if (isDirTuple(dep.l)) {
+        if (dep.list !== undefined) {
+          stats.listed++;
+          const listed = listingNow(path, dep, shown, harmless);
+          if ('changed' in listed) return fail(listed.changed);
+          fresh.list = listed.list;
+        }
+      } else if (dep.t !== undefined) {
+        if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
+        if (answerPart(fresh.t ?? '-') !== answerPart(dep.t)) return fail(`what the symlink ${shown} leads to changed`);
+      } else if (dep.h === undefined && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
+      if (dep.h !== undefined) {
+        stats.hashed++;
+        if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
+      }
+    }
+    if (dep.real !== undefined && !resolvesByTypes(dep)) {
+      let real = '-';
+      try {
+        real = fs.realpathSync.native(path, 'utf8');
+      } catch {
+        real = '-';
+      }
+      if (real !== dep.real) return fail(`${shown} now resolves to ${real}`);
+    }
+    paths.push(fresh);
+  }
+  return { holds: true, stats, ...(slow ? { refreshed: { startNs: start.toString(), paths } } : {}) };
+}
+
+function describeChange(was: string, now: string): string {
+  const [, ino0, mode0, size0, mtime0] = was.split(':');
+  const [, ino1, mode1, size1, mtime1] = now.split(':');
+  if (mode0 !== mode1) return 'its type or mode';
+  if (ino0 !== ino1) return 'replaced';
+  if (size0 !== size1) return `size ${size0} → ${size1}`;
+  if (mtime0 !== mtime1) return 'modified';
+  return 'its inode was changed';
+}
+
+/** The directory's listing now, or why it no longer holds. */
+function listingNow(path: PathLike, dep: TouchedPath, shown: string, harmless: HarmlessEntry): { list: string[] } | { changed: string } {
+  const typed = listQuiet(path);
+  if (!typed) return { changed: `${shown} cannot be listed` };
+  const now = listingOf(path, typed);
+  const was = new Set(dep.list);
+  const is = new Set(now);
+  const diff = [...now.filter((e) => !was.has(e)), ...dep.list!.filter((e) => !is.has(e))];
+  for (const e of diff) {
+    const slash = e.lastIndexOf('/');
+    const raw = e.slice(0, slash);
+    const type = e.slice(slash + 1);
+    const name = raw.startsWith('\0') ? undefined : raw;
+    if (!dep.walk || name === undefined || !harmless(shown, name, type)) return { changed: `${shown}: ${is.has(e) ? 'new' : 'removed'} entry ${JSON.stringify(name ?? raw.slice(1))}` };
+  }
+  return { list: now };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function utf8Name(b: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(b);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when no path of the record changed since it was first touched (every
+ * lstat exactly as recorded): checked before a record is kept, so a file
+ * changed while the derivation ran is never vouched for.
+ */
+export function unchangedSince(record: ReadRecord): boolean {
+  for (const dep of record.paths) {
+    const st = lstatQuiet(pathOf(dep));
+    if ((st ? tupleOf(st) : '-') !== dep.l) return false;
+    if (dep.t !== undefined) {
+      const target = statQuiet(pathOf(dep));
+      if ((target ? tupleOf(target) : '-') !== dep.t) return false;
+    }
+  }
+  return true;
+}
+
+// ---- node:fs under the same names, recording while a recording is under way ----
+
+export const readdirSync = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  const out = fs.readdirSync(path, options as never) as (string | Buffer | Dirent)[];
+  active?.listed(path, out, false);
+  return out;
+}) as typeof fs.readdirSync;
+
+/** readdirSync for the scan walk: its listings may take an entry no reader looks for (see HarmlessEntry). */
+export const readdirWalkSync = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  const out = fs.readdirSync(path, options as never) as (string | Buffer | Dirent)[];
+  active?.listed(path, out, true);
+  return out;
+}) as typeof fs.readdirSync;
+
+export const readFileSync = ((path: PathLike | number, options?: unknown) => {
+  if (typeof path !== 'number') active?.touch(path);
+  const out = fs.readFileSync(path, options as never) as string | Buffer;
+  if (typeof path !== 'number') active?.read(path, Buffer.isBuffer(out) ? out : undefined);
+  return out;
+}) as typeof fs.readFileSync;
+
+export const statSync = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  return fs.statSync(path, options as never);
+}) as typeof fs.statSync;
+
+export const lstatSync = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  return fs.lstatSync(path, options as never);
+}) as typeof fs.lstatSync;
+
+export const existsSync = ((path: PathLike) => {
+  active?.touch(path);
+  return fs.existsSync(path);
+}) as typeof fs.existsSync;
+
+export const readlinkSync = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  return fs.readlinkSync(path, options as never);
+}) as typeof fs.readlinkSync;
+
+export const realpathSync = ((path: PathLike, options?: unknown) => {
+  if (!active) return fs.realpathSync(path, options as never);
+  let out: string | Buffer;
+  try {
+    out = fs.realpathSync(path, options as never) as string | Buffer;
+  } catch (e) {
+    active.real(path, undefined);
+    throw e;
+  }
+  active.real(path, Buffer.isBuffer(out) ? out.toString('utf8') : out);
+  return out;
+}) as typeof fs.realpathSync;
+
+/** fs/promises `stat`. */
+export const stat = ((path: PathLike, options?: unknown) => {
+  active?.touch(path);
+  return fsp.stat(path, options as never);
+}) as typeof fsp.stat;
+
+/** fs/promises `readdir`. */
+export const readdir = (async (path: PathLike, options?: unknown) => {
+  const rec = active;
+  rec?.touch(path);
+  const out = (await fsp.readdir(path, options as never)) as (string | Buffer | Dirent)[];
+  rec?.listed(path, out, false);
+  return out;
+}) as typeof fsp.readdir;
+
+export type { Dirent, PathLike, Stats } from 'node:fs';

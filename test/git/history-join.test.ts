@@ -1,0 +1,166 @@
+/**
+ * The joined history (src/git/history-join.ts): from kept commit records and the
+ * commits git has that they lack, the same commits in the same order with the
+ * same records as one plain raw pass — after new commits, a merge of an old
+ * side branch (older dates than the kept tip's history), a rewritten tip (the
+ * kept tip no longer an ancestor), a kept tip that does not exist, a tampered
+ * record, records that end before the walk does, and a shallow clone. And the
+ * stale answers on the bench histories are the same from the cache's records,
+ * window grown a few commits at a time, as with --no-cache.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HistoryStream, type HistoryCommit } from '../../src/git/history.js';
+import { JoinedHistory } from '../../src/git/history-join.js';
+import { runCli } from '../support/io.js';
+import { configureCache } from '../../src/cache/index.js';
+import { loadConfig } from '../../src/config/load.js';
+import { staleReport } from '../../src/stale/repo.js';
+import { GOLDEN_REPOS, normalize } from '../stale/golden/repos.mjs';
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+let clock = Date.parse('2026-01-01T00:00:00Z') / 1000;
+function git(dir: string, ...args: string[]): string {
+  clock += 3600;
+  const at = `${clock} +0000`;
+  return execFileSync('git', ['-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.test', GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at },
+  }).trim();
+}
+
+function commit(dir: string, file: string, text: string, message: string): string {
+  writeFileSync(join(dir, file), text);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
+function repo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pinwatch-join-'));
+  made.push(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  for (let i = 0; i < 30; i++) commit(dir, `f${i % 4}.txt`, `v${i}\n`, `c${i}`);
+  return dir;
+}
+
+const plain = (dir: string) => HistoryStream.start(dir, ['HEAD']).all();
+const keptOf = (records: HistoryCommit[]) => new Map(records.map((c) => [c.sha, c]));
+
+async function joined(dir: string, records: HistoryCommit[], tip: string, lastRead = 0, grow?: number[]) {
+  const j = new JoinedHistory(dir, 'HEAD', keptOf(records), tip, lastRead);
+  for (const n of grow ?? []) await j.grow(n);
+  const all = await j.all();
+  return { all, stats: j.stats, processes: j.processes() };
+}
+
+describe('the joined history equals one raw pass', () => {
+  it('after new commits, a merge of an old side branch, a rewritten tip, a missing tip, a tampered record and records that end early', async () => {
+    const dir = repo();
+    const before = await plain(dir);
+    const tip = before[0]!.sha;
+    // an old side branch, merged after new commits on main
+    git(dir, 'checkout', '-q', '-b', 'side', before[20]!.sha);
+    commit(dir, 'side.txt', 'side\n', 'side work');
+    git(dir, 'checkout', '-q', 'main');
+    commit(dir, 'f1.txt', 'new\n', 'new on main');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    const after = await plain(dir);
+    const warm = await joined(dir, before, tip, before.length);
+    expect(warm.all).toEqual(after);
+    expect(warm.stats).toEqual({ kept: before.length, fresh: after.length - before.length });
+    expect(warm.processes).toBe(2);
+
+    // grown a little at a time, it stops where asked (pauses at the last run's length) and ends the same
+    const stepped = await joined(dir, before, tip, before.length, [1, 2, 5, 40]);
+    expect(stepped.all).toEqual(after);
+
+    // records that end before the walk does: the rest is read plainly, from the start
+    const partial = await joined(dir, before.slice(0, 10), tip, 10);
+    expect(partial.all).toEqual(after);
+    expect(partial.stats.fellBack).toMatch(/older than any kept record/);
+    expect(partial.processes).toBe(3);
+
+    // a tampered record (another parent): never joined
+    const tampered = before.map((c, i) => (i === 5 ? { ...c, parentShas: [before[7]!.sha] } : c));
+    const t = await joined(dir, tampered, tip);
+    expect(t.all).toEqual(after);
+    expect(t.stats.fellBack).toMatch(/differs from the walk/);
+
+    // a kept tip that no longer exists (rewritten and collected): read plainly
+    const missing = await joined(dir, before, 'f'.repeat(40));
+    expect(missing.all).toEqual(after);
+    expect(missing.stats.fellBack).toMatch(/could not be read against the kept tip/);
+
+    // the tip rewritten (amended): the kept tip is no ancestor, the records still join
+    git(dir, 'commit', '-q', '--amend', '-m', 'merge side (amended)');
+    const rewritten = await plain(dir);
+    const r = await joined(dir, after, after[0]!.sha, after.length);
+    expect(r.all).toEqual(rewritten);
+  });
+
+  it('in a shallow clone, records kept from the full clone are not joined across its boundary', async () => {
+    const dir = repo();
+    const full = await plain(dir);
+    const shallow = mkdtempSync(join(tmpdir(), 'pinwatch-join-shallow-'));
+    made.push(shallow);
+    execFileSync('git', ['clone', '-q', '--depth', '5', `file://${dir}`, shallow]);
+    const expected = await plain(shallow);
+    expect(expected.length).toBe(5);
+    const j = await joined(shallow, full, full[0]!.sha, full.length);
+    expect(j.all).toEqual(expected);
+    expect(j.stats.fellBack).toMatch(/differs from the walk/);
+  });
+
+  for (const name of ['bench-picks', 'bench-plain'] as const) {
+    it(`stale on ${name} answers the same from kept records (cold, warm, after a commit) as with --no-cache`, async () => {
+      const dir = GOLDEN_REPOS[name].make();
+      made.push(dir);
+      const args = ['--repo', dir, 'stale', '--format', 'json', '--fail-on-stale', 'never'];
+      const run = async (extra: string[]) => {
+        const r = await runCli([...args, ...extra]);
+        return { exit: r.code, answer: normalize(JSON.parse(r.out)), err: r.err };
+      };
+      const reference = await run(['--no-cache']);
+      expect((await run([])).answer).toEqual(reference.answer);
+      const warm = await run(['-v']);
+      expect(warm.answer).toEqual(reference.answer);
+      expect(warm.err).toMatch(/history: \d+ commit\(s\) from kept records, 0 read from git\n/);
+      commit(dir, 'pinwatch-new.txt', 'one\n', 'chore: one new commit');
+      const after = await run(['-v']);
+      expect(after.answer).toEqual((await run(['--no-cache'])).answer);
+      expect(after.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+    }, 120_000);
+  }
+
+  it('stale from kept records, the window grown 1, 7 and 40 commits at a time, answers as the whole history does', async () => {
+    const dir = GOLDEN_REPOS['bench-picks'].make();
+    made.push(dir);
+    const config = loadConfig(dir);
+    const now = new Date('2026-03-01T00:00:00Z');
+    const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined });
+    const whole = await staleReport(dir, config, { now });
+    let after: Awaited<ReturnType<typeof staleReport>>;
+    configureCache({ enabled: true, env: {} });
+    try {
+      await staleReport(dir, config, { now }); // keeps the records
+      commit(dir, 'pinwatch-new.txt', 'one\n', 'chore: one new commit');
+      after = await staleReport(dir, config, { now });
+      for (const step of [1, 7, 40]) {
+        const stepped = await staleReport(dir, config, { now, windowStep: step });
+        expect(strip(stepped), `step ${step}`).toEqual(strip(after));
+        expect(stepped.history, `step ${step}`).toMatchObject({ whole: false });
+      }
+    } finally {
+      configureCache({ enabled: false });
+    }
+    expect(strip(await staleReport(dir, config, { now }))).toEqual(strip(after));
+    expect(whole.images.length).toBeGreaterThan(0);
+  }, 120_000);
+});

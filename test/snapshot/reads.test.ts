@@ -1,0 +1,106 @@
+/**
+ * The tree-state snapshot is only as sound as its record: every read of the
+ * derivation (scan, collectors, recipe readers, Makefiles, build inputs) must go
+ * through src/util/tracked-fs.ts. No module of those folders takes a value from
+ * node:fs or node:fs/promises itself (type-only imports are fine), so a new
+ * reader cannot read past the record; and a recording sees each kind of access.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as tracked from '../../src/util/tracked-fs.js';
+import { readRegularText } from '../../src/util/safe-read.js';
+
+const SRC = new URL('../../src/', import.meta.url).pathname;
+/** The folders the snapshot's derivation runs in. */
+const DERIVATION = ['scan', 'collect', 'producers', 'make', 'sources', 'images', 'dockerfile', 'shell', 'snapshot'];
+/**
+ * Files that may import node:fs: the worker pool checks its own built file; safe-read notes its reads
+ * (noteRead); atomic-write only writes; the snapshot resolves the root for its key.
+ */
+const ALLOWED = new Set(['scan/pool.ts', 'util/safe-read.ts', 'util/tracked-fs.ts', 'util/atomic-write.ts', 'snapshot/repo.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+}
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('every read of the derivation is recorded', () => {
+  it('no derivation module reads the file system but through util/tracked-fs.ts', () => {
+    const offenders: string[] = [];
+    for (const file of [...DERIVATION.flatMap((d) => sources(join(SRC, d))), ...sources(join(SRC, 'util'))]) {
+      const rel = relative(SRC, file);
+      if (ALLOWED.has(rel)) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(/^import\s+(type\s+)?[^;]*?from\s+'node:fs(\/promises)?';/gm)) {
+        if (!m[1]) offenders.push(`${rel}: ${m[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('a recording sees reads, listings, stats, missing paths, symlinks and realpaths, and a change of each breaks it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-'));
+    made.push(dir);
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    writeFileSync(join(dir, 'sub/b.txt'), 'b\n');
+    symlinkSync('a.txt', join(dir, 'link'));
+    const { record } = await tracked.recordReads(async () => {
+      tracked.readFileSync(join(dir, 'a.txt'), 'utf8');
+      readRegularText(join(dir, 'sub/b.txt'));
+      tracked.readdirSync(join(dir, 'sub'), { withFileTypes: true });
+      tracked.existsSync(join(dir, 'missing'));
+      tracked.statSync(join(dir, 'link'));
+      tracked.realpathSync(join(dir, 'link'));
+      await tracked.readdir(dir);
+    });
+    const never = () => false;
+    expect(new Set(record.paths.map((p) => relative(dir, p.p)))).toEqual(new Set(['a.txt', 'sub/b.txt', 'sub', 'missing', 'link', '']));
+    expect(tracked.checkRecord(record, never).holds).toBe(true);
+    // written just now: racy, so each read file was hashed and each listing is listed again
+    expect(record.paths.filter((p) => p.h !== undefined).map((p) => relative(dir, p.p)).sort()).toEqual(['a.txt', 'sub/b.txt']);
+    const breaks: [string, () => void, RegExp][] = [
+      ['a read file edited', () => writeFileSync(join(dir, 'a.txt'), 'A\n'), /a\.txt changed/],
+      ['a file read by descriptor edited', () => writeFileSync(join(dir, 'sub/b.txt'), 'bb\n'), /b\.txt changed/],
+      ['a listed directory gains an entry', () => writeFileSync(join(dir, 'sub/c.txt'), ''), /sub: new entry "c\.txt"/],
+      ['a missing path appears', () => writeFileSync(join(dir, 'missing'), ''), /missing appeared/],
+      ['a symlink retargeted', () => (rmSync(join(dir, 'link')), symlinkSync('sub/b.txt', join(dir, 'link'))), /link/],
+    ];
+    for (const [what, change, why] of breaks) {
+      const { record: fresh } = await tracked.recordReads(async () => {
+        tracked.readFileSync(join(dir, 'a.txt'));
+        readRegularText(join(dir, 'sub/b.txt'));
+        tracked.readdirSync(join(dir, 'sub'));
+        tracked.existsSync(join(dir, 'missing'));
+        tracked.statSync(join(dir, 'link'));
+      });
+      expect(tracked.checkRecord(fresh, never).holds, what).toBe(true);
+      change();
+      const check = tracked.checkRecord(fresh, never);
+      expect(check.holds, what).toBe(false);
+      expect(check.reason, what).toMatch(why);
+    }
+  });
+
+  it('a walk listing takes an entry the caller calls harmless; any other listing does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-walk-'));
+    made.push(dir);
+    mkdirSync(join(dir, 'w'));
+    mkdirSync(join(dir, 's'));
+    const { record } = await tracked.recordReads(async () => {
+      tracked.readdirWalkSync(join(dir, 'w'), { withFileTypes: true, encoding: 'buffer' });
+      tracked.readdirSync(join(dir, 's'));
+    });
+    const txtOnly: tracked.HarmlessEntry = (_d, name, type) => type === 'f' && name.endsWith('.txt');
+    writeFileSync(join(dir, 'w/notes.txt'), '');
+    expect(tracked.checkRecord(record, txtOnly).holds).toBe(true);
+    writeFileSync(join(dir, 'w/values.yaml'), '');
+    expect(tracked.checkRecord(record, txtOnly).reason).toMatch(/w: new entry "values\.yaml"/);
+    rmSync(join(dir, 'w/values.yaml'));
+    writeFileSync(join(dir, 's/notes.txt'), '');
+    expect(tracked.checkRecord(record, txtOnly).reason).toMatch(/s: new entry "notes\.txt"/);
+  });
+});
