@@ -18,6 +18,8 @@ import { analyzeLoaded, viewOf } from '../git/digest-history.js';
 import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
 import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type HistoryCommit } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
+import { resolveCommitAndPrefix } from '../git/objects.js';
+import { readShallowState, type ShallowState } from '../git/shallow.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 
 /** A raw pass started before the scan (stale/repo.ts), handed to computeStale. */
@@ -34,8 +36,14 @@ export interface StartedHistory {
   prefetch(files: Iterable<string>): void;
   /** Stop git (the run ended before computeStale took the pass). */
   close(): void;
-  /** Git processes it has started so far (the walk, and the blob batch once it runs). */
+  /** Git processes it has started so far (the walk, the two facts below, and the blob batch once it runs). */
   processes(): number;
+  /**
+   * The revision's commit and the root's prefix, and the shallow state, asked at
+   * start (two short git processes) so computeStale does not wait for them one
+   * after the other once the scan is done. Rejections are held until awaited.
+   */
+  facts: { head: Promise<{ commit?: string; prefix?: string }>; shallow: Promise<ShallowState> };
 }
 
 /** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
@@ -43,9 +51,13 @@ const PREFETCH_COMMITS = 4096;
 
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
+  const stream = HistoryStream.start(repo, [rev]);
+  const facts = { head: resolveCommitAndPrefix(repo, rev), shallow: readShallowState(repo) };
+  for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
-    stream: HistoryStream.start(repo, [rev]),
+    stream,
+    facts,
     prefetch(files) {
       if (started.blobs) return;
       const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
@@ -61,7 +73,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       started.stream.stop();
       started.blobs?.batch.close();
     },
-    processes: () => 1 + (started.blobs?.batch.running ? 1 : 0),
+    processes: () => 3 + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;
 }
