@@ -43,11 +43,26 @@ export function shortName(repository: string): string {
 }
 
 export function declaredImage(config: Config, repository: string): { key: string; entry: ImageConfig } | undefined {
-  const entries = Object.entries(config.images);
-  const byRepo = entries.find(([, e]) => e.repository === repository);
-  if (byRepo) return { key: byRepo[0], entry: byRepo[1] };
-  const byName = entries.find(([k, e]) => !e.repository && k === shortName(repository));
-  return byName ? { key: byName[0], entry: byName[1] } : undefined;
+  const { byRepo, byName } = declaredIndex(config.images);
+  const found = byRepo.get(repository) ?? byName.get(shortName(repository));
+  return found ? { key: found[0], entry: found[1] } : undefined;
+}
+
+/** The config's image entries by repository and (entries without one) by key, the first entry winning: built once per config, not once per image. */
+const declaredIndexes = new WeakMap<Config['images'], { byRepo: Map<string, [string, ImageConfig]>; byName: Map<string, [string, ImageConfig]> }>();
+
+function declaredIndex(images: Config['images']): { byRepo: Map<string, [string, ImageConfig]>; byName: Map<string, [string, ImageConfig]> } {
+  let index = declaredIndexes.get(images);
+  if (!index) {
+    index = { byRepo: new Map(), byName: new Map() };
+    for (const entry of Object.entries(images)) {
+      if (entry[1].repository) {
+        if (!index.byRepo.has(entry[1].repository)) index.byRepo.set(entry[1].repository, entry);
+      } else if (!index.byName.has(entry[0])) index.byName.set(entry[0], entry);
+    }
+    declaredIndexes.set(images, index);
+  }
+  return index;
 }
 
 /**
