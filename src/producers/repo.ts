@@ -67,6 +67,9 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
   const fs = cache.fs;
   const textOf = textReader(fs);
   for (const file of [...makefiles].sort()) {
+    // the model is read synchronously: a turn of the event loop per Makefile lets git processes started beside it
+    // (stale's pin-file blobs) deliver their output instead of stalling on a full pipe
+    await new Promise<void>((resolve) => setImmediate(resolve));
     // A Makefile the build does not reach, spelling no build or pin-write tool (nor do its includes): nothing to find in it.
     if (!reachedTargets.has(file) && !makefileMayAct(path.join(root, file), path.dirname(path.join(root, file)), fs, textOf)) continue;
     try {

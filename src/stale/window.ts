@@ -62,12 +62,17 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       if (started.blobs) return;
       const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
       const wanted = new Set(files);
-      void started.stream.grow(PREFETCH_COMMITS).then(
-        () => {
-          for (const c of started.stream.commits) for (const e of c.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
-        },
-        () => undefined, // computeStale reads the pass again and reports the failure
-      );
+      let asked = 0;
+      const ask = () => {
+        for (const commits = started.stream.commits; asked < commits.length; asked++) {
+          for (const e of commits[asked]!.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+        }
+      };
+      // grow parses what git has written so far before it first waits: those commits' blobs are asked now,
+      // so cat-file starts while the recipe model is read, not once the event loop next turns
+      const grown = started.stream.grow(PREFETCH_COMMITS);
+      ask();
+      void grown.then(ask, () => undefined); // a failure: computeStale reads the pass again and reports it
     },
     close() {
       started.stream.stop();
