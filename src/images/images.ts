@@ -14,6 +14,7 @@ import { deriveBuildInputs } from '../sources/derive.js';
 import { withSourceMemo } from '../sources/memo.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
+import { turns } from '../util/turns.js';
 
 export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
@@ -111,6 +112,7 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
     }
   }
   const images: ImageKnowledge[] = [];
+  const turn = turns();
   const stampsOf = model ? stampIndex(model) : undefined;
   for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
     const declared = declaredImage(config, repository);
@@ -121,7 +123,8 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
     if (recipes.length === 0 && !declared) {
       knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
     } else {
-      await ioTurn();
+      // the derivation asks the file system synchronously (sources/memo.ts): let git's pipes drain now and then
+      await turn();
       knowledge.inputs = await deriveSafely(repoRoot, image, recipes, declared?.entry);
       if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
     }
@@ -147,14 +150,6 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
   }
   return { images, notes, ...(model ? { model } : {}) };
 }
-
-/**
- * One turn of the event loop. The derivation asks the file system synchronously
- * (sources/memo.ts), so without a turn now and then the git processes started
- * beside it (the pin-file blobs' `cat-file --batch`) would stall on a full pipe
- * until judging begins.
- */
-const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The pins a recipe of the image or any producer stamps, each with the first stamper's name. */
 function stampedPins(pins: Pin[], recipes: BuildRecipe[], stampsOf: ReturnType<typeof stampIndex>): NonNullable<ImageInput['stamped']> {
