@@ -334,6 +334,10 @@ export class BlobBatch {
   private readonly cache = new Map<string, Promise<string | undefined>>();
   private readonly queue: { id: string; resolve: (text: string | undefined) => void }[] = [];
   private buf: Buffer = Buffer.alloc(0);
+  /** Output not yet joined into `buf`, its byte count (with `buf`'s), and how many bytes the next answer needs. */
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
+  private needed = 0;
   private failure: Error | undefined;
 
   constructor(private readonly repo: string) {}
@@ -366,8 +370,10 @@ export class BlobBatch {
     this.child = child;
     child.stdin.on('error', () => undefined);
     child.stdout.on('data', (b: Buffer) => {
-      this.buf = this.buf.length === 0 ? b : Buffer.concat([this.buf, b]);
-      this.drain();
+      // a large blob arrives in many chunks: joined once it is whole, not once per chunk
+      this.chunks.push(b);
+      this.buffered += b.length;
+      if (this.buffered >= this.needed) this.drain();
     });
     const fail = (e: Error) => {
       this.failure = e;
@@ -379,9 +385,14 @@ export class BlobBatch {
   }
 
   private drain(): void {
+    if (this.chunks.length > 0) {
+      this.buf = this.buf.length === 0 && this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat([this.buf, ...this.chunks]);
+      this.chunks.length = 0;
+    }
+    this.needed = 0;
     while (this.queue.length > 0) {
       const eol = this.buf.indexOf(0x0a);
-      if (eol < 0) return;
+      if (eol < 0) break;
       const header = this.buf.subarray(0, eol).toString('utf8');
       const m = /^([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) (\d+)$/.exec(header);
       if (!m) {
@@ -391,11 +402,15 @@ export class BlobBatch {
         continue;
       }
       const size = Number(m[3]);
-      if (this.buf.length < eol + 1 + size + 1) return;
+      if (this.buf.length < eol + 1 + size + 1) {
+        this.needed = eol + 1 + size + 1;
+        break;
+      }
       const text = this.buf.subarray(eol + 1, eol + 1 + size).toString('utf8');
       this.buf = this.buf.subarray(eol + 1 + size + 1);
       this.queue.shift()!.resolve(m[2] === 'blob' ? text : undefined);
     }
+    this.buffered = this.buf.length;
   }
 }
 

@@ -14,6 +14,7 @@ import { deriveBuildInputs } from '../sources/derive.js';
 import { withSourceMemo } from '../sources/memo.js';
 import type { ImageInput } from './types.js';
 import { pushTo } from '../util/list.js';
+import { turns } from '../util/turns.js';
 
 export interface ImageKnowledge extends ImageInput {
   recipes: BuildRecipe[];
@@ -43,11 +44,26 @@ export function shortName(repository: string): string {
 }
 
 export function declaredImage(config: Config, repository: string): { key: string; entry: ImageConfig } | undefined {
-  const entries = Object.entries(config.images);
-  const byRepo = entries.find(([, e]) => e.repository === repository);
-  if (byRepo) return { key: byRepo[0], entry: byRepo[1] };
-  const byName = entries.find(([k, e]) => !e.repository && k === shortName(repository));
-  return byName ? { key: byName[0], entry: byName[1] } : undefined;
+  const { byRepo, byName } = declaredIndex(config.images);
+  const found = byRepo.get(repository) ?? byName.get(shortName(repository));
+  return found ? { key: found[0], entry: found[1] } : undefined;
+}
+
+/** The config's image entries by repository and (entries without one) by key, the first entry winning: built once per config, not once per image. */
+const declaredIndexes = new WeakMap<Config['images'], { byRepo: Map<string, [string, ImageConfig]>; byName: Map<string, [string, ImageConfig]> }>();
+
+function declaredIndex(images: Config['images']): { byRepo: Map<string, [string, ImageConfig]>; byName: Map<string, [string, ImageConfig]> } {
+  let index = declaredIndexes.get(images);
+  if (!index) {
+    index = { byRepo: new Map(), byName: new Map() };
+    for (const entry of Object.entries(images)) {
+      if (entry[1].repository) {
+        if (!index.byRepo.has(entry[1].repository)) index.byRepo.set(entry[1].repository, entry);
+      } else if (!index.byName.has(entry[0])) index.byName.set(entry[0], entry);
+    }
+    declaredIndexes.set(images, index);
+  }
+  return index;
 }
 
 /**
@@ -96,6 +112,7 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
     }
   }
   const images: ImageKnowledge[] = [];
+  const turn = turns();
   const stampsOf = model ? stampIndex(model) : undefined;
   for (const [repository, repoPins] of [...byRepo].sort(([a], [b]) => a.localeCompare(b))) {
     const declared = declaredImage(config, repository);
@@ -106,6 +123,8 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
     if (recipes.length === 0 && !declared) {
       knowledge.missingInputsReason = `no build recipe tags ${repository} and pinwatch.yaml declares no image for it (add images.${image} with dockerfile/context or inputs)`;
     } else {
+      // the derivation asks the file system synchronously (sources/memo.ts): let git's pipes drain now and then
+      await turn();
       knowledge.inputs = await deriveSafely(repoRoot, image, recipes, declared?.entry);
       if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
     }

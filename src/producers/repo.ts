@@ -24,6 +24,7 @@ import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } fro
 import { readOtherRecipes } from './kinds.js';
 import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, textReader } from './relevance.js';
 import type { Problem } from '../model/index.js';
+import { turns } from '../util/turns.js';
 import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
 
 export interface BuildModelOptions {
@@ -66,7 +67,11 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
   const recipes: BuildRecipe[] = [];
   const fs = cache.fs;
   const textOf = textReader(fs);
+  const turn = turns();
   for (const file of [...makefiles].sort()) {
+    // the model is read synchronously: turns of the event loop let git processes started beside it
+    // (stale's pin-file blobs) deliver their output instead of stalling on a full pipe
+    await turn();
     // A Makefile the build does not reach, spelling no build or pin-write tool (nor do its includes): nothing to find in it.
     if (!reachedTargets.has(file) && !makefileMayAct(path.join(root, file), path.dirname(path.join(root, file)), fs, textOf)) continue;
     try {

@@ -58,28 +58,40 @@ export function methodsFor(config: Pick<Config, 'provenance'>, registry: Registr
 
 /** One source per method, in order. Git is read once per method, for all subjects together. */
 export async function provenanceSources(repo: string, subjects: ImageSubject[], methods: ProvenanceMethod[], ctx: ProvenanceContext): Promise<ProvenanceSource[]> {
+  // the methods' git reads are independent: they run side by side; the sources (and the first failure) stay in method order
+  const settled = await Promise.allSettled(methods.map((method) => sourceOf(repo, subjects, method, ctx)));
   const sources: ProvenanceSource[] = [];
-  for (const method of methods) {
-    if (method === 'registry') {
-      if (!ctx.registry) sources.push(registryNotAsked('not asked (run with --registry to read the image revision label)'));
-      else sources.push(registrySource(ctx.registry.fn ?? defaultRegistryProvenance, ctx.registry.opts));
-    } else if (method === 'digest-history') {
-      const digests = subjects.flatMap((s) => (s.digest ? [s.digest] : []));
-      const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
-      const history = await readDigestIntroductions(repo, digests, files, ctx.head);
-      sources.push(digestHistorySource({ history, shallow: ctx.shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length }));
-    } else if (method === 'tag-commit') {
-      const custom = ctx.tagRules?.tagCommitPattern;
-      sources.push(tagCommitSource(await resolveAbbreviations(repo, embeddedCommits(subjects, custom)), custom));
-    } else if (method === 'tag-history') {
-      sources.push(tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix), shallow: ctx.shallow, buildCommit: ctx.buildCommit }));
-    } else if (method === 'git-tag') {
-      const tags = await readTags(repo);
-      const rules = ctx.tagRules ?? {};
-      sources.push(gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix, rules), rules));
-    }
+  for (const r of settled) {
+    if (r.status === 'rejected') throw r.reason;
+    if (r.value) sources.push(r.value);
   }
   return sources;
+}
+
+async function sourceOf(repo: string, subjects: ImageSubject[], method: ProvenanceMethod, ctx: ProvenanceContext): Promise<ProvenanceSource | undefined> {
+  if (method === 'registry') {
+    if (!ctx.registry) return registryNotAsked('not asked (run with --registry to read the image revision label)');
+    return registrySource(ctx.registry.fn ?? defaultRegistryProvenance, ctx.registry.opts);
+  }
+  if (method === 'digest-history') {
+    const digests = subjects.flatMap((s) => (s.digest ? [s.digest] : []));
+    const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
+    const history = await readDigestIntroductions(repo, digests, files, ctx.head);
+    return digestHistorySource({ history, shallow: ctx.shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length });
+  }
+  if (method === 'tag-commit') {
+    const custom = ctx.tagRules?.tagCommitPattern;
+    return tagCommitSource(await resolveAbbreviations(repo, embeddedCommits(subjects, custom)), custom);
+  }
+  if (method === 'tag-history') {
+    return tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix), shallow: ctx.shallow, buildCommit: ctx.buildCommit });
+  }
+  if (method === 'git-tag') {
+    const tags = await readTags(repo);
+    const rules = ctx.tagRules ?? {};
+    return gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix, rules), rules);
+  }
+  return undefined;
 }
 
 /** The build commit of every subject (or why none is known), every method's step kept. */

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config/defaults.js';
 import { loadConfig } from '../config/load.js';
@@ -107,6 +107,17 @@ describe('walkTree', () => {
     ]);
     expect(w.excluded.list()).toContainEqual({ reason: 'symlinked directories (not followed)', count: 1, examples: ['shared -> real'] });
   });
+
+  it.each([(d: string) => d, (d: string) => `${d}/`, (d: string) => `${d}/./`, (d: string) => `${d}//sub/..`, (d: string) => relative(process.cwd(), d) || '.'])(
+    'gives each file the path join(root, file) would, however the root is spelled (%#)',
+    (spell) => {
+      const dir = tree({ 'values.yaml': 'x: 1\n', 'a/b/values.yaml': 'x: 1\n', 'sub/values.yaml': 'x: 1\n' });
+      const root = spell(dir);
+      const w = walkTree(root, config());
+      expect(w.files.map((f) => f.file)).toEqual(['a/b/values.yaml', 'sub/values.yaml', 'values.yaml']);
+      expect(w.files.map((f) => f.abs)).toEqual(w.files.map((f) => join(root, ...f.file.split('/'))));
+    },
+  );
 
   it('prunes dir/ and dir/** excludes without walking them, and filters files by glob', () => {
     const dir = tree({

@@ -11,7 +11,7 @@
  * walk.
  */
 import { lstatSync, readdirWalkSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from '../util/tracked-fs.js';
-import { join, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
 import type { FileKind } from '../collect/index.js';
 import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAMES, DEFAULT_PRUNED_DIRS, RECIPE_PRUNED_DIRS } from '../config/defaults.js';
@@ -135,7 +135,8 @@ function isExtraGlob(plan: Plan, rel: string): boolean {
 export function walkTree(root: string, config: Config, options: WalkOptions = {}): WalkResult {
   const plan = makePlan(root, config, options);
   const out: WalkResult = { files: [], skipped: [], excluded: new ExclusionCounter() };
-  walkDir(plan, root, undefined, '', undefined, out, plan.recipes ? '' : undefined);
+  const base = normalize(root);
+  walkDir(plan, base.length > 1 && base.endsWith(sep) ? base.slice(0, -1) : base, undefined, '', undefined, out, plan.recipes ? '' : undefined);
   if (plan.recipes) out.recipeTree = plan.recipes.done();
   for (const g of plan.extraGlobs) {
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
@@ -178,6 +179,16 @@ export function displayName(name: Buffer): { text: string; utf8: boolean } {
   }
 }
 
+/**
+ * `join(dir, name)` for a normalized `dir` (no trailing slash but the root's) and a directory entry's name (never
+ * empty, `.` or `..`, never holding a slash), without join's normalizing pass
+ * over the whole path (6,000 entries on a large tree).
+ */
+function childPath(dir: string, name: string): string {
+  if (dir === '.') return name;
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
 /** `quiet`: a directory listed only for the recipes, whose failure the recipe listing passes over (as listRecipeTree does). */
 function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: WalkResult, quiet = false): Entry[] | undefined {
   try {
@@ -186,7 +197,7 @@ function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: Wa
       .map((dirent): Entry => {
         const shown = displayName(dirent.name);
         const bytes = absBytes || !shown.utf8 ? Buffer.concat([absBytes ?? Buffer.from(abs), Buffer.from(sep), dirent.name]) : undefined;
-        return { name: shown.text, utf8: shown.utf8, dirent, abs: join(abs, shown.text), ...(bytes ? { absBytes: bytes } : {}) };
+        return { name: shown.text, utf8: shown.utf8, dirent, abs: childPath(abs, shown.text), ...(bytes ? { absBytes: bytes } : {}) };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (e) {

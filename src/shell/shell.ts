@@ -29,7 +29,7 @@ export interface SimpleCommand {
   redirects: Redirect[];
 }
 
-type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
+export type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
 
 const SEPARATORS = ['&&', '||', ';;', ';', '|', '&', '\n', '(', ')'];
 const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '{', '}', '!', 'time']);
@@ -121,7 +121,8 @@ function asAssignment(w: Word): { name: string; value: Word } | undefined {
   return { name: m[1]!, value: { parts: rest } };
 }
 
-function tokenize(line: string): Token[] {
+/** The words and operators of a line (exported for the equivalence test against the one-character-at-a-time reader). */
+export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
   let parts: WordPart[] = [];
   let started = false;
@@ -166,6 +167,12 @@ function tokenize(line: string): Token[] {
       const stop = end === -1 ? line.length - 1 : end;
       push(line.slice(i, stop + 1), 'none');
       i = stop + 1;
+    } else if (!OPERATOR_START[line.charCodeAt(i)] && (started || !isDigit(line.charCodeAt(i)))) {
+      // a run of plain characters (no operator, quote, escape, substitution or blank can start inside it): one push, not one per character
+      let j = i + 1;
+      while (j < line.length && !WORD_STOP[line.charCodeAt(j)]) j++;
+      push(line.slice(i, j), 'none');
+      i = j;
     } else {
       const op = operatorAt(line, i, started ? parts : undefined);
       if (op) {
@@ -180,6 +187,18 @@ function tokenize(line: string): Token[] {
   }
   endWord();
   return tokens;
+}
+
+/** First characters of an operator (operatorAt): redirections and separators; a digit starts one only at a word start. */
+const OPERATOR_START = charTable('&><|;\n()');
+/** Where a run of plain characters inside a word ends: an operator, a blank, a quote, an escape, `$` or a backquote. */
+const WORD_STOP = charTable('&><|;\n() \t\'"\\$`');
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+function charTable(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (const c of chars) t[c.charCodeAt(0)] = 1;
+  return t;
 }
 
 /** An operator starting at `i` (redirections with a leading fd number only at a word start). */

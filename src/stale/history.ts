@@ -11,10 +11,9 @@ import { PinwatchError } from '../errors.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 import type { CommitGraph } from '../git/graph.js';
 import { changedPathsOf } from '../git/history.js';
-import { existingCommits, resolveCommit, resolveCommitAndPrefix } from '../git/objects.js';
+import { existingCommits, resolveCommit } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
 import { git, gitStats, runGit } from '../git/run.js';
-import { readShallowState } from '../git/shallow.js';
 import type { ProvenanceMethod } from '../config/types.js';
 import { introducerOf, resolveFromHistory, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
@@ -79,13 +78,13 @@ export async function computeStale(repo: string, images: StaleImageInput[], opti
 
 async function judgeHistory(repo: string, images: StaleImageInput[], options: StaleOptions, headRev: string, started: StartedHistory, startProcesses: number): Promise<StaleReport> {
   const timer = phaseTimer();
-  const { commit: head, prefix } = await resolveCommitAndPrefix(repo, headRev);
+  const { commit: head, prefix } = await started.facts.head;
   if (!head) {
     const inRepo = (await runGit(repo, ['rev-parse', '--git-dir'])).code === 0;
     if (!inRepo) throw new PinwatchError('not-a-git-repo', `${repo} is not inside a git repository; stale reads history, so run it in a clone`);
     throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);
   }
-  const shallow = await readShallowState(repo);
+  const shallow = await started.facts.shallow;
   const pr = options.base === undefined ? undefined : await prCommits(repo, head, options.base);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];

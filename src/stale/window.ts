@@ -22,6 +22,8 @@ import { cacheFor, type Cache } from '../cache/index.js';
 import { JoinedHistory } from '../git/history-join.js';
 import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
+import { resolveCommitAndPrefix } from '../git/objects.js';
+import { readShallowState, type ShallowState } from '../git/shallow.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 
 /** A raw pass started before the scan (stale/repo.ts), handed to computeStale. */
@@ -38,8 +40,14 @@ export interface StartedHistory {
   prefetch(files: Iterable<string>): void;
   /** Stop git (the run ended before computeStale took the pass). */
   close(): void;
-  /** Git processes it has started so far (the walk, and the blob batch once it runs). */
+  /** Git processes it has started so far (the walk, the two facts below, and the blob batch once it runs). */
   processes(): number;
+  /**
+   * The revision's commit and the root's prefix, and the shallow state, asked at
+   * start (two short git processes) so computeStale does not wait for them one
+   * after the other once the scan is done. Rejections are held until awaited.
+   */
+  facts: { head: Promise<{ commit?: string; prefix?: string }>; shallow: Promise<ShallowState> };
 }
 
 /** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
@@ -96,19 +104,27 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
   const cache = cacheFor(repo);
   const opened = openStream(repo, rev, cache);
   let closed = false;
+  const facts = { head: resolveCommitAndPrefix(repo, rev), shallow: readShallowState(repo) };
+  for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
     stream: opened.stream,
+    facts,
     prefetch(files) {
       if (started.blobs) return;
       const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
       const wanted = new Set(files);
-      void started.stream.grow(PREFETCH_COMMITS).then(
-        () => {
-          for (const c of started.stream.commits) for (const e of c.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
-        },
-        () => undefined, // computeStale reads the pass again and reports the failure
-      );
+      let asked = 0;
+      const ask = () => {
+        for (const commits = started.stream.commits; asked < commits.length; asked++) {
+          for (const e of commits[asked]!.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+        }
+      };
+      // grow parses what git has written so far before it first waits: those commits' blobs are asked now,
+      // so cat-file starts while the recipe model is read, not once the event loop next turns
+      const grown = started.stream.grow(PREFETCH_COMMITS);
+      ask();
+      void grown.then(ask, () => undefined); // a failure: computeStale reads the pass again and reports it
     },
     close() {
       started.stream.stop();
@@ -117,7 +133,8 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       closed = true;
       keepHistory(repo, cache, started.stream, opened.kept);
     },
-    processes: () => started.stream.processes() + (started.blobs?.batch.running ? 1 : 0),
+    // the pass (one process, more when kept records are joined), the two rev-parse of `facts`, the blob reader
+    processes: () => started.stream.processes() + 2 + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;
 }

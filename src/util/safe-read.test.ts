@@ -47,6 +47,15 @@ describe('readRegularFile', () => {
     expect(r).toEqual({ refused: { code, reason: expect.stringMatching(reason) } });
   });
 
+  it.each([0, 1, 4095, 4096, 65_536, 200_001])('reads a %i-byte file exactly, also with the cap at its size (one buffer sized by fstat)', (size) => {
+    const file = join(dir, `sized-${size}`);
+    const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 31 + 7) % 256));
+    writeFileSync(file, bytes);
+    expect(readRegularFile(file)).toEqual({ bytes });
+    expect(readRegularFile(file, { maxBytes: size })).toEqual({ bytes });
+    if (size > 0) expect(readRegularFile(file, { maxBytes: size - 1 })).toEqual({ refused: { code: 'too-large', reason: `${size} bytes is more than the ${size - 1}-byte limit; not read` } });
+  });
+
   it('follows a symlink to a regular file when asked', () => {
     expect(readRegularFile(join(dir, 'link'), { followSymlinks: true })).toEqual({ bytes: Buffer.from('hello\n') });
   });

@@ -76,17 +76,21 @@ export function readRegularFile(path: PathLike, options: SafeReadOptions = {}): 
   try {
     const opened = fstatSync(fd);
     if (!opened.isFile()) return notRegular(opened);
-    const chunks: Buffer[] = [];
+    // sized by what fstat says plus one byte, so the end is seen without a second buffer; read on while the file says more (it may grow)
+    let buf = Buffer.allocUnsafe(Math.min(opened.size + 1, max + 1));
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, max + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (total === buf.length) {
+        const grown = Buffer.allocUnsafe(Math.min(buf.length + 64 * 1024, max + 1));
+        buf.copy(grown, 0, 0, total);
+        buf = grown;
+      }
+      const n = readSync(fd, buf, total, buf.length - total, null);
       if (n === 0) break;
-      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
       total += n;
       if (total > max) return tooLarge(undefined, max);
     }
-    const bytes = Buffer.concat(chunks, total);
+    const bytes = buf.subarray(0, total);
     noteRead(path, bytes);
     return { bytes };
   } catch (e) {
