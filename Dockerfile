@@ -8,7 +8,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json rolldown.config.mjs ./
 COPY src ./src
 COPY bin ./bin
 COPY schemas ./schemas

@@ -1,7 +1,8 @@
 /** The built command as a user runs it: a process with real pipes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateTree } from '../../bench/scan/generate.mjs';
@@ -25,33 +26,75 @@ describe('bin/pinwatch.js', () => {
     expect(code).toBe(0);
   });
 
-  /** The modules a run loads (every ESM load, CommonJS packages by their entry), through a loader hook. */
-  function loadedModules(args: string[]): { out: string; modules: string[] } {
+  /**
+   * What a run loads, through a loader hook: the files (every ESM load, CommonJS packages by
+   * their entry) and, for each chunk of the bundle (dist/bundle/, what bin/pinwatch.js runs),
+   * the modules in it: the sources its source map lists, as absolute paths.
+   */
+  function loadedModules(args: string[], preload?: string): { out: string; files: string[]; modules: string[] } {
     const log = join(dir, `modules-${args[0]}.log`);
     const hook = join(dir, 'hook.mjs');
     const onLoad = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
     writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(onLoad)}`)});\n`);
     writeFileSync(log, '');
-    const r = spawnSync(process.execPath, ['--import', hook, join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', hook, ...(preload ? ['--import', preload] : []), join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    return { out: r.stdout, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+    const files = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+    const modules = files.flatMap((f) => {
+      if (!f.includes(`${sep}dist${sep}bundle${sep}`)) return [f];
+      if (basename(f).startsWith('rolldown-runtime-')) return []; // the bundler's own helpers: no source, no map
+      const map = JSON.parse(readFileSync(`${f}.map`, 'utf8')) as { sources: string[] };
+      return map.sources.map((s) => resolve(dirname(f), s));
+    });
+    return { out: r.stdout, files, modules };
   }
   const has = (modules: string[], part: string) => modules.some((m) => m.includes(part));
+
+  it('runs the bundle: every pinwatch module it loads comes from a dist/bundle/ chunk, none from dist/cli/ or node_modules/', () => {
+    const scan = loadedModules(['scan', '--repo', dir, '--format', 'json']);
+    const bundle = scan.files.filter((f) => f.includes('/dist/bundle/'));
+    expect(bundle.length).toBeGreaterThan(0);
+    expect(scan.files.filter((f) => !f.includes('/dist/bundle/') && !f.endsWith('/bin/pinwatch.js') && f !== join(dir, 'hook.mjs'))).toEqual([]);
+    // the modules in the chunks are the TypeScript sources and the bundled dependencies
+    expect(has(scan.modules, '/src/cli/main.ts')).toBe(true);
+    expect(has(scan.modules, '/node_modules/commander/')).toBe(true);
+    expect(scan.modules.filter((m) => !m.endsWith('/bin/pinwatch.js') && m !== join(dir, 'hook.mjs') && !m.includes('/src/') && !m.includes('/node_modules/'))).toEqual([]);
+  });
 
   it('loads only what the command needs (issue 15): --version no commander, --help no command body, scan no recipe or findings code', () => {
     const version = loadedModules(['--version']);
     expect(version.out).toMatch(/^\d+\.\d+\.\d+/);
-    for (const part of ['/node_modules/commander/', '/node_modules/yaml/', '/dist/cli/program.js', '/dist/cli/commands/']) expect(has(version.modules, part), part).toBe(false);
-    expect(version.modules.filter((m) => m.includes('/dist/')).length).toBeLessThanOrEqual(8);
+    for (const part of ['/node_modules/commander/', '/node_modules/yaml/', '/src/cli/program.ts', '/src/cli/commands/']) expect(has(version.modules, part), part).toBe(false);
+    expect(version.modules.filter((m) => m.includes('/src/')).length).toBeLessThanOrEqual(8);
+    expect(version.files.filter((f) => f.includes('/dist/bundle/')).length).toBeLessThanOrEqual(5);
 
     const help = loadedModules(['--help']);
     expect(help.out).toContain('Usage: pinwatch');
     expect(has(help.modules, '/node_modules/commander/')).toBe(true);
-    for (const part of ['/node_modules/yaml/', '/dist/cli/commands/']) expect(has(help.modules, part), part).toBe(false);
+    for (const part of ['/node_modules/yaml/', '/src/cli/commands/']) expect(has(help.modules, part), part).toBe(false);
 
     const scan = loadedModules(['scan', '--repo', dir, '--format', 'json']);
     expect(JSON.parse(scan.out).pins.length).toBeGreaterThan(0);
-    expect(has(scan.modules, '/dist/cli/commands/scan.js')).toBe(true);
-    for (const part of ['/dist/producers/', '/dist/make/', '/dist/stale/', '/dist/provenance/', '/dist/rules/', '/dist/report/findings-', '/dist/cli/commands/check.js']) expect(has(scan.modules, part), part).toBe(false);
+    expect(has(scan.modules, '/src/cli/commands/scan.ts')).toBe(true);
+    for (const part of ['/src/producers/', '/src/make/', '/src/stale/', '/src/provenance/', '/src/rules/', '/src/report/findings-', '/src/cli/commands/check.ts']) expect(has(scan.modules, part), part).toBe(false);
+  });
+
+  it('an internal error under PINWATCH_DEBUG prints a stack that names src/ files and lines (source maps); without it, no stack', () => {
+    // a stdout whose write throws (not EPIPE): the one way from outside to make the command itself fail unexpectedly
+    const broken = join(dir, 'broken-stdout.mjs');
+    writeFileSync(broken, "process.stdout.write = () => { throw new Error('stdout broke'); };\n");
+    const bin = join(process.cwd(), 'bin', 'pinwatch.js');
+    const args = ['--import', broken, bin, 'scan', '--repo', dir];
+    const debug = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, PINWATCH_DEBUG: '1' } });
+    expect(debug.status).toBe(2);
+    expect(debug.stderr).toContain('pinwatch: internal error: stdout broke');
+    const frames = debug.stderr.split('\n').filter((l) => /^\s+at /.test(l));
+    expect(frames.length).toBeGreaterThan(2);
+    expect(debug.stderr).toMatch(/\/src\/cli\/context\.ts:\d+:\d+/);
+    expect(debug.stderr).toMatch(/\/src\/cli\/commands\/scan\.ts:\d+:\d+/);
+    expect(debug.stderr).not.toContain('/dist/bundle/');
+    const plain = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, PINWATCH_DEBUG: '' } });
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toBe('pinwatch: internal error: stdout broke\n');
   });
 });
