@@ -339,6 +339,7 @@ export class BlobBatch {
   private buffered = 0;
   private needed = 0;
   private failure: Error | undefined;
+  private closed = false;
 
   constructor(private readonly repo: string) {}
 
@@ -346,6 +347,9 @@ export class BlobBatch {
   read(id: string): Promise<string | undefined> {
     let p = this.cache.get(id);
     if (p) return p;
+    // asked after close (a prefetch still running when a command gave up): nobody reads the answer, and a
+    // process started now would never be closed, keeping the command from exiting
+    if (this.closed) return Promise.resolve(undefined);
     p = this.failure ? Promise.reject(this.failure) : new Promise((resolve) => {
       this.queue.push({ id, resolve });
       this.process().stdin.write(`${id}\n`);
@@ -359,8 +363,9 @@ export class BlobBatch {
     return this.child !== undefined;
   }
 
-  /** Close the process once every asked blob is answered. */
+  /** Close the process once every asked blob is answered; a read asked later starts nothing and answers undefined. */
   close(): void {
+    this.closed = true;
     this.child?.stdin.end();
   }
 

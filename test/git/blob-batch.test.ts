@@ -52,4 +52,19 @@ describe('BlobBatch', () => {
       batch.close();
     }
   });
+  it('starts no process for a read asked after close (a late prefetch), and answers it undefined', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'a.txt': 'small\n' }, 'files');
+    const id = r.git('rev-parse', 'HEAD:a.txt').trim();
+    const unused = new BlobBatch(r.dir);
+    unused.close(); // closed before any read, as explain does when the image is unknown
+    expect(await unused.read(id)).toBeUndefined();
+    expect(unused.running).toBe(false);
+    const used = new BlobBatch(r.dir);
+    expect(await used.read(id)).toBe('small\n');
+    used.close();
+    expect(await used.read(id)).toBe('small\n'); // answered before close: still the answer
+    expect(await used.read('f'.repeat(40))).toBeUndefined();
+  });
 });
