@@ -201,8 +201,8 @@ function charTable(chars: string): Uint8Array {
   return t;
 }
 
-/** An operator starting at `i` (redirections with a leading fd number only at a word start). */
-function operatorAt(line: string, i: number, partsSoFar: WordPart[] | undefined): string | undefined {
+/** An operator starting at `i` (redirections with a leading fd number only at a word start). Exported for the tokenizer's reference test. */
+export function operatorAt(line: string, i: number, partsSoFar: WordPart[] | undefined): string | undefined {
   const rest = line.slice(i);
   const redirect = /^(?:&>>?|>>|>\||>&\d*-?|>|<&\d*|<)/.exec(rest);
   if (redirect) return redirect[0];
@@ -213,7 +213,7 @@ function operatorAt(line: string, i: number, partsSoFar: WordPart[] | undefined)
   return SEPARATORS.find((s) => rest.startsWith(s));
 }
 
-function closeDoubleQuote(line: string, from: number): number {
+export function closeDoubleQuote(line: string, from: number): number {
   for (let i = from; i < line.length; i++) {
     const c = line[i];
     if (c === '\\') i++;
@@ -228,7 +228,7 @@ function closeDoubleQuote(line: string, from: number): number {
 }
 
 /** Index of the `)`/`}` closing the substitution opened at `open`, skipping quoted text. */
-function closeSubstitution(line: string, open: number): number {
+export function closeSubstitution(line: string, open: number): number {
   const opener = line[open];
   const closer = opener === '(' ? ')' : '}';
   let depth = 0;
@@ -247,6 +247,6 @@ function closeSubstitution(line: string, open: number): number {
   return line.length - 1;
 }
 
-function unescapeDouble(text: string): string {
+export function unescapeDouble(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch));
 }

@@ -1,14 +1,13 @@
 /**
  * The tokenizer reads a run of plain characters in one step; this checks it
  * against the reader it replaced, which took one character at a time (kept
- * here verbatim as the reference), on lines made of the characters that matter
+ * here verbatim as the reference; the quote, substitution and operator scanners
+ * it calls are unchanged and shared), on lines made of the characters that matter
  * to the shell: every token, word part and quote must be the same.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize, type Token, type WordPart } from './shell.js';
-
-const SEPARATORS = ['&&', '||', ';;', ';', '|', '&', '\n', '(', ')'];
+import { closeDoubleQuote, closeSubstitution, operatorAt, tokenize, unescapeDouble, type Token, type WordPart } from './shell.js';
 
 // the reference, as it was before the plain-run step
 function referenceTokens(line: string): Token[] {
@@ -40,15 +39,15 @@ function referenceTokens(line: string): Token[] {
       push(line.slice(i + 1, stop), 'single');
       i = stop + 1;
     } else if (c === '"') {
-      const end = ref_closeDoubleQuote(line, i + 1);
-      push(ref_unescapeDouble(line.slice(i + 1, end)), 'double');
+      const end = closeDoubleQuote(line, i + 1);
+      push(unescapeDouble(line.slice(i + 1, end)), 'double');
       if (end >= line.length) started = true;
       i = end + 1;
     } else if (c === '\\') {
       if (line[i + 1] !== '\n') push(line[i + 1] ?? '', 'single');
       i += 2;
     } else if (c === '$' && (line[i + 1] === '(' || line[i + 1] === '{')) {
-      const end = ref_closeSubstitution(line, i + 1);
+      const end = closeSubstitution(line, i + 1);
       push(line.slice(i, end + 1), 'none');
       i = end + 1;
     } else if (c === '`') {
@@ -57,7 +56,7 @@ function referenceTokens(line: string): Token[] {
       push(line.slice(i, stop + 1), 'none');
       i = stop + 1;
     } else {
-      const op = ref_operatorAt(line, i, started ? parts : undefined);
+      const op = operatorAt(line, i, started ? parts : undefined);
       if (op) {
         endWord();
         tokens.push({ kind: 'op', op });
@@ -71,57 +70,6 @@ function referenceTokens(line: string): Token[] {
   endWord();
   return tokens;
 }
-
-/** An operator starting at `i` (redirections with a leading fd number only at a word start). */
-function ref_operatorAt(line: string, i: number, partsSoFar: WordPart[] | undefined): string | undefined {
-  const rest = line.slice(i);
-  const redirect = /^(?:&>>?|>>|>\||>&\d*-?|>|<&\d*|<)/.exec(rest);
-  if (redirect) return redirect[0];
-  if (partsSoFar === undefined) {
-    const fd = /^\d+(?:>>|>&\d*|>|<)/.exec(rest);
-    if (fd) return fd[0];
-  }
-  return SEPARATORS.find((s) => rest.startsWith(s));
-}
-
-function ref_closeDoubleQuote(line: string, from: number): number {
-  for (let i = from; i < line.length; i++) {
-    const c = line[i];
-    if (c === '\\') i++;
-    else if (c === '"') return i;
-    else if (c === '$' && line[i + 1] === '(') i = ref_closeSubstitution(line, i + 1);
-    else if (c === '`') {
-      const e = line.indexOf('`', i + 1);
-      if (e !== -1) i = e;
-    }
-  }
-  return line.length;
-}
-
-/** Index of the `)`/`}` closing the substitution opened at `open`, skipping quoted text. */
-function ref_closeSubstitution(line: string, open: number): number {
-  const opener = line[open];
-  const closer = opener === '(' ? ')' : '}';
-  let depth = 0;
-  for (let i = open; i < line.length; i++) {
-    const c = line[i];
-    if (c === "'" && opener === '(') {
-      const e = line.indexOf("'", i + 1);
-      if (e === -1) return line.length - 1;
-      i = e;
-    } else if (c === '"' && opener === '(') {
-      i = ref_closeDoubleQuote(line, i + 1);
-    } else if (c === '\\') i++;
-    else if (c === opener) depth++;
-    else if (c === closer && --depth === 0) return i;
-  }
-  return line.length - 1;
-}
-
-function ref_unescapeDouble(text: string): string {
-  return text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch));
-}
-
 
 const ALPHABET = ['a', 'b', 'Z', '_', '-', '=', '.', '/', '0', '1', '2', ' ', '\t', '\n', '#', "'", '"', '\\', '$', '(', ')', '{', '}', '`', '&', '|', ';', '<', '>', '!', 'é', '\r', ':', '@', '*'];
 const lineOf = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 60 }).map((cs) => cs.join(''));

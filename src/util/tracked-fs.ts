@@ -407,25 +407,18 @@ export const readFileSync = ((path: PathLike | number, options?: unknown) => {
   return out;
 }) as typeof fs.readFileSync;
 
-export const statSync = ((path: PathLike, options?: unknown) => {
-  active?.touch(path);
-  return fs.statSync(path, options as never);
-}) as typeof fs.statSync;
+/** `fn` with the path it is given noted first (a stat-like question: the record keeps its lstat). */
+function touching<F extends (path: PathLike, ...rest: never[]) => unknown>(fn: F): F {
+  return ((path: PathLike, ...rest: never[]) => {
+    active?.touch(path);
+    return fn(path, ...rest);
+  }) as F;
+}
 
-export const lstatSync = ((path: PathLike, options?: unknown) => {
-  active?.touch(path);
-  return fs.lstatSync(path, options as never);
-}) as typeof fs.lstatSync;
-
-export const existsSync = ((path: PathLike) => {
-  active?.touch(path);
-  return fs.existsSync(path);
-}) as typeof fs.existsSync;
-
-export const readlinkSync = ((path: PathLike, options?: unknown) => {
-  active?.touch(path);
-  return fs.readlinkSync(path, options as never);
-}) as typeof fs.readlinkSync;
+export const statSync = touching(fs.statSync);
+export const lstatSync = touching(fs.lstatSync);
+export const existsSync = touching(fs.existsSync);
+export const readlinkSync = touching(fs.readlinkSync);
 
 export const realpathSync = ((path: PathLike, options?: unknown) => {
   if (!active) return fs.realpathSync(path, options as never);
