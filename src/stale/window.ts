@@ -15,7 +15,7 @@
  * between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
-import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
+import { changeKey, DigestArchaeology, type DigestChanges, type HistoryView } from '../git/digest-window.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cacheFor, type Cache } from '../cache/index.js';
@@ -33,6 +33,8 @@ export interface StartedHistory {
   stream: CommitStream;
   /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
   blobs?: BlobTexts;
+  /** Digest changes by blob pair, kept by earlier runs (their blobs are not read) and grown by this one. */
+  changes: DigestChanges;
   /**
    * Once the scan knows which files hold pins: read the blobs the first commits'
    * changes to them name, so `cat-file` works while the recipe model is read.
@@ -62,6 +64,8 @@ interface KeptHistory {
   records: HistoryCommit[];
   /** How many commits that run's walk read. */
   read: number;
+  /** Digest changes by blob pair (digest-window.ts `changeKey`): key, added, removed. */
+  changes?: [string, string[], string[]][];
 }
 
 function historyKey(repo: string): string {
@@ -79,36 +83,44 @@ function historyKey(repo: string): string {
  * The pass from `rev`: with kept records (the cache, from an earlier run), only
  * the commits they lack are diffed (history-join.ts); else the plain raw pass.
  */
-function openStream(repo: string, rev: string, cache: Cache): { stream: CommitStream; kept?: Map<string, HistoryCommit> } {
+function openStream(repo: string, rev: string, cache: Cache): { stream: CommitStream; kept?: Map<string, HistoryCommit>; changes: DigestChanges } {
   const kept = cache.enabled ? cache.getValue<KeptHistory>(HISTORY_CACHE_NS, historyKey(repo)) : undefined;
-  if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]) };
+  if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]), changes: new Map() };
   // only well-formed records (the entry is ours and checksummed; a record of another shape is simply not known)
   const records = new Map(kept.records.filter((c) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string').map((c) => [c.sha, c]));
-  return { stream: new JoinedHistory(repo, rev, records, kept.tip, typeof kept.read === 'number' ? kept.read : 0), kept: records };
+  const changes: DigestChanges = new Map();
+  for (const c of Array.isArray(kept.changes) ? kept.changes : []) {
+    if (Array.isArray(c) && typeof c[0] === 'string' && Array.isArray(c[1]) && Array.isArray(c[2])) changes.set(c[0], { added: new Set(c[1]), removed: new Set(c[2]) });
+  }
+  return { stream: new JoinedHistory(repo, rev, records, kept.tip, typeof kept.read === 'number' ? kept.read : 0), kept: records, changes };
 }
 
 /** Keep the records the pass read (with those kept before) for the next run; says under -v what was joined. */
-function keepHistory(repo: string, cache: Cache, stream: CommitStream, kept: Map<string, HistoryCommit> | undefined): void {
+function keepHistory(repo: string, cache: Cache, stream: CommitStream, kept: Map<string, HistoryCommit> | undefined, changes: DigestChanges, keptChanges: number): void {
   if (!cache.enabled || stream.failed || stream.commits.length === 0) return;
   const joined = stream instanceof JoinedHistory ? stream.stats : undefined;
   if (joined) cache.note(`history: ${joined.kept} commit(s) from kept records, ${joined.fresh} read from git${joined.fellBack ? `; then read plainly: ${joined.fellBack}` : ''}`);
-  const grew = !kept || stream.commits.some((c) => !kept.has(c.sha));
+  if (kept) cache.note(`history: ${keptChanges} digest change(s) of pin files kept, ${changes.size - keptChanges} worked out from blobs`);
+  const grew = !kept || changes.size > keptChanges || stream.commits.some((c) => !kept.has(c.sha));
   if (!grew) return;
   const records = new Map(kept);
   for (const c of stream.commits) records.set(c.sha, c);
-  cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip: stream.commits[0]!.sha, records: [...records.values()], read: stream.commits.length } satisfies KeptHistory);
+  const kc: KeptHistory['changes'] = [...changes].map(([k, ch]) => [k, [...ch.added], [...ch.removed]]);
+  cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip: stream.commits[0]!.sha, records: [...records.values()], read: stream.commits.length, changes: kc } satisfies KeptHistory);
 }
 
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
   const cache = cacheFor(repo);
   const opened = openStream(repo, rev, cache);
+  const keptChanges = opened.changes.size;
   let closed = false;
   const facts = { head: resolveCommitAndPrefix(repo, rev), shallow: readShallowState(repo) };
   for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
     stream: opened.stream,
+    changes: opened.changes,
     facts,
     prefetch(files) {
       if (started.blobs) return;
@@ -117,7 +129,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       let asked = 0;
       const ask = () => {
         for (const commits = started.stream.commits; asked < commits.length; asked++) {
-          for (const e of commits[asked]!.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+          for (const e of commits[asked]!.entries) if (wanted.has(e.path) && !started.changes.has(changeKey(e))) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
         }
       };
       // grow parses what git has written so far before it first waits: those commits' blobs are asked now,
@@ -131,7 +143,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       started.blobs?.batch.close();
       if (closed) return;
       closed = true;
-      keepHistory(repo, cache, started.stream, opened.kept);
+      keepHistory(repo, cache, started.stream, opened.kept, started.changes, keptChanges);
     },
     // the pass (one process, more when kept records are joined), the two rev-parse of `facts`, the blob reader
     processes: () => started.stream.processes() + 2 + (started.blobs?.batch.running ? 1 : 0),
@@ -163,7 +175,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   const { stream } = started;
   const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
   const batch = texts.batch;
-  const arch = new DigestArchaeology(texts);
+  const arch = new DigestArchaeology(texts, started.changes);
   const files = new Set(question.files);
   try {
     let extra: HistoryCommit[] = [];
@@ -176,7 +188,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
       // pin-file blobs of the commits read since the last check, asked before the analysis needs them
       for (; prefetched < stream.commits.length; prefetched++) {
         for (const e of stream.commits[prefetched]!.entries) {
-          if (!files.has(e.path)) continue;
+          if (!files.has(e.path) || started.changes.has(changeKey(e))) continue;
           if (!isNullBlob(e.oldBlob)) texts.want(e.oldBlob);
           if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
         }

@@ -132,10 +132,13 @@ describe('the joined history equals one raw pass', () => {
       const warm = await run(['-v']);
       expect(warm.answer).toEqual(reference.answer);
       expect(warm.err).toMatch(/history: \d+ commit\(s\) from kept records, 0 read from git\n/);
+      // the pin files' digest changes come from the kept entry: no blob is read again
+      expect(warm.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
       commit(dir, 'pinwatch-new.txt', 'one\n', 'chore: one new commit');
       const after = await run(['-v']);
       expect(after.answer).toEqual((await run(['--no-cache'])).answer);
       expect(after.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+      expect(after.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
     }, 120_000);
   }
 
