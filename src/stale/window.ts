@@ -181,7 +181,9 @@ export async function readWindow(repo: string, head: string, started: StartedHis
     let extra: HistoryCommit[] = [];
     let offHeadRead = false;
     // `step` (tests): read exactly this many more commits per check, to test every stopping point
-    let target = step ?? 1024;
+    // a walk joined from kept records checks first where the last run stopped (the stop rules make every
+    // settled point answer the same, so this only skips checks that would have read on)
+    let target = step ?? Math.max(1024, (stream instanceof JoinedHistory ? await stream.resumeAt() : undefined) ?? 0);
     let prefetched = 0;
     for (;;) {
       await stream.grow(target);

@@ -77,6 +77,21 @@ describe('the joined history equals one raw pass', () => {
     expect(warm.stats).toEqual({ kept: before.length, fresh: after.length - before.length });
     expect(warm.processes).toBe(2);
 
+    // the window's first check: where the last run stopped, plus the commits no run had read (3 here)
+    const resume = async (records: HistoryCommit[], t: string, lastRead: number) => {
+      const j = new JoinedHistory(dir, 'HEAD', keptOf(records), t, lastRead);
+      try {
+        return await j.resumeAt();
+      } finally {
+        j.stop();
+      }
+    };
+    expect(await resume(before, tip, before.length)).toBe(after.length);
+    expect(await resume(before, tip, 12)).toBe(15);
+    // no kept length, or a fall-back to the plain pass: the window checks as a cold run does
+    expect(await resume(before, tip, 0)).toBeUndefined();
+    expect(await resume(before, 'f'.repeat(40), before.length)).toBeUndefined();
+
     // grown a little at a time, it stops where asked (pauses at the last run's length) and ends the same
     const stepped = await joined(dir, before, tip, before.length, [1, 2, 5, 40]);
     expect(stepped.all).toEqual(after);
