@@ -9,7 +9,7 @@
  * window grown a few commits at a time, as with --no-cache.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -154,6 +154,20 @@ describe('the joined history equals one raw pass', () => {
       expect(after.answer).toEqual((await run(['--no-cache'])).answer);
       expect(after.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
       expect(after.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
+      // the new commits go into a small delta on top of the entry: the entry itself is not written again
+      const historyDir = join(dir, '.git', 'pinwatch', 'cache', readdirSync(join(dir, '.git', 'pinwatch', 'cache'))[0]!, 'history');
+      const sizes = () => readdirSync(historyDir).map((f) => statSync(join(historyDir, f)).size).sort((a, b) => a - b);
+      const [deltaBytes, entryBytes] = sizes() as [number, number];
+      expect(sizes()).toHaveLength(2);
+      expect(deltaBytes).toBeLessThan(entryBytes);
+      const entry = readdirSync(historyDir).find((f) => statSync(join(historyDir, f)).size === entryBytes)!;
+      const entryText = readFileSync(join(historyDir, entry));
+      commit(dir, 'pinwatch-new.txt', 'two\n', 'chore: another new commit');
+      const second = await run(['-v']);
+      expect(second.answer).toEqual((await run(['--no-cache'])).answer);
+      expect(second.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+      expect(readFileSync(join(historyDir, entry)).equals(entryText)).toBe(true);
+      expect(sizes()[0]).toBeGreaterThan(deltaBytes);
     }, 120_000);
   }
 
