@@ -67,6 +67,22 @@ export interface BlobSource {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
+/** What a raw entry does to the digests of its file: added and removed (sorted, as kept by the cache). */
+export interface DigestChange {
+  added: ReadonlySet<string>;
+  removed: ReadonlySet<string>;
+}
+
+/**
+ * Digest changes by blob pair (`changeKey`): facts of two immutable blob ids, so
+ * a later run (the `history` cache, stale/window.ts) answers them without
+ * reading either blob. The archaeology adds every change it works out.
+ */
+export type DigestChanges = Map<string, DigestChange>;
+
+/** The key of an entry's blob pair in `DigestChanges`. */
+export const changeKey = (entry: RawEntry): string => `${entry.oldBlob} ${entry.newBlob}`;
+
 export class DigestArchaeology {
   private readonly digestCache = new Map<string, ReadonlySet<string>>();
 
@@ -79,7 +95,8 @@ export class DigestArchaeology {
   private readonly byPath = new Map<string, { commit: number; entry: RawEntry }[]>();
   private indexed = 0;
 
-  constructor(private readonly blobs: BlobSource) {}
+  /** `known`: digest changes worked out before (read instead of the blobs), and where new ones are added. */
+  constructor(private readonly blobs: BlobSource, private readonly known: DigestChanges = new Map()) {}
 
   private digests(id: string): ReadonlySet<string> | undefined {
     if (isNullBlob(id)) return EMPTY;
@@ -96,18 +113,23 @@ export class DigestArchaeology {
   }
 
   /** Digests an entry adds and removes (undefined while its blobs are unread). */
-  private change(entry: RawEntry): { added: Set<string>; removed: Set<string> } | undefined {
+  private change(entry: RawEntry): DigestChange | undefined {
     const cached = this.changes.get(entry);
     if (cached) return cached;
-    const before = this.digests(entry.oldBlob);
-    const after = this.digests(entry.newBlob);
-    if (!before || !after) return undefined;
-    const ch = { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+    const key = changeKey(entry);
+    let ch = this.known.get(key);
+    if (!ch) {
+      const before = this.digests(entry.oldBlob);
+      const after = this.digests(entry.newBlob);
+      if (!before || !after) return undefined;
+      ch = { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+      this.known.set(key, ch);
+    }
     this.changes.set(entry, ch);
     return ch;
   }
 
-  private readonly changes = new WeakMap<RawEntry, { added: Set<string>; removed: Set<string> }>();
+  private readonly changes = new WeakMap<RawEntry, DigestChange>();
 
   private index(view: HistoryView): void {
     for (; this.indexed < view.commits.length; this.indexed++) {

@@ -59,6 +59,18 @@ export class JoinedHistory implements CommitStream {
     return 2 + (this.fallback ? 1 : 0);
   }
 
+  /**
+   * Where the last run's walk stopped, counted in this walk (its length plus the
+   * commits no run has read), once the new commits are read; undefined without
+   * a kept length or after a fall-back. The window checks there first: checks
+   * before it would read what the last run already found insufficient.
+   */
+  async resumeAt(): Promise<number | undefined> {
+    if (this.lastRead <= 0) return undefined;
+    await this.grow(1);
+    return this.fallback || !this.freshIndex ? undefined : this.lastRead + this.freshIndex.size;
+  }
+
   async grow(count: number): Promise<void> {
     try {
       while (!this.ended && this.commits.length < count) {

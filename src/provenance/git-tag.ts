@@ -6,7 +6,7 @@
  * digest in one of the image's pin files (read beforehand by `readTagTrees`):
  * a tag whose tree pins another digest did not build this image.
  */
-import { digestsPinnedIn, gitTagCandidates, gitTagForms, pinFiles, tagTreeKey, type TagTrees } from './tag-trees.js';
+import { digestsPinnedIn, gitTagCandidates, gitTagForms, pinFiles, pinnedRefs, tagTreeKey, type PinnedRef, type TagTrees } from './tag-trees.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep, TagRules } from './types.js';
 import { listSome } from '../util/list.js';
 
@@ -39,6 +39,16 @@ export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>
   return { method, answered: false, reason: refusals.join('; '), evidence: { gitTags: candidates.map((c) => c.gitTag) } };
 }
 
+/** Per read of the tag trees: each file's pins at each tag, parsed once for all the images that share the file. */
+const parsedTrees = new WeakMap<TagTrees, Map<string, PinnedRef[] | undefined>>();
+
+function pinsAt(trees: TagTrees, key: string, text: string, file: string): PinnedRef[] | undefined {
+  let parsed = parsedTrees.get(trees);
+  if (!parsed) parsedTrees.set(trees, (parsed = new Map()));
+  if (!parsed.has(key)) parsed.set(key, pinnedRefs(text, file));
+  return parsed.get(key);
+}
+
 /** Why git tag `gitTag` did not build the image at `digest`, or undefined when its tree pins that digest. */
 function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, commit: string, trees: TagTrees): string | undefined {
   if (image.pins.length === 0) return `git tag ${gitTag}: no pin file to check the tag against ${shortDigest(digest)}`;
@@ -52,7 +62,7 @@ function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, comm
       absent.push(file);
       continue;
     }
-    const { pinsDigest, forRepository } = digestsPinnedIn(text, file, image.repository, digest);
+    const { pinsDigest, forRepository } = digestsPinnedIn(text, file, image.repository, digest, pinsAt(trees, key, text, file));
     if (pinsDigest) return undefined;
     found.push(forRepository.length > 0 ? `pins ${listSome(forRepository.map(shortDigest))} in ${file}` : `pins no digest of ${image.repository} in ${file}`);
   }

@@ -71,12 +71,23 @@ export async function readTagTrees(repo: string, images: ImageSubject[], tags: M
  * own collector), and whether it pins `digest` for any repository. A collector
  * failure falls back to a plain text search for the digest.
  */
-export function digestsPinnedIn(text: string, file: string, repository: string, digest: string): { pinsDigest: boolean; forRepository: string[] } {
+export function digestsPinnedIn(text: string, file: string, repository: string, digest: string, pins: PinnedRef[] | undefined = pinnedRefs(text, file)): { pinsDigest: boolean; forRepository: string[] } {
+  if (!pins) return { pinsDigest: text.includes(digest), forRepository: [] };
+  const forRepository = [...new Set(pins.flatMap((p) => (p.name === repository && p.digest ? [p.digest] : [])))];
+  return { pinsDigest: pins.some((p) => p.digest === digest), forRepository };
+}
+
+/** A pin's repository and digest, as `digestsPinnedIn` reads them. */
+export interface PinnedRef {
+  name: string;
+  digest?: string;
+}
+
+/** The pins a file's text holds (its own collector), or undefined when the collector fails; one parse serves every image that asks. */
+export function pinnedRefs(text: string, file: string): PinnedRef[] | undefined {
   try {
-    const { pins } = collectFile(fileKind(file, false), text, { file, isFirstParty: () => true });
-    const forRepository = [...new Set(pins.flatMap((p) => (p.ref.name === repository && p.ref.digest ? [p.ref.digest] : [])))];
-    return { pinsDigest: pins.some((p) => p.ref.digest === digest), forRepository };
+    return collectFile(fileKind(file, false), text, { file, isFirstParty: () => true }).pins.map((p) => ({ name: p.ref.name, ...(p.ref.digest ? { digest: p.ref.digest } : {}) }));
   } catch {
-    return { pinsDigest: text.includes(digest), forRepository: [] };
+    return undefined;
   }
 }

@@ -15,7 +15,8 @@
  * between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
-import { DigestArchaeology, type HistoryView } from '../git/digest-window.js';
+import { changeKey, DigestArchaeology, type DigestChanges, type HistoryView } from '../git/digest-window.js';
+import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cacheFor, type Cache } from '../cache/index.js';
@@ -33,6 +34,8 @@ export interface StartedHistory {
   stream: CommitStream;
   /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
   blobs?: BlobTexts;
+  /** Digest changes by blob pair, kept by earlier runs (their blobs are not read) and grown by this one. */
+  changes: DigestChanges;
   /**
    * Once the scan knows which files hold pins: read the blobs the first commits'
    * changes to them name, so `cat-file` works while the recipe model is read.
@@ -62,9 +65,50 @@ interface KeptHistory {
   records: HistoryCommit[];
   /** How many commits that run's walk read. */
   read: number;
+  /** Digest changes by blob pair (digest-window.ts `changeKey`): key, added, removed. */
+  changes?: [string, string[], string[]][];
+  /** Names this entry for the delta written on top of it. */
+  id?: string;
 }
 
-function historyKey(repo: string): string {
+/**
+ * What later runs add to a kept history, kept apart so a run that reads a few new
+ * commits writes those, not every record again (the whole entry is ~6 MB on
+ * cozystack); valid only on the entry it names (`base`: its id).
+ */
+interface KeptDelta {
+  base: string;
+  tip: string;
+  read: number;
+  records: HistoryCommit[];
+  changes: [string, string[], string[]][];
+}
+
+/** Records a delta may hold before the whole entry is written again (a delta is read and rewritten whole by every run). */
+const deltaLimit = (baseRecords: number) => Math.max(512, baseRecords >> 3);
+
+/** What a run read from the cache, for `keepHistory`. */
+interface Opened {
+  stream: CommitStream;
+  /** Every kept record (entry and delta), and the delta's alone. */
+  kept?: Map<string, HistoryCommit>;
+  delta?: HistoryCommit[];
+  changes: DigestChanges;
+  /** The entry's id and how many of `changes` it holds (the rest are the delta's). */
+  base?: { id: string; changes: number };
+}
+
+const wellFormed = (c: HistoryCommit) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string';
+
+function addChanges(into: DigestChanges, kept: unknown): void {
+  for (const c of Array.isArray(kept) ? (kept as unknown[]) : []) {
+    if (Array.isArray(c) && typeof c[0] === 'string' && Array.isArray(c[1]) && Array.isArray(c[2])) into.set(c[0], { added: new Set(c[1] as string[]), removed: new Set(c[2] as string[]) });
+  }
+}
+
+const keptChangesOf = (changes: Iterable<[string, { added: ReadonlySet<string>; removed: ReadonlySet<string> }]>): [string, string[], string[]][] => [...changes].map(([k, ch]) => [k, [...ch.added], [...ch.removed]]);
+
+function historyKey(repo: string, delta = false): string {
   let root = resolve(repo);
   try {
     root = realpathSync(root);
@@ -72,43 +116,71 @@ function historyKey(repo: string): string {
     /* the pass reports a missing repository */
   }
   // raw paths are --relative to the root, so the records are the root's
-  return JSON.stringify(['commits', root]);
+  return JSON.stringify([delta ? 'commits-delta' : 'commits', root]);
 }
 
 /**
  * The pass from `rev`: with kept records (the cache, from an earlier run), only
  * the commits they lack are diffed (history-join.ts); else the plain raw pass.
  */
-function openStream(repo: string, rev: string, cache: Cache): { stream: CommitStream; kept?: Map<string, HistoryCommit> } {
+function openStream(repo: string, rev: string, cache: Cache): Opened {
   const kept = cache.enabled ? cache.getValue<KeptHistory>(HISTORY_CACHE_NS, historyKey(repo)) : undefined;
-  if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]) };
+  if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]), changes: new Map() };
   // only well-formed records (the entry is ours and checksummed; a record of another shape is simply not known)
-  const records = new Map(kept.records.filter((c) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string').map((c) => [c.sha, c]));
-  return { stream: new JoinedHistory(repo, rev, records, kept.tip, typeof kept.read === 'number' ? kept.read : 0), kept: records };
+  const records = new Map(kept.records.filter(wellFormed).map((c) => [c.sha, c]));
+  const changes: DigestChanges = new Map();
+  addChanges(changes, kept.changes);
+  let tip = kept.tip;
+  let read = typeof kept.read === 'number' ? kept.read : 0;
+  const base = typeof kept.id === 'string' ? { id: kept.id, changes: changes.size } : undefined;
+  // what the runs since added, when written on top of this very entry
+  const delta = base ? cache.getValue<KeptDelta>(HISTORY_CACHE_NS, historyKey(repo, true)) : undefined;
+  let deltaRecords: HistoryCommit[] | undefined;
+  if (base && delta && delta.base === base.id && typeof delta.tip === 'string' && Array.isArray(delta.records)) {
+    deltaRecords = delta.records.filter(wellFormed);
+    for (const c of deltaRecords) records.set(c.sha, c);
+    addChanges(changes, delta.changes);
+    tip = delta.tip;
+    read = typeof delta.read === 'number' ? delta.read : read;
+  }
+  return { stream: new JoinedHistory(repo, rev, records, tip, read), kept: records, changes, ...(deltaRecords ? { delta: deltaRecords } : {}), ...(base ? { base } : {}) };
 }
 
 /** Keep the records the pass read (with those kept before) for the next run; says under -v what was joined. */
-function keepHistory(repo: string, cache: Cache, stream: CommitStream, kept: Map<string, HistoryCommit> | undefined): void {
+function keepHistory(repo: string, cache: Cache, stream: CommitStream, opened: Opened, keptChanges: number): void {
+  const { kept, changes, base } = opened;
   if (!cache.enabled || stream.failed || stream.commits.length === 0) return;
   const joined = stream instanceof JoinedHistory ? stream.stats : undefined;
   if (joined) cache.note(`history: ${joined.kept} commit(s) from kept records, ${joined.fresh} read from git${joined.fellBack ? `; then read plainly: ${joined.fellBack}` : ''}`);
-  const grew = !kept || stream.commits.some((c) => !kept.has(c.sha));
-  if (!grew) return;
+  if (kept) cache.note(`history: ${keptChanges} digest change(s) of pin files kept, ${changes.size - keptChanges} worked out from blobs`);
+  const added = kept ? stream.commits.filter((c) => !kept.has(c.sha)) : stream.commits;
+  if (kept && added.length === 0 && changes.size === keptChanges) return;
+  const tip = stream.commits[0]!.sha;
+  const read = stream.commits.length;
+  const delta = [...(opened.delta ?? []), ...added];
+  if (kept && base && delta.length <= deltaLimit(kept.size - (opened.delta?.length ?? 0))) {
+    // a few new records: written on top of the entry (whose own changes come first in `changes`)
+    cache.putValue(HISTORY_CACHE_NS, historyKey(repo, true), { base: base.id, tip, read, records: delta, changes: keptChangesOf([...changes].slice(base.changes)) } satisfies KeptDelta);
+    return;
+  }
   const records = new Map(kept);
-  for (const c of stream.commits) records.set(c.sha, c);
-  cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip: stream.commits[0]!.sha, records: [...records.values()], read: stream.commits.length } satisfies KeptHistory);
+  for (const c of added) records.set(c.sha, c);
+  // a new id: the delta written on the entry before is not this one's
+  cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip, records: [...records.values()], read, changes: keptChangesOf(changes), id: randomUUID() } satisfies KeptHistory);
 }
 
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
   const cache = cacheFor(repo);
   const opened = openStream(repo, rev, cache);
+  const keptChanges = opened.changes.size;
   let closed = false;
   const facts = { head: resolveCommitAndPrefix(repo, rev), shallow: readShallowState(repo) };
   for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
     stream: opened.stream,
+    changes: opened.changes,
     facts,
     prefetch(files) {
       if (started.blobs) return;
@@ -117,7 +189,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       let asked = 0;
       const ask = () => {
         for (const commits = started.stream.commits; asked < commits.length; asked++) {
-          for (const e of commits[asked]!.entries) if (wanted.has(e.path)) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+          for (const e of commits[asked]!.entries) if (wanted.has(e.path) && !started.changes.has(changeKey(e))) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
         }
       };
       // grow parses what git has written so far before it first waits: those commits' blobs are asked now,
@@ -131,7 +203,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       started.blobs?.batch.close();
       if (closed) return;
       closed = true;
-      keepHistory(repo, cache, started.stream, opened.kept);
+      keepHistory(repo, cache, started.stream, opened, keptChanges);
     },
     // the pass (one process, more when kept records are joined), the two rev-parse of `facts`, the blob reader
     processes: () => started.stream.processes() + 2 + (started.blobs?.batch.running ? 1 : 0),
@@ -163,20 +235,22 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   const { stream } = started;
   const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
   const batch = texts.batch;
-  const arch = new DigestArchaeology(texts);
+  const arch = new DigestArchaeology(texts, started.changes);
   const files = new Set(question.files);
   try {
     let extra: HistoryCommit[] = [];
     let offHeadRead = false;
     // `step` (tests): read exactly this many more commits per check, to test every stopping point
-    let target = step ?? 1024;
+    // a walk joined from kept records checks first where the last run stopped (the stop rules make every
+    // settled point answer the same, so this only skips checks that would have read on)
+    let target = step ?? Math.max(1024, (stream instanceof JoinedHistory ? await stream.resumeAt() : undefined) ?? 0);
     let prefetched = 0;
     for (;;) {
       await stream.grow(target);
       // pin-file blobs of the commits read since the last check, asked before the analysis needs them
       for (; prefetched < stream.commits.length; prefetched++) {
         for (const e of stream.commits[prefetched]!.entries) {
-          if (!files.has(e.path)) continue;
+          if (!files.has(e.path) || started.changes.has(changeKey(e))) continue;
           if (!isNullBlob(e.oldBlob)) texts.want(e.oldBlob);
           if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
         }

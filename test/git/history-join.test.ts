@@ -9,7 +9,7 @@
  * window grown a few commits at a time, as with --no-cache.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,21 @@ describe('the joined history equals one raw pass', () => {
     expect(warm.stats).toEqual({ kept: before.length, fresh: after.length - before.length });
     expect(warm.processes).toBe(2);
 
+    // the window's first check: where the last run stopped, plus the commits no run had read (3 here)
+    const resume = async (records: HistoryCommit[], t: string, lastRead: number) => {
+      const j = new JoinedHistory(dir, 'HEAD', keptOf(records), t, lastRead);
+      try {
+        return await j.resumeAt();
+      } finally {
+        j.stop();
+      }
+    };
+    expect(await resume(before, tip, before.length)).toBe(after.length);
+    expect(await resume(before, tip, 12)).toBe(15);
+    // no kept length, or a fall-back to the plain pass: the window checks as a cold run does
+    expect(await resume(before, tip, 0)).toBeUndefined();
+    expect(await resume(before, 'f'.repeat(40), before.length)).toBeUndefined();
+
     // grown a little at a time, it stops where asked (pauses at the last run's length) and ends the same
     const stepped = await joined(dir, before, tip, before.length, [1, 2, 5, 40]);
     expect(stepped.all).toEqual(after);
@@ -132,10 +147,27 @@ describe('the joined history equals one raw pass', () => {
       const warm = await run(['-v']);
       expect(warm.answer).toEqual(reference.answer);
       expect(warm.err).toMatch(/history: \d+ commit\(s\) from kept records, 0 read from git\n/);
+      // the pin files' digest changes come from the kept entry: no blob is read again
+      expect(warm.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
       commit(dir, 'pinwatch-new.txt', 'one\n', 'chore: one new commit');
       const after = await run(['-v']);
       expect(after.answer).toEqual((await run(['--no-cache'])).answer);
       expect(after.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+      expect(after.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
+      // the new commits go into a small delta on top of the entry: the entry itself is not written again
+      const historyDir = join(dir, '.git', 'pinwatch', 'cache', readdirSync(join(dir, '.git', 'pinwatch', 'cache'))[0]!, 'history');
+      const sizes = () => readdirSync(historyDir).map((f) => statSync(join(historyDir, f)).size).sort((a, b) => a - b);
+      const [deltaBytes, entryBytes] = sizes() as [number, number];
+      expect(sizes()).toHaveLength(2);
+      expect(deltaBytes).toBeLessThan(entryBytes);
+      const entry = readdirSync(historyDir).find((f) => statSync(join(historyDir, f)).size === entryBytes)!;
+      const entryText = readFileSync(join(historyDir, entry));
+      commit(dir, 'pinwatch-new.txt', 'two\n', 'chore: another new commit');
+      const second = await run(['-v']);
+      expect(second.answer).toEqual((await run(['--no-cache'])).answer);
+      expect(second.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+      expect(readFileSync(join(historyDir, entry)).equals(entryText)).toBe(true);
+      expect(sizes()[0]).toBeGreaterThan(deltaBytes);
     }, 120_000);
   }
 
