@@ -385,20 +385,19 @@ export function unchangedSince(record: ReadRecord): boolean {
 
 // ---- node:fs under the same names, recording while a recording is under way ----
 
-export const readdirSync = ((path: PathLike, options?: unknown) => {
-  active?.touch(path);
-  const out = fs.readdirSync(path, options as never) as (string | Buffer | Dirent)[];
-  active?.listed(path, out, false);
-  return out;
-}) as typeof fs.readdirSync;
+/** readdirSync noting the listing; `walk`: the scan walk's (its listings may take an entry no reader looks for, see HarmlessEntry). */
+function listing(walk: boolean): typeof fs.readdirSync {
+  return ((path: PathLike, options?: unknown) => {
+    active?.touch(path);
+    const out = fs.readdirSync(path, options as never) as (string | Buffer | Dirent)[];
+    active?.listed(path, out, walk);
+    return out;
+  }) as typeof fs.readdirSync;
+}
 
-/** readdirSync for the scan walk: its listings may take an entry no reader looks for (see HarmlessEntry). */
-export const readdirWalkSync = ((path: PathLike, options?: unknown) => {
-  active?.touch(path);
-  const out = fs.readdirSync(path, options as never) as (string | Buffer | Dirent)[];
-  active?.listed(path, out, true);
-  return out;
-}) as typeof fs.readdirSync;
+export const readdirSync = listing(false);
+/** readdirSync for the scan walk. */
+export const readdirWalkSync = listing(true);
 
 export const readFileSync = ((path: PathLike | number, options?: unknown) => {
   if (typeof path !== 'number') active?.touch(path);
