@@ -5,7 +5,7 @@
  * the same commits in the same order as the raw pass, at a fraction of git's
  * cost), and joins them: each commit of the walk comes from the new records or
  * from the kept ones (facts of an immutable commit id, checked against the
- * walk's header: parents, dates and subject, so a graft, a replace ref or a
+ * walk's header: tree, parents, dates and subject, so a graft, a replace ref or a
  * shallow boundary that moved is never joined wrongly). A commit the records do
  * not hold — the walk went further back than any run before, or a kept record
  * disagrees — switches to a plain raw pass from the start (one more process,
@@ -15,14 +15,46 @@
  * count than asked: once early where the last run's walk stopped and once at
  * the end of the kept records, so the window checks there before reading on.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { HistoryStream, type CommitStream, type HistoryCommit } from './history.js';
+import { commonGitDir } from './remote.js';
+
+/**
+ * Why kept records cannot be trusted in the repository holding `root`, or
+ * undefined when they can: replace refs or grafts make `git log` show other
+ * trees (and so other raw entries, for a commit and for its children) under the
+ * same commit ids, which no header check can see, so with any of them present
+ * records are neither joined nor kept. Read from the files git keeps them in
+ * (no process): loose and packed `refs/replace/`, `info/grafts`, a reftable
+ * (unreadable without git, so untrusted), and the environment variables that
+ * move them (GIT_REPLACE_REF_BASE, GIT_DIR, GIT_COMMON_DIR, GIT_GRAFT_FILE).
+ */
+export function historyRewriters(root: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const name of ['GIT_REPLACE_REF_BASE', 'GIT_DIR', 'GIT_COMMON_DIR', 'GIT_GRAFT_FILE']) if (env[name]) return `${name} is set`;
+  let dir = resolve(root);
+  let common = commonGitDir(dir);
+  while (!common && dirname(dir) !== dir) common = commonGitDir((dir = dirname(dir)));
+  if (!common) return 'no git dir found above the root';
+  try {
+    if (existsSync(join(common, 'reftable'))) return 'its refs are in a reftable';
+    if (existsSync(join(common, 'info', 'grafts'))) return 'it has info/grafts';
+    const loose = join(common, 'refs', 'replace');
+    if (existsSync(loose) && readdirSync(loose).length > 0) return 'it has replace refs';
+    const packed = join(common, 'packed-refs');
+    if (existsSync(packed) && readFileSync(packed, 'utf8').includes(' refs/replace/')) return 'it has replace refs';
+  } catch (e) {
+    return `its refs could not be read (${e instanceof Error ? e.message : String(e)})`;
+  }
+  return undefined;
+}
 
 /** Commits of the walk joined per check (the header pass streams ahead). */
 const BATCH = 1024;
 
 const sameHeader = (a: HistoryCommit, b: HistoryCommit) =>
-  a.sha === b.sha && a.commitTime === b.commitTime && a.date === b.date && a.subject === b.subject && a.parentShas.length === b.parentShas.length && a.parentShas.every((p, i) => p === b.parentShas[i]);
+  a.sha === b.sha && a.tree !== undefined && a.tree === b.tree && a.commitTime === b.commitTime && a.date === b.date && a.subject === b.subject && a.parentShas.length === b.parentShas.length && a.parentShas.every((p, i) => p === b.parentShas[i]);
 
 export interface JoinStats {
   /** Commits handed out from kept records, and from the new raw pass. */

@@ -44,23 +44,28 @@ export interface HistoryCommit {
   /** Committer time, Unix seconds (`%ct`): the walk's order. */
   commitTime: number;
   subject: string;
+  /**
+   * Its tree id (`%T`), from the raw and header passes: what a kept record is checked against besides the
+   * header fields (a replace ref can give a commit id another tree while its parents, dates and subject stay).
+   */
+  tree?: string;
   /** Paths changed against the parent (none for a merge), --relative to the root. */
   entries: RawEntry[];
 }
 
-export const RAW_FORMAT = '%H%x00%P%x00%aI%x00%ct%x00%s%x00';
+export const RAW_FORMAT = '%H%x00%T%x00%P%x00%aI%x00%ct%x00%s%x00';
 const RAW_META = /^:(\d{6}) (\d{6}) ([0-9a-f]{40}|[0-9a-f]{64}) ([0-9a-f]{40}|[0-9a-f]{64}) ([A-Z])$/;
 const NULL_IDS = new Set(['0'.repeat(40), '0'.repeat(64)]);
 export const isNullBlob = (id: string) => NULL_IDS.has(id);
 
 /** One record of `git log --raw -z --format=<nonce>RAW_FORMAT` (the text after its nonce). */
 export function parseRawRecord(record: string): HistoryCommit {
-  const header = nulFields(record, 5);
+  const header = nulFields(record, 6);
   const fields = header.fields;
   let at = header.at;
-  const [sha, parents, date, ct, subject] = fields as [string, string, string, string, string];
+  const [sha, tree, parents, date, ct, subject] = fields as [string, string, string, string, string, string];
   if (!/^-?\d+$/.test(ct)) throw malformed('committer time', ct);
-  const commit: HistoryCommit = { sha: checkSha(sha), parentShas: checkParents(parents), date, commitTime: Number(ct), subject, entries: [] };
+  const commit: HistoryCommit = { sha: checkSha(sha), parentShas: checkParents(parents), date, commitTime: Number(ct), subject, tree: checkSha(tree, 'tree id'), entries: [] };
   // -z ends the header with one more NUL; a commit with changes then has a newline and its entries
   let rest = record.slice(at);
   if (rest.startsWith('\0')) rest = rest.slice(1);

@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cacheFor, type Cache } from '../cache/index.js';
-import { JoinedHistory } from '../git/history-join.js';
+import { historyRewriters, JoinedHistory } from '../git/history-join.js';
 import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
@@ -96,9 +96,11 @@ interface Opened {
   changes: DigestChanges;
   /** The entry's id and how many of `changes` it holds (the rest are the delta's). */
   base?: { id: string; changes: number };
+  /** Why records are neither joined nor kept in this repository (historyRewriters). */
+  untrusted?: string;
 }
 
-const wellFormed = (c: HistoryCommit) => c && typeof c.sha === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string';
+const wellFormed = (c: HistoryCommit) => c && typeof c.sha === 'string' && typeof c.tree === 'string' && Array.isArray(c.parentShas) && Array.isArray(c.entries) && typeof c.subject === 'string';
 
 function addChanges(into: DigestChanges, kept: unknown): void {
   for (const c of Array.isArray(kept) ? (kept as unknown[]) : []) {
@@ -124,6 +126,12 @@ function historyKey(repo: string, delta = false): string {
  * the commits they lack are diffed (history-join.ts); else the plain raw pass.
  */
 function openStream(repo: string, rev: string, cache: Cache): Opened {
+  // replace refs or grafts: the same commit ids may show other trees, so records are neither joined nor kept
+  const untrusted = cache.enabled ? historyRewriters(repo) : undefined;
+  if (untrusted) {
+    cache.note(`history: no commit records kept or joined: ${untrusted}`);
+    return { stream: HistoryStream.start(repo, [rev]), changes: new Map(), untrusted };
+  }
   const kept = cache.enabled ? cache.getValue<KeptHistory>(HISTORY_CACHE_NS, historyKey(repo)) : undefined;
   if (!kept || typeof kept.tip !== 'string' || !Array.isArray(kept.records) || kept.records.length === 0) return { stream: HistoryStream.start(repo, [rev]), changes: new Map() };
   // only well-formed records (the entry is ours and checksummed; a record of another shape is simply not known)
@@ -149,7 +157,7 @@ function openStream(repo: string, rev: string, cache: Cache): Opened {
 /** Keep the records the pass read (with those kept before) for the next run; says under -v what was joined. */
 function keepHistory(repo: string, cache: Cache, stream: CommitStream, opened: Opened, keptChanges: number): void {
   const { kept, changes, base } = opened;
-  if (!cache.enabled || stream.failed || stream.commits.length === 0) return;
+  if (!cache.enabled || opened.untrusted || stream.failed || stream.commits.length === 0) return;
   const joined = stream instanceof JoinedHistory ? stream.stats : undefined;
   if (joined) cache.note(`history: ${joined.kept} commit(s) from kept records, ${joined.fresh} read from git${joined.fellBack ? `; then read plainly: ${joined.fellBack}` : ''}`);
   if (kept) cache.note(`history: ${keptChanges} digest change(s) of pin files kept, ${changes.size - keptChanges} worked out from blobs`);

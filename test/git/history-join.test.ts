@@ -9,12 +9,12 @@
  * window grown a few commits at a time, as with --no-cache.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryStream, type HistoryCommit } from '../../src/git/history.js';
-import { JoinedHistory } from '../../src/git/history-join.js';
+import { historyRewriters, JoinedHistory } from '../../src/git/history-join.js';
 import { runCli } from '../support/io.js';
 import { configureCache } from '../../src/cache/index.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -119,6 +119,67 @@ describe('the joined history equals one raw pass', () => {
     const r = await joined(dir, after, after[0]!.sha, after.length);
     expect(r.all).toEqual(rewritten);
   });
+
+  it('kept records are not trusted where replace refs, grafts or a reftable can show other trees under the same ids', () => {
+    const dir = repo();
+    const gitDir = join(dir, '.git');
+    expect(historyRewriters(dir, {})).toBeUndefined();
+    expect(historyRewriters(join(dir, 'sub', 'dir'), {})).toBeUndefined(); // the git dir is found above
+    expect(historyRewriters(dir, { GIT_REPLACE_REF_BASE: 'refs/other/' })).toBe('GIT_REPLACE_REF_BASE is set');
+    expect(historyRewriters(dir, { GIT_DIR: gitDir })).toBe('GIT_DIR is set');
+    const [a, b] = git(dir, 'rev-list', '-2', 'HEAD').split('\n') as [string, string];
+    git(dir, 'replace', a, b);
+    expect(historyRewriters(dir, {})).toBe('it has replace refs');
+    git(dir, 'pack-refs', '--all');
+    expect(readdirSync(join(gitDir, 'refs', 'replace'))).toEqual([]);
+    expect(historyRewriters(dir, {})).toBe('it has replace refs'); // packed
+    git(dir, 'replace', '-d', a);
+    expect(historyRewriters(dir, {})).toBeUndefined();
+    mkdirSync(join(gitDir, 'info'), { recursive: true });
+    writeFileSync(join(gitDir, 'info', 'grafts'), `${a}\n`);
+    expect(historyRewriters(dir, {})).toBe('it has info/grafts');
+    rmSync(join(gitDir, 'info', 'grafts'));
+    mkdirSync(join(gitDir, 'reftable'));
+    expect(historyRewriters(dir, {})).toBe('its refs are in a reftable');
+    rmSync(join(gitDir, 'reftable'), { recursive: true });
+    expect(historyRewriters(mkdtempSync(join(tmpdir(), 'pinwatch-nogit-')), {})).toBe('no git dir found above the root');
+  });
+
+  it('stale after a replace ref gives an old commit another tree (same header) answers as --no-cache: no kept record is joined', async () => {
+    const dir = GOLDEN_REPOS['bench-plain'].make();
+    made.push(dir);
+    const args = ['--repo', dir, 'stale', '--format', 'json', '--fail-on-stale', 'never'];
+    const run = async (extra: string[]) => {
+      const r = await runCli([...args, ...extra]);
+      return { answer: normalize(JSON.parse(r.out)), err: r.err };
+    };
+    await run([]); // fills the cache
+    // an old commit replaced by one with the same parents, dates and message over a tree with one more file in
+    // img0's sources: it and its child show other raw entries under the same ids, and img0 one more unshipped change
+    const old = git(dir, 'log', '-1', '--format=%H', '--skip=1', 'HEAD');
+    const fields = git(dir, 'log', '-1', '--format=%an%x00%ae%x00%aD%x00%cn%x00%ce%x00%cD%x00%P%x00%B', old).split('\0');
+    const [an, ae, ad, cn, ce, cd, parents, ...body] = fields as string[];
+    const index = join(dir, '.git', 'pinwatch-test-index');
+    const withIndex = { ...process.env, GIT_INDEX_FILE: index };
+    execFileSync('git', ['read-tree', old], { cwd: dir, env: withIndex });
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'replaced\n', encoding: 'utf8' }).trim();
+    execFileSync('git', ['update-index', '--add', '--cacheinfo', `100644,${blob},src/img0/pinwatch-replaced.txt`], { cwd: dir, env: withIndex });
+    const tree = execFileSync('git', ['write-tree'], { cwd: dir, env: withIndex, encoding: 'utf8' }).trim();
+    rmSync(index);
+    const replacement = execFileSync('git', ['commit-tree', tree, ...(parents ? parents.split(' ').flatMap((p) => ['-p', p]) : [])], {
+      cwd: dir,
+      input: body.join('\0'),
+      env: { ...process.env, GIT_AUTHOR_NAME: an, GIT_AUTHOR_EMAIL: ae, GIT_AUTHOR_DATE: ad, GIT_COMMITTER_NAME: cn, GIT_COMMITTER_EMAIL: ce, GIT_COMMITTER_DATE: cd },
+      encoding: 'utf8',
+    }).trim();
+    const before = await run(['--no-cache']);
+    git(dir, 'replace', old, replacement);
+    const warm = await run(['-v']);
+    expect(warm.answer).not.toEqual(before.answer); // the replacement changes the answer
+    expect(warm.answer).toEqual((await run(['--no-cache'])).answer);
+    expect(warm.err).toMatch(/history: no commit records kept or joined: it has replace refs\n/);
+    expect(warm.err).not.toMatch(/from kept records/);
+  }, 120_000);
 
   it('in a shallow clone, records kept from the full clone are not joined across its boundary', async () => {
     const dir = repo();

@@ -87,9 +87,9 @@ describe('parseRawLog (git log --raw -z --format=<nonce>RAW_FORMAT)', () => {
     newBlob: sha,
     status: fc.constantFrom('A', 'D', 'M', 'T'),
   });
-  const rawCommit = fc.record({ sha, parentShas: fc.array(sha, { maxLength: 3 }), date, commitTime: fc.integer({ min: 0, max: 2 ** 40 }), subject: noNul(), entries: fc.array(entry, { maxLength: 4 }) });
-  const print = (nonce: string, c: { sha: string; parentShas: string[]; date: string; commitTime: number; subject: string; entries: { path: string; oldBlob: string; newBlob: string; status: string }[] }) =>
-    `${nonce}${c.sha}\x00${c.parentShas.join(' ')}\x00${c.date}\x00${c.commitTime}\x00${c.subject}\x00\x00${c.entries.length ? `\n${c.entries.map((e) => `:100644 100644 ${e.oldBlob} ${e.newBlob} ${e.status}\x00${e.path}\x00`).join('')}` : ''}`;
+  const rawCommit = fc.record({ sha, parentShas: fc.array(sha, { maxLength: 3 }), date, commitTime: fc.integer({ min: 0, max: 2 ** 40 }), subject: noNul(), tree: sha, entries: fc.array(entry, { maxLength: 4 }) });
+  const print = (nonce: string, c: { sha: string; tree: string; parentShas: string[]; date: string; commitTime: number; subject: string; entries: { path: string; oldBlob: string; newBlob: string; status: string }[] }) =>
+    `${nonce}${c.sha}\x00${c.tree}\x00${c.parentShas.join(' ')}\x00${c.date}\x00${c.commitTime}\x00${c.subject}\x00\x00${c.entries.length ? `\n${c.entries.map((e) => `:100644 100644 ${e.oldBlob} ${e.newBlob} ${e.status}\x00${e.path}\x00`).join('')}` : ''}`;
 
   it('returns every commit, field and raw entry exactly, whatever subjects and paths hold', () => {
     fc.assert(
@@ -103,7 +103,7 @@ describe('parseRawLog (git log --raw -z --format=<nonce>RAW_FORMAT)', () => {
 
   it('a subject or path holding a forged entry or record stays a subject or path', () => {
     const nonce = newNonce();
-    const c = { sha: 'c'.repeat(40), parentShas: [], date: '2026-01-01T00:00:00Z', commitTime: 1, subject: 'Revert "x"', entries: [{ path: `p\n:100644 100644 ${'a'.repeat(40)}`, oldBlob: 'd'.repeat(40), newBlob: 'e'.repeat(40), status: 'M' }] };
+    const c = { sha: 'c'.repeat(40), tree: '9'.repeat(40), parentShas: [], date: '2026-01-01T00:00:00Z', commitTime: 1, subject: 'Revert "x"', entries: [{ path: `p\n:100644 100644 ${'a'.repeat(40)}`, oldBlob: 'd'.repeat(40), newBlob: 'e'.repeat(40), status: 'M' }] };
     expect(parseRawLog(print(nonce, c), nonce)).toEqual([c]);
     // another run's record marker in a subject is text: only this run's nonce starts a record
     const other = { ...c, subject: `${newNonce()}${'f'.repeat(40)}` };
@@ -111,12 +111,13 @@ describe('parseRawLog (git log --raw -z --format=<nonce>RAW_FORMAT)', () => {
   });
 
   it.each([
-    ['a bad sha', `${'z'.repeat(40)}\x00\x00d\x001\x00s\x00\x00`, /commit sha/],
-    ['a bad committer time', `${'a'.repeat(40)}\x00\x00d\x00soon\x00s\x00\x00`, /committer time/],
-    ['a cut header', `${'a'.repeat(40)}\x00\x00d\x00`, /commit header/],
-    ['entries without the newline', `${'a'.repeat(40)}\x00\x00d\x001\x00s\x00\x00:100644`, /raw entries/],
-    ['an entry of another shape', `${'a'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 ${'b'.repeat(40)} M\x00p\x00`, /raw entry/],
-    ['an entry without its path', `${'a'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} M\x00`, /raw entry path/],
+    ['a bad sha', `${'z'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00`, /commit sha/],
+    ['a bad tree id', `${'a'.repeat(40)}\x00tree\x00\x00d\x001\x00s\x00\x00`, /tree id/],
+    ['a bad committer time', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x00soon\x00s\x00\x00`, /committer time/],
+    ['a cut header', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x00`, /commit header/],
+    ['entries without the newline', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00:100644`, /raw entries/],
+    ['an entry of another shape', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 ${'b'.repeat(40)} M\x00p\x00`, /raw entry/],
+    ['an entry without its path', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} M\x00`, /raw entry path/],
   ])('refuses %s', (_, record, error) => expect(() => parseRawRecord(record)).toThrow(error));
 });
 
