@@ -10,7 +10,7 @@
  */
 import type { Config, ProvenanceMethod } from '../config/types.js';
 import { readDigestIntroductions } from '../git/digest-history.js';
-import { resolveAbbreviations } from '../git/objects.js';
+import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import type { ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import { digestHistorySource } from './digest-history.js';
@@ -34,6 +34,14 @@ export interface ProvenanceContext {
   registry?: RegistryAsk;
   /** What the config says about tags (tag-commit pattern, git tag forms). */
   tagRules?: TagRules;
+  /** Filled with what the methods read outside history (stale/reuse.ts checks it is unchanged). */
+  observed?: ObservedRefs;
+}
+
+/** The refs and object names the provenance methods read: git-tag's tags, tag-commit's abbreviations. */
+export interface ObservedRefs {
+  tags?: Map<string, string>;
+  abbreviations?: Map<string, Abbreviation>;
 }
 
 /** The config's tag rules: `provenance.tagCommitPattern`, `provenance.gitTag` and each image's `images.<key>.gitTag`. */
@@ -81,13 +89,16 @@ async function sourceOf(repo: string, subjects: ImageSubject[], method: Provenan
   }
   if (method === 'tag-commit') {
     const custom = ctx.tagRules?.tagCommitPattern;
-    return tagCommitSource(await resolveAbbreviations(repo, embeddedCommits(subjects, custom)), custom);
+    const resolved = await resolveAbbreviations(repo, embeddedCommits(subjects, custom));
+    if (ctx.observed) ctx.observed.abbreviations = resolved;
+    return tagCommitSource(resolved, custom);
   }
   if (method === 'tag-history') {
     return tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix), shallow: ctx.shallow, buildCommit: ctx.buildCommit });
   }
   if (method === 'git-tag') {
     const tags = await readTags(repo);
+    if (ctx.observed) ctx.observed.tags = tags;
     const rules = ctx.tagRules ?? {};
     return gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix, rules), rules);
   }

@@ -33,7 +33,7 @@ export function staleJson(report: StaleReport & { notes?: string[] }): Record<st
     summary: { images: report.images.length, stale: count('stale'), current: count('current'), unknown: count('unknown') },
     warnings: report.warnings,
     notes: report.notes ?? [],
-    stats: { gitProcesses: report.gitProcesses, ...(report.history ? { history: report.history } : {}), timings: report.timings ?? {} },
+    stats: { gitProcesses: report.gitProcesses, ...(report.history ? { history: report.history } : {}), timings: report.timings ?? {}, ...(report.reused ? { reused: report.reused } : {}) },
     images: report.images.map(imageJson),
   };
 }

@@ -14,7 +14,7 @@
  * kind's name) in a directory only the walk listed does not.
  * Under -v the cache summary says what was reused, or why not.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { cacheFor, type Cache } from '../cache/index.js';
@@ -33,25 +33,30 @@ export const SNAPSHOT_NS = 'snapshot';
 export interface DerivedTree {
   scan: ScanResult;
   known: ImagesResult;
-  /** Whether the snapshot was reused, and why not. */
-  snapshot: { reused: boolean; reason?: string };
+  /**
+   * Whether the snapshot was reused, and why not; `id` names the snapshot this
+   * derivation is (reused, or kept by this run): stale/reuse.ts ties an answer to it.
+   */
+  snapshot: { reused: boolean; reason?: string; id?: string };
 }
 
 export interface DeriveOptions {
   /** The cache (default: the process's, `cacheFor(root)`); a disabled one derives without a snapshot. */
   cache?: Cache;
-  /** Called as soon as the pins are known (stale starts reading their blobs), reused or derived. */
-  onScan?: (scan: ScanResult) => void;
+  /** Called as soon as the pins are known (stale starts reading their blobs), reused or derived (`reused`). */
+  onScan?: (scan: ScanResult, reused: boolean) => void;
 }
 
 interface Snapshot {
+  /** Names this derivation (kept when its record's stats are refreshed). */
+  id?: string;
   record: ReadRecord;
   scan: Omit<ScanResult, 'root' | 'config' | 'recipeTree'>;
   known: ImagesResult;
 }
 
 /** A stable hash of the loaded config (every key it holds, in its order: what the derivation was given). */
-function configHash(config: Config): string {
+export function configHash(config: Config): string {
   const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
   return createHash('sha256').update(text).digest('hex');
 }
@@ -100,7 +105,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const cache = options.cache ?? cacheFor(root);
   const derive = async (recovery?: Awaited<ReturnType<typeof startRecovery>>) => {
     const scan = await scanRepo(root, config, { recipeTree: true, ...(recovery ? { recovery } : {}) });
-    options.onScan?.(scan);
+    options.onScan?.(scan, false);
     const known = await imagesFromPins(root, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
     return { scan, known };
   };
@@ -135,20 +140,22 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
       if (check.refreshed) cache.putValue(SNAPSHOT_NS, key, { ...kept, record: check.refreshed } satisfies Snapshot);
       cache.note(`tree snapshot reused: scan, build model and inputs of ${kept.known.images.length} image(s); ${check.stats.paths} paths checked (${check.stats.listed} listed again, ${check.stats.hashed} hashed again${check.refreshed ? ', their stats kept for the next run' : ''}) in ${ms} ms`);
       const scan: ScanResult = { ...kept.scan, root, config };
-      options.onScan?.(scan);
-      return { scan, known: kept.known, snapshot: { reused: true } };
+      options.onScan?.(scan, true);
+      return { scan, known: kept.known, snapshot: { reused: true, ...(kept.id ? { id: kept.id } : {}) } };
     }
     reason = check.reason ?? 'its record does not hold';
   }
   const { value, record } = await recordReads(() => derive(recovery));
   let kept2 = 'kept for the next run';
+  let id: string | undefined;
   if (await recovered()) kept2 = 'not kept: an interrupted write was recovered in this run';
   else if (record.unusable) kept2 = `not kept: ${record.unusable}`;
   else if (!unchangedSince(record)) kept2 = 'not kept: a file changed while it was read';
   else {
     const { root: _r, config: _c, recipeTree: _t, ...scan } = value.scan;
-    cache.putValue(SNAPSHOT_NS, key, { record, scan, known: value.known } satisfies Snapshot);
+    id = randomUUID();
+    cache.putValue(SNAPSHOT_NS, key, { id, record, scan, known: value.known } satisfies Snapshot);
   }
   cache.note(`tree snapshot not used (${reason}); derived again from ${record.paths.length} paths, ${kept2}`);
-  return { ...value, snapshot: { reused: false, reason } };
+  return { ...value, snapshot: { reused: false, reason, ...(id ? { id } : {}) } };
 }

@@ -18,7 +18,8 @@ import type { ProvenanceMethod } from '../config/types.js';
 import { introducerOf, resolveFromHistory, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
 import { resolveProvenance } from '../provenance/resolve.js';
-import { provenanceSources } from '../provenance/sources.js';
+import { provenanceSources, type ObservedRefs } from '../provenance/sources.js';
+import type { ShallowState } from '../git/shallow.js';
 import { subjectsOf, type Subject as ProvenanceSubject } from '../provenance/subjects.js';
 import type { Provenance, TagRules } from '../provenance/types.js';
 import { inputMatcher } from '../sources/matcher.js';
@@ -56,9 +57,20 @@ export interface StaleOptions {
   history?: StartedHistory;
   /** Tests: grow the history window by this many commits per check (every stopping point is tried). */
   windowStep?: number;
+  /** Filled with what the answer read besides history and the tree (stale/reuse.ts keeps it with the answer). */
+  observed?: ObservedFacts;
+}
+
+/** The shallow state, the root's prefix, and the refs and object names provenance read. */
+export interface ObservedFacts extends ObservedRefs {
+  shallow?: ShallowState;
+  prefix?: string;
 }
 
 const DAY_MS = 86_400_000;
+
+/** Whole days from `date` (ISO 8601) to `now`: an unshipped commit's age. */
+export const ageDays = (now: Date, date: string): number => Math.floor((now.getTime() - Date.parse(date)) / DAY_MS);
 
 type Subject = ProvenanceSubject<StaleImageInput>;
 
@@ -85,6 +97,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     throw new PinwatchError('git-no-head', `revision "${headRev}" does not name a commit in ${repo} (an empty repository has none yet); expected a branch, tag or sha`);
   }
   const shallow = await started.facts.shallow;
+  if (options.observed) Object.assign(options.observed, { shallow, prefix: prefix ?? '' });
   const pr = options.base === undefined ? undefined : await prCommits(repo, head, options.base);
   const subjects = subjectsOf(images);
   const methods = options.methods ?? ['registry', 'digest-history', 'tag-commit', 'tag-history', 'git-tag'];
@@ -95,6 +108,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     buildCommit: options.buildCommit ?? 'parent',
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.tagRules ? { tagRules: options.tagRules } : {}),
+    ...(options.observed ? { observed: options.observed } : {}),
   } as const;
   // every method but digest history, each step asked once
   const others = await provenanceSources(repo, subjects, methods.filter((m) => m !== 'digest-history'), ctx);
@@ -326,6 +340,6 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
     unshipped,
     cherryPicked: j.cherryPicked,
     ...(prOwn ? { rebuild } : {}),
-    ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: Math.floor((now.getTime() - Date.parse(oldest.date)) / DAY_MS) } } : {}),
+    ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(now, oldest.date) } } : {}),
   };
 }

@@ -13,6 +13,11 @@ import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type StaleOptions } from './history.js';
 import type { StaleReport } from './types.js';
 import { startHistory } from './window.js';
+import { keepAnswer, noteVerdict, openAnswer, reusedReport, type Verdict } from './reuse.js';
+import type { ObservedFacts } from './history.js';
+import { cacheFor } from '../cache/index.js';
+import { gitStats } from '../git/run.js';
+import { resolve } from 'node:path';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
@@ -31,30 +36,56 @@ export interface StaleReportResult extends StaleReport {
 }
 
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
-  // git reads history on the other core while the scan and the recipe model run
-  const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD');
+  const rev = opts.head ?? 'HEAD';
+  const cache = cacheFor(repoRoot);
+  const t0 = performance.now();
+  const startProcesses = gitStats.processes;
+  // the answer an earlier run kept, and its git facts checked now (stale/reuse.ts); a caller's own scan or history: never
+  const reuse = opts.scan || opts.history ? undefined : openAnswer(resolve(repoRoot), config, opts, cache);
+  const verdict: Verdict | undefined = reuse?.verdict ? await reuse.verdict : reuse?.refused ? { ok: false, reason: reuse.refused } : undefined;
+  // git reads history on the other core while the scan and the recipe model run (unless the answer may be reused)
+  let history = opts.history ?? (verdict?.ok ? undefined : startHistory(repoRoot, rev));
   let scan: ScanResult;
   let known: ImagesResult;
   let images: ImagesResult['images'];
+  let snapshotId: string | undefined;
   try {
     if (opts.scan) {
       scan = opts.scan;
-      history.prefetch(scan.pins.map((p) => p.file));
+      history!.prefetch(scan.pins.map((p) => p.file));
       known = opts.known ?? (await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}));
     } else {
       // the scan and image knowledge of the tree, from the snapshot when nothing it read changed
-      ({ scan, known } = await deriveTree(repoRoot, config, { onScan: (s) => history.prefetch(s.pins.map((p) => p.file)) }));
+      const derived = await deriveTree(repoRoot, config, {
+        onScan: (s, reused) => {
+          if (!history && reused) return; // the answer may be reused: decided below
+          (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
+        },
+      });
+      ({ scan, known } = derived);
+      snapshotId = derived.snapshot.id;
+      if (verdict?.ok && reuse?.kept) {
+        if (derived.snapshot.reused && snapshotId === reuse.kept.snapshot) {
+          noteVerdict(cache, verdict);
+          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), startProcesses, Math.round(performance.now() - t0));
+        }
+        noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
+      } else if (verdict) noteVerdict(cache, verdict);
+      if (!history) (history = startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
     }
     images = selectImages(known, opts.only, config.aliases);
   } catch (e) {
-    history.close();
+    history?.close();
     throw e;
   }
-  const report = await computeStale(repoRoot, images, { ...opts, history, ...staleConfigOptions(config, opts.registry) });
+  const observed: ObservedFacts = {};
+  const report = await computeStale(repoRoot, images, { ...opts, history: history!, observed, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
-  return { ...report, notes: [...recovered, ...notes, ...known.notes] };
+  const result = { ...report, notes: [...recovered, ...notes, ...known.notes] };
+  if (reuse && recovered.length === 0) keepAnswer(resolve(repoRoot), cache, reuse, result, snapshotId, observed);
+  return result;
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */

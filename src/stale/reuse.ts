@@ -1,0 +1,263 @@
+/**
+ * Answer-level reuse: a `stale` rerun whose new commits touch nothing any
+ * judged image depends on gives the answer kept by the run before, without
+ * reading history, provenance sources or judging anything.
+ *
+ * What is kept (namespace `answer`, keyed on the real root, the config's hash,
+ * the revision and `--only`): the report minus its per-run stats, the commit it
+ * judged (T0), the id of the tree snapshot it was derived from
+ * (snapshot/repo.ts), the root's prefix in its work tree, the shallow state, and
+ * what provenance read outside history: git-tag's tags and tag-commit's
+ * abbreviation lookups (provenance/sources.ts `observed`, exactly what that run
+ * saw). Nothing is kept when the run could not be tied to a snapshot, when
+ * history rewriters were present (replace refs, grafts: git/history-join.ts),
+ * or for options whose answer is not a function of the facts below (registry,
+ * PR mode, a caller's own scan or history, any option not known here).
+ *
+ * The next run reuses the answer when all of these hold, and says the first one
+ * that does not under -v:
+ * - the same options and config (the key), no history rewriters now;
+ * - HEAD resolves to T0, or every commit of `git log --raw HEAD --not T0` (one
+ *   process; merges diffed against their first parent, root commits in full)
+ *   changes no pin file of a judged image, no path any judged image's input
+ *   matcher matches (sources/matcher.ts inputMatcher over its patterns and
+ *   ignores, the matcher the judge uses), and no pinwatch config file; and T0
+ *   is on HEAD's first-parent chain through those commits;
+ * - the same prefix, the same shallow state, the same tags (when git-tag is a
+ *   method), the same answers for the abbreviations tag-commit looked up;
+ * - the tree snapshot holds (deriveTree's own check) and is the very one the
+ *   answer was derived from (its id): the same pins, images and inputs.
+ *
+ * Why the answer is then the same as a full run's (the argument):
+ * - Images, pins, inputs and notes come from the work tree: the snapshot check.
+ * - Every commit HEAD reaches is T0's history or one of the new commits N.
+ *   The commits of T0's history are immutable (no rewriters), so their changes,
+ *   dates, subjects, messages and patch ids are those the kept run saw.
+ * - digest-history and tag-history find where a pin file took its digest or
+ *   tag: no commit of N changes a pin file (nor, for a merge, brings a change
+ *   to one), so the introducing commits and everything older are unchanged.
+ *   tag-commit answers from the image tags (the snapshot) and the abbreviation
+ *   lookups (checked again); git-tag from the tags (hashed again) and their
+ *   trees (immutable). The shallow boundary is checked. So every build commit B
+ *   is the same, and B's history is fixed.
+ * - Unshipped commits of an image are the non-merge commits HEAD reaches that B
+ *   does not and that touch its inputs: those of N touch none, the others are
+ *   T0's, unchanged. Cherry-pick pools lie in B's history and are filtered by
+ *   the candidates' dates and paths: unchanged. The window reads until the
+ *   answer is settled and every settled point answers the same (window.ts).
+ * - PR numbers come from the subject of the first-parent commit that brought a
+ *   commit in (pr-owner.ts, oldest first): T0 is on HEAD's first-parent chain,
+ *   so every commit of T0's history keeps its owner.
+ * - The clock enters only `oldestUnshipped.ageDays`: recomputed for this run.
+ * - `head` is this run's HEAD; gitProcesses, timings and `reused` are this run's.
+ * A subject of N (a forged "release" message) is never read by any method.
+ */
+import { realpathSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Cache } from '../cache/index.js';
+import { CONFIG_FILE_NAMES } from '../config/defaults.js';
+import type { Config } from '../config/types.js';
+import { rawLogArgs, parseRawLog, type HistoryCommit } from '../git/history.js';
+import { historyRewriters } from '../git/history-join.js';
+import { newNonce } from '../git/log-parse.js';
+import { resolveAbbreviations, resolveCommitAndPrefix, type Abbreviation } from '../git/objects.js';
+import { git, gitStats } from '../git/run.js';
+import { readShallowState, type ShallowState } from '../git/shallow.js';
+import { readTags } from '../git/tags.js';
+import { configHash } from '../snapshot/index.js';
+import { inputMatcher } from '../sources/matcher.js';
+import { ageDays, type ObservedFacts } from './history.js';
+import type { StaleReport } from './types.js';
+
+/** The cache namespace of kept answers. */
+export const ANSWER_NS = 'answer';
+
+/** A report as staleReport returns it (stale/repo.ts): the engine's, with notes. */
+export type AnswerReport = StaleReport & { notes: string[] };
+
+/** The options whose answer this module knows to be a function of the facts it checks. */
+export interface AnswerOptions {
+  head?: string;
+  only?: string[];
+  now?: Date;
+}
+
+/** What is kept with an answer. */
+interface KeptAnswer {
+  tip: string;
+  snapshot: string;
+  prefix: string;
+  shallow: string;
+  tags?: string;
+  abbreviations?: [string, string][];
+  report: Omit<AnswerReport, 'gitProcesses' | 'history' | 'timings' | 'reused'>;
+}
+
+/** Why an option rules reuse out (undefined: it does not). */
+function optionRefusal(name: string): string {
+  if (name === 'registry') return 'registry-backed provenance (--registry) reads outside the repository';
+  if (name === 'base') return 'PR mode (--base) counts the PR\'s own commits';
+  if (name === 'scan' || name === 'model' || name === 'known' || name === 'history') return `the caller passed its own ${name}`;
+  return `option ${name} is not known to the answer cache`;
+}
+
+const KNOWN_OPTIONS = new Set(['head', 'only', 'now']);
+
+/** The key of the answer for these options, or why there is none. */
+function answerKey(root: string, config: Config, opts: AnswerOptions): { key: string } | { refused: string } {
+  for (const [name, value] of Object.entries(opts as Record<string, unknown>)) {
+    if (value === undefined || KNOWN_OPTIONS.has(name)) continue;
+    if (name === 'only' && Array.isArray(value) && value.length === 0) continue;
+    return { refused: optionRefusal(name) };
+  }
+  const rev = opts.head ?? 'HEAD';
+  if (rev.startsWith('-')) return { refused: `revision ${JSON.stringify(rev)} looks like an option` };
+  return { key: JSON.stringify(['answer', root, configHash(config), rev, opts.only ?? []]) };
+}
+
+const shallowText = (s: ShallowState) => JSON.stringify([s.shallow, [...s.boundary].sort()]);
+const tagsText = (tags: Map<string, string>) => JSON.stringify([...tags].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+const abbreviationText = (a: Abbreviation) => ('commit' in a ? `commit ${a.commit}` : 'ambiguous' in a ? 'ambiguous' : 'absent');
+
+/** One run's decision: reuse the kept answer (with what to say), or why not. */
+export type Verdict = { ok: true; head: string; newCommits: number; tip: string } | { ok: false; reason: string };
+
+/** A run's look at the kept answer: started at once, its git reads running while the tree is checked. */
+export interface AnswerReuse {
+  /** The key this run's answer is kept under, when it may be kept. */
+  key?: string;
+  /** Why the answer was not reused, when that is known without git. */
+  refused?: string;
+  /** The kept answer's git facts, checked (only when one is kept). */
+  verdict?: Promise<Verdict>;
+  /** Whether history rewriters were present at the start (nothing is kept then). */
+  rewriters?: string;
+  kept?: KeptAnswer;
+}
+
+const short = (sha: string) => sha.slice(0, 10);
+
+function realOf(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+/** Open the kept answer of `root` for these options, and start checking its git facts. */
+export function openAnswer(root: string, config: Config, opts: AnswerOptions, cache: Cache): AnswerReuse {
+  if (!cache.enabled) return { refused: 'no cache' };
+  const keyed = answerKey(realOf(root), config, opts);
+  if ('refused' in keyed) return { refused: keyed.refused };
+  const rewriters = historyRewriters(root);
+  if (rewriters) return { refused: `history rewriters: ${rewriters}`, rewriters };
+  const kept = cache.getValue<KeptAnswer>(ANSWER_NS, keyed.key);
+  if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for these options, config and pinwatch build' };
+  const verdict = checkFacts(root, opts.head ?? 'HEAD', kept, config).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
+  return { key: keyed.key, kept, verdict };
+}
+
+function wellFormed(k: KeptAnswer | undefined): k is KeptAnswer {
+  return !!k && typeof k.tip === 'string' && typeof k.snapshot === 'string' && typeof k.prefix === 'string' && typeof k.shallow === 'string' && !!k.report && Array.isArray(k.report.images);
+}
+
+/** The commits HEAD reaches and T0 does not, with raw entries (merges against their first parent, roots in full). */
+async function newCommits(root: string, rev: string, tip: string): Promise<HistoryCommit[]> {
+  const nonce = newNonce();
+  const out = await git(root, [...rawLogArgs(nonce), '--diff-merges=first-parent', '--root', rev, '--not', tip, '--']);
+  return parseRawLog(out, nonce);
+}
+
+async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config): Promise<Verdict> {
+  const methods = config.provenance.methods;
+  const [head, shallow, commits, tags, abbreviations] = await Promise.all([
+    resolveCommitAndPrefix(root, rev),
+    readShallowState(root),
+    newCommits(root, rev, kept.tip),
+    kept.tags !== undefined || methods.includes('git-tag') ? readTags(root) : undefined,
+    kept.abbreviations ? resolveAbbreviations(root, kept.abbreviations.map(([a]) => a)) : undefined,
+  ]);
+  if (!head.commit) return { ok: false, reason: `${rev} names no commit` };
+  if ((head.prefix ?? '') !== kept.prefix) return { ok: false, reason: 'the root sits elsewhere in its work tree' };
+  if (shallowText(shallow) !== kept.shallow) return { ok: false, reason: 'the shallow state changed' };
+  if (tags && (kept.tags === undefined || tagsText(tags) !== kept.tags)) return { ok: false, reason: 'the git tags changed (git-tag provenance reads them)' };
+  if (kept.abbreviations) {
+    for (const [abbrev, was] of kept.abbreviations) {
+      const now = abbreviations?.get(abbrev);
+      if (!now || abbreviationText(now) !== was) return { ok: false, reason: `the commit abbreviation ${abbrev} an image tag embeds resolves otherwise now` };
+    }
+  }
+  const tip = kept.tip;
+  if (head.commit === tip) return commits.length === 0 ? { ok: true, head: tip, newCommits: 0, tip } : { ok: false, reason: 'HEAD moved while it was read' };
+  if (commits.length === 0 || commits[0]!.sha !== head.commit) return { ok: false, reason: `${short(tip)} is not an ancestor of ${rev} (history rewritten, or ${rev} moved back)` };
+  // T0 on HEAD's first-parent chain, through the new commits only
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  for (let at: HistoryCommit | undefined = commits[0]; ; ) {
+    const first: string | undefined = at!.parentShas[0];
+    if (first === tip) break;
+    at = first === undefined ? undefined : bySha.get(first);
+    if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch)` };
+  }
+  const touched = firstTouch(commits, kept.report);
+  if (touched) return { ok: false, reason: touched };
+  return { ok: true, head: head.commit, newCommits: commits.length, tip };
+}
+
+const CONFIG_NAMES = new Set(CONFIG_FILE_NAMES.map((n) => basename(n)));
+
+/** The first change of `commits` to a pin file, an input of a judged image or a config file, said; undefined when none. */
+export function firstTouch(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): string | undefined {
+  const pins = new Map<string, string>();
+  for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
+  const matchers = report.images.map((img) => ({ image: img.image, m: inputMatcher({ image: img.image, inputs: img.inputs.patterns, ignore: img.inputs.ignore, steps: [] }) }));
+  for (const c of commits) {
+    for (const { path } of c.entries) {
+      const say = (what: string) => `${short(c.sha)} changes ${path}, ${what}`;
+      if (pins.has(path)) return say(`a pin file of ${pins.get(path)}`);
+      if (CONFIG_NAMES.has(basename(path))) return say('a pinwatch config file');
+      for (const { image, m } of matchers) if (m.match(path)) return say(`an input of ${image}`);
+    }
+  }
+  return undefined;
+}
+
+/** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
+export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: true }>, now: Date, startProcesses: number, ms: number): AnswerReport {
+  const images = kept.report.images.map((img) => (img.oldestUnshipped ? { ...img, oldestUnshipped: { ...img.oldestUnshipped, ageDays: ageDays(now, img.oldestUnshipped.date) } } : img));
+  return {
+    ...kept.report,
+    head: verdict.head,
+    images,
+    gitProcesses: gitStats.processes - startProcesses,
+    timings: { reuse: ms },
+    reused: { from: verdict.tip, newCommits: verdict.newCommits },
+  };
+}
+
+/** Say under -v what happened to the answer. */
+export function noteVerdict(cache: Cache, verdict: Verdict | { ok: false; reason: string }): void {
+  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs`);
+  else cache.note(`answer not reused: ${verdict.reason}`);
+}
+
+/**
+ * Keep this run's answer for the next (when it can be tied to the facts above):
+ * `snapshot` the id of the tree snapshot it was derived from, `observed` what
+ * computeStale filled in.
+ */
+export function keepAnswer(root: string, cache: Cache, reuse: AnswerReuse, report: AnswerReport, snapshot: string | undefined, observed: ObservedFacts): void {
+  if (!cache.enabled || !reuse.key || reuse.rewriters || !snapshot || !observed.shallow || observed.prefix === undefined) return;
+  // rewriters that appeared while it ran: what git showed may not be the commits' own history
+  if (historyRewriters(root)) return;
+  const { gitProcesses: _g, history: _h, timings: _t, reused: _r, ...rest } = report;
+  cache.putValue(ANSWER_NS, reuse.key, {
+    tip: report.head,
+    snapshot,
+    prefix: observed.prefix,
+    shallow: shallowText(observed.shallow),
+    ...(observed.tags ? { tags: tagsText(observed.tags) } : {}),
+    ...(observed.abbreviations ? { abbreviations: [...observed.abbreviations].map(([a, r]) => [a, abbreviationText(r)] as [string, string]) } : {}),
+    report: rest,
+  } satisfies KeptAnswer);
+}
