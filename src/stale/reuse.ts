@@ -197,7 +197,7 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     const first: string | undefined = at!.parentShas[0];
     if (first === tip) break;
     at = first === undefined ? undefined : bySha.get(first);
-    if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch)` };
+    if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch, or not in its history at all: amended, force-pushed)` };
   }
   const touched = firstTouch(commits, kept.report);
   if (touched) return { ok: false, reason: touched };

@@ -1,0 +1,223 @@
+/**
+ * The answer kept by a `stale` run (src/stale/reuse.ts) is reused only when
+ * nothing it depends on changed, and a reused answer never differs from a
+ * `--no-cache` run's: on the demo repository, after each change below (one
+ * after another, each on top of what the previous cached run kept), cached
+ * `stale` JSON equals a `--no-cache` run's, and `stats.reused` and `-v` say
+ * whether the answer was reused, or the first reason it was not.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configureCache } from '../../src/cache/index.js';
+import { loadConfig } from '../../src/config/load.js';
+import { buildDemoRepo } from '../../src/demo/build.js';
+import { firstTouch } from '../../src/stale/reuse.js';
+import { staleReport } from '../../src/stale/repo.js';
+import { runCli } from '../support/io.js';
+import { normalize } from './golden/repos.mjs';
+
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+let clock = Date.parse('2026-08-02T00:00:00Z');
+/** git with fixed identities and a date one minute after the last. */
+const git = (dir: string, ...args: string[]) => {
+  clock += 60_000;
+  const date = new Date(clock).toISOString();
+  return execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.test', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  }).trim();
+};
+
+/** Write (or append to) a file and commit it. */
+const commitFile = (dir: string, file: string, text: string, message: string, append = false) => {
+  mkdirSync(join(dir, file, '..'), { recursive: true });
+  (append ? appendFileSync : writeFileSync)(join(dir, file), text);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', message);
+};
+
+const STALE = ['stale', '--format', 'json', '--fail-on-stale', 'never'];
+
+async function run(dir: string, args: string[], cache: boolean) {
+  const r = await runCli(['--repo', dir, ...args, ...(cache ? ['-v'] : ['--no-cache'])]);
+  const json = JSON.parse(r.out) as { stats: { reused?: { from: string; newCommits: number } } };
+  return { exit: r.code, answer: normalize(json), reused: json.stats.reused, err: r.err };
+}
+
+interface Step {
+  name: string;
+  apply(dir: string): void;
+  /** Reused (with this many new commits), or the -v reason it was not. */
+  expect: number | RegExp;
+  args?: string[];
+}
+
+const STEPS: Step[] = [
+  { name: 'no new commit', apply: () => undefined, expect: 0 },
+  { name: 'a new commit of an unrelated root file', apply: (d) => commitFile(d, 'NOTES.txt', 'notes\n', 'docs: notes'), expect: 1 },
+  { name: 'a new commit whose subject forges a release (and names a build)', apply: (d) => commitFile(d, 'NOTES.txt', 'more\n', 'Release dashboard\n\nPrepare release v1.0.1: built billing-controller from this commit', true), expect: 2 },
+  // a reused answer stays kept at the commit it judged: the count is of the commits since then
+  { name: 'two more unrelated commits', apply: (d) => (commitFile(d, 'docs/a.md', 'a\n', 'docs: a'), commitFile(d, 'docs/b.md', 'b\n', 'docs: b')), expect: 4 },
+  { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ },
+  { name: 'a new commit to a pin file', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway/ },
+  { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ },
+  {
+    name: 'a merge of a side branch whose commit touches an input',
+    apply: (d) => {
+      git(d, 'checkout', '-qb', 'side1');
+      commitFile(d, 'internal/billing/ledger.go', '\n// side\n', 'feat(billing): side change', true);
+      git(d, 'checkout', '-q', 'main');
+      commitFile(d, 'NOTES.txt', 'main\n', 'docs: on main', true);
+      git(d, 'merge', '-q', '--no-ff', '-m', 'Merge side1 (#90)', 'side1');
+    },
+    expect: /answer not reused: [0-9a-f]{10} changes internal\/billing\/ledger\.go, an input of billing-controller/,
+  },
+  {
+    name: 'a merge of a side branch that touches nothing',
+    apply: (d) => {
+      git(d, 'checkout', '-qb', 'side2');
+      commitFile(d, 'docs/side.md', 'side\n', 'docs: side');
+      git(d, 'checkout', '-q', 'main');
+      git(d, 'merge', '-q', '--no-ff', '-m', 'Merge side2 (#91)', 'side2');
+    },
+    expect: 2,
+  },
+  {
+    name: 'a merge where the judged commit is the second parent',
+    apply: (d) => {
+      git(d, 'checkout', '-qb', 'other', 'HEAD~2'); // older than the judged commit (the side1 merge: reused answers stay kept there)
+      commitFile(d, 'docs/other.md', 'other\n', 'docs: other');
+      git(d, 'merge', '-q', '--no-ff', '-m', 'Merge main into other', 'main');
+    },
+    expect: /answer not reused: [0-9a-f]{10} is not on HEAD's first-parent chain/,
+  },
+  { name: 'the same again (the answer kept on this branch)', apply: () => undefined, expect: 0 },
+  { name: 'a new tag', apply: (d) => git(d, 'tag', 'v2.0.0'), expect: /answer not reused: the git tags changed/ },
+  { name: 'a moved tag', apply: (d) => git(d, 'tag', '-f', 'v1.0.0', 'HEAD~2'), expect: /answer not reused: the git tags changed/ },
+  { name: 'an amended (force-pushed) judged commit', apply: (d) => git(d, 'commit', '-q', '--amend', '-m', 'Merge main into other (amended)'), expect: /answer not reused: [0-9a-f]{10} is not on HEAD's first-parent chain \(.*amended/ },
+  { name: 'HEAD moved back to an older commit', apply: (d) => git(d, 'reset', '-q', '--hard', 'HEAD~1'), expect: /answer not reused: [0-9a-f]{10} is not an ancestor of HEAD/ },
+  { name: 'a work-tree edit of an input, not committed', apply: (d) => appendFileSync(join(d, 'packages/apps/dashboard/images/dashboard/Dockerfile'), 'COPY docs /docs\n'), expect: /answer not reused: the tree snapshot does not hold/ },
+  { name: 'the edit undone', apply: (d) => git(d, 'checkout', '-q', '--', 'packages/apps/dashboard/images/dashboard/Dockerfile'), expect: /answer not reused: the tree snapshot does not hold/ },
+  { name: 'the same again', apply: () => undefined, expect: 0 },
+  { name: 'a new commit adding a pinwatch config file elsewhere', apply: (d) => commitFile(d, 'docs/pinwatch.yaml', 'firstParty: []\n', 'docs: example config'), expect: /answer not reused: [0-9a-f]{10} changes docs\/pinwatch\.yaml, a pinwatch config file/ },
+  // a comment changes nothing loaded: the same config, the same answer
+  { name: 'a comment added to pinwatch.yaml in the work tree', apply: (d) => appendFileSync(join(d, 'pinwatch.yaml'), '# edited\n'), expect: 0 },
+  { name: 'pinwatch.yaml edited in the work tree', apply: (d) => appendFileSync(join(d, 'pinwatch.yaml'), 'exclude:\n  - nowhere/\n'), expect: /answer not reused: none kept for these options/ },
+  { name: 'the edit committed', apply: (d) => git(d, 'commit', '-qam', 'chore: pinwatch.yaml comment'), expect: /answer not reused: [0-9a-f]{10} changes pinwatch\.yaml, a pinwatch config file/ },
+  { name: 'a replace ref', apply: (d) => git(d, 'replace', git(d, 'rev-parse', 'HEAD~1'), git(d, 'rev-parse', 'HEAD~3')), expect: /answer not reused: history rewriters: it has replace refs/ },
+  // nothing was kept under the replace ref: the answer kept before it still holds for the same commit
+  { name: 'the replace ref removed', apply: (d) => git(d, 'replace', '-d', git(d, 'rev-parse', 'HEAD~1')), expect: 0 },
+  { name: 'another image selection (--only)', apply: () => undefined, args: ['gateway'], expect: /answer not reused: none kept for these options/ },
+  { name: 'the same selection after an unrelated commit', apply: (d) => commitFile(d, 'NOTES.txt', 'only\n', 'docs: only', true), args: ['gateway'], expect: 1 },
+  { name: 'all images again after that commit', apply: () => undefined, expect: 1 },
+];
+
+describe('a kept stale answer is reused only when nothing it depends on changed', () => {
+  it('after each change, cached stale equals --no-cache, and is reused exactly when expected', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-')), 'repo'));
+    made.push(join(dir, '..'));
+    const first = await run(dir, STALE, true);
+    expect(first.reused).toBeUndefined();
+    expect(first.err).toMatch(/answer not reused: none kept/);
+    for (const step of STEPS) {
+      step.apply(dir);
+      const args = [...STALE, ...(step.args ?? [])];
+      const reference = await run(dir, args, false);
+      const cached = await run(dir, args, true);
+      expect({ exit: cached.exit, answer: cached.answer }, step.name).toEqual({ exit: reference.exit, answer: reference.answer });
+      if (typeof step.expect === 'number') {
+        expect(cached.reused, `${step.name}: reused`).toMatchObject({ newCommits: step.expect });
+        expect(cached.err, step.name).toMatch(new RegExp(`answer reused from [0-9a-f]{10}: ${step.expect} new commit\\(s\\) touch no image's pins or inputs`));
+      } else {
+        expect(cached.reused, `${step.name}: not reused`).toBeUndefined();
+        expect(cached.err, step.name).toMatch(step.expect);
+      }
+    }
+  }, 300_000);
+
+  it('a shallow clone deepened is not reused; the same depth again is', async () => {
+    const demo = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-shallow-')), 'repo'));
+    made.push(join(demo, '..'));
+    const dir = join(demo, '..', 'shallow');
+    execFileSync('git', ['clone', '-q', '--depth', '4', `file://${demo}`, dir]);
+    const first = await run(dir, STALE, true);
+    expect(first.answer).toEqual((await run(dir, STALE, false)).answer);
+    const again = await run(dir, STALE, true);
+    expect(again.reused).toMatchObject({ newCommits: 0 });
+    expect(again.answer).toEqual(first.answer);
+    execFileSync('git', ['fetch', '-q', '--deepen', '3'], { cwd: dir });
+    const deeper = await run(dir, STALE, true);
+    expect(deeper.reused).toBeUndefined();
+    expect(deeper.err).toMatch(/answer not reused: the shallow state changed/);
+    expect(deeper.answer).toEqual((await run(dir, STALE, false)).answer);
+  }, 120_000);
+
+  it('a corrupt kept answer is a miss, never an answer', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-corrupt-')), 'repo'));
+    made.push(join(dir, '..'));
+    await run(dir, STALE, true);
+    const cacheDir = join(dir, '.git', 'pinwatch', 'cache');
+    const answers = join(cacheDir, readdirSync(cacheDir)[0]!, 'answer');
+    const [file] = readdirSync(answers);
+    writeFileSync(join(answers, file!), 'pinwatch-cache 1\n{"ns":"answer"}\nnot an answer');
+    const after = await run(dir, STALE, true);
+    expect(after.reused).toBeUndefined();
+    expect(after.err).toMatch(/answer not reused: none kept/);
+    expect(after.answer).toEqual((await run(dir, STALE, false)).answer);
+    expect((await run(dir, STALE, true)).reused).toMatchObject({ newCommits: 0 });
+  }, 120_000);
+
+  it('library: ages follow this run\'s clock; PR mode, the registry and a test window step are never reused', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-lib-')), 'repo'));
+    made.push(join(dir, '..'));
+    const config = loadConfig(dir);
+    const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined, reused: undefined });
+    const later = new Date('2027-06-01T00:00:00Z');
+    configureCache({ enabled: true, env: {} });
+    try {
+      await staleReport(dir, config, { now: new Date('2026-09-01T00:00:00Z') });
+      commitFile(dir, 'NOTES.txt', 'notes\n', 'docs: notes');
+      const reused = await staleReport(dir, config, { now: later });
+      expect(reused.reused).toMatchObject({ newCommits: 1 });
+      const ages = reused.images.flatMap((i) => (i.oldestUnshipped ? [i.oldestUnshipped.ageDays] : []));
+      expect(ages.length).toBeGreaterThan(0);
+      configureCache({ enabled: false });
+      expect(strip(reused)).toEqual(strip(await staleReport(dir, config, { now: later })));
+      configureCache({ enabled: true, env: {} });
+      for (const opts of [{ base: 'HEAD~1' }, { windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }]) {
+        const r = await staleReport(dir, config, { now: later, ...opts });
+        expect(r.reused, JSON.stringify(Object.keys(opts))).toBeUndefined();
+      }
+    } finally {
+      configureCache({ enabled: false });
+    }
+  }, 120_000);
+
+  it('firstTouch: pins, inputs (with their ignores) and config files, first change said', () => {
+    const images = [
+      { image: 'a', pins: [{ file: 'deploy/a.yaml', line: 1 }], inputs: { count: 1, patterns: [{ path: 'src/a/', why: 'x' }], ignore: ['src/a/docs/'], steps: [] } },
+      { image: 'b', pins: [], inputs: { count: 1, patterns: [{ path: 'go.mod', why: 'x' }], ignore: [], steps: [] } },
+    ] as never;
+    const commit = (paths: string[]) => ({ sha: 'f'.repeat(40), tree: 'e'.repeat(40), parentShas: [], date: '', commitTime: 0, subject: '', entries: paths.map((path) => ({ path, oldBlob: '0'.repeat(40), newBlob: '1'.repeat(40), status: 'M' })) });
+    const table: [string[], RegExp | undefined][] = [
+      [['README.md', 'docs/x.md'], undefined],
+      [['src/a/docs/readme.md'], undefined],
+      [['src/a/main.go'], /src\/a\/main\.go, an input of a/],
+      [['deploy/a.yaml'], /deploy\/a\.yaml, a pin file of a/],
+      [['go.mod'], /go\.mod, an input of b/],
+      [['x/.pinwatch.yml'], /a pinwatch config file/],
+      [['src/b/main.go', 'README.md'], undefined],
+    ];
+    for (const [paths, want] of table) {
+      const said = firstTouch([commit(paths)], { images });
+      if (want) expect(said, paths.join(' ')).toMatch(want);
+      else expect(said, paths.join(' ')).toBeUndefined();
+    }
+  });
+});
