@@ -24,8 +24,11 @@ export async function readShallowState(repo: string): Promise<ShallowState> {
   // "true|false\n<path>\n": the path is printed raw and may itself hold newlines.
   const out = r.stdout.endsWith('\n') ? r.stdout.slice(0, -1) : r.stdout;
   const nl = out.indexOf('\n');
-  const flag = nl < 0 ? out : out.slice(0, nl);
-  const shallowPath = nl < 0 ? '' : out.slice(nl + 1);
+  return shallowStateOf(repo, nl < 0 ? out : out.slice(0, nl), nl < 0 ? '' : out.slice(nl + 1));
+}
+
+/** The state from `rev-parse --is-shallow-repository` (`flag`) and `--git-path shallow` (`shallowPath`, relative to `repo`). */
+export function shallowStateOf(repo: string, flag: string, shallowPath: string): ShallowState {
   const shallow = flag.trim() === 'true';
   if (!shallow) return { shallow, boundary: new Set() };
   const file = isAbsolute(shallowPath) ? shallowPath : join(repo, shallowPath);

@@ -42,9 +42,9 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   const startProcesses = gitStats.processes;
   // the answer an earlier run kept, and its git facts checked now (stale/reuse.ts); a caller's own scan or history: never
   const reuse = opts.scan || opts.history ? undefined : openAnswer(resolve(repoRoot), config, opts, cache);
-  const verdict: Verdict | undefined = reuse?.verdict ? await reuse.verdict : reuse?.refused ? { ok: false, reason: reuse.refused } : undefined;
-  // git reads history on the other core while the scan and the recipe model run (unless the answer may be reused)
-  let history = opts.history ?? (verdict?.ok ? undefined : startHistory(repoRoot, rev));
+  // git reads history on the other core while the scan and the recipe model run; with an answer kept, git checks
+  // its facts instead while the tree snapshot is checked, and the history pass starts once reuse is ruled out
+  let history = opts.history ?? (reuse?.verdict ? undefined : startHistory(repoRoot, rev));
   let scan: ScanResult;
   let known: ImagesResult;
   let images: ImagesResult['images'];
@@ -64,6 +64,7 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
       });
       ({ scan, known } = derived);
       snapshotId = derived.snapshot.id;
+      const verdict: Verdict | undefined = reuse?.verdict ? await reuse.verdict : reuse?.refused ? { ok: false, reason: reuse.refused } : undefined;
       if (verdict?.ok && reuse?.kept) {
         if (derived.snapshot.reused && snapshotId === reuse.kept.snapshot) {
           noteVerdict(cache, verdict);

@@ -60,9 +60,9 @@ import type { Config } from '../config/types.js';
 import { rawLogArgs, parseRawLog, type HistoryCommit } from '../git/history.js';
 import { historyRewriters } from '../git/history-join.js';
 import { newNonce } from '../git/log-parse.js';
-import { resolveAbbreviations, resolveCommitAndPrefix, type Abbreviation } from '../git/objects.js';
+import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
-import { readShallowState, type ShallowState } from '../git/shallow.js';
+import { shallowStateOf, type ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import { configHash } from '../snapshot/index.js';
 import { inputMatcher } from '../sources/matcher.js';
@@ -169,11 +169,24 @@ async function newCommits(root: string, rev: string, tip: string): Promise<Histo
   return parseRawLog(out, nonce);
 }
 
+/**
+ * HEAD's commit, the root's prefix and the shallow state in one `rev-parse`
+ * (shallow.ts and objects.ts ask them in two): the flag, the commit, then the
+ * prefix and the shallow file's path, which are printed raw (a newline in
+ * either leaves the split unsure: then no prefix is known, and no reuse).
+ */
+async function headAndShallow(root: string, rev: string): Promise<{ head: { commit?: string; prefix?: string }; shallow: ShallowState }> {
+  const out = await git(root, ['rev-parse', '--is-shallow-repository', `${rev}^{commit}`, '--show-prefix', '--git-path', 'shallow']);
+  const lines = (out.endsWith('\n') ? out.slice(0, -1) : out).split('\n');
+  const [flag = '', commit = '', prefix, path] = lines;
+  const ok = lines.length === 4 && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(commit);
+  return { head: ok ? { commit, prefix } : {}, shallow: shallowStateOf(root, flag, ok ? path! : '') };
+}
+
 async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config): Promise<Verdict> {
   const methods = config.provenance.methods;
-  const [head, shallow, commits, tags, abbreviations] = await Promise.all([
-    resolveCommitAndPrefix(root, rev),
-    readShallowState(root),
+  const [{ head, shallow }, commits, tags, abbreviations] = await Promise.all([
+    headAndShallow(root, rev),
     newCommits(root, rev, kept.tip),
     kept.tags !== undefined || methods.includes('git-tag') ? readTags(root) : undefined,
     kept.abbreviations ? resolveAbbreviations(root, kept.abbreviations.map(([a]) => a)) : undefined,
