@@ -13,9 +13,7 @@ import { exportTree } from '../git/tree-export.js';
 import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
-import type { scanRepo } from '../scan/index.js';
-import { deriveTree, type DerivedTree } from '../snapshot/index.js';
-import { startHistory, staleFindings, STALE_RULES, staleReport, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
+import { staleFindings, STALE_RULES, staleReport, treeForStale, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
 
 export interface CheckOptions {
   policy: StalePolicy;
@@ -49,25 +47,25 @@ export interface CheckResult {
 const STALE_IDS = new Set(STALE_RULES.map((r) => r.id));
 
 export async function checkRepo(repoRoot: string, config: Config, options: CheckOptions): Promise<CheckResult> {
-  // the history pass starts first: git reads while the tree is scanned and the recipes are read
-  const history = startHistory(repoRoot);
-  let scan: Awaited<ReturnType<typeof scanRepo>>;
+  // the history pass starts first (git reads while the tree is scanned and the recipes are read), unless
+  // stale's kept answer may be reused (stale/reuse.ts: its facts are checked meanwhile); one tree walk for
+  // both (the scan's records the listing the build model reads), or the tree's snapshot
+  const staleOptions = { now: options.policy.now, ...(options.registry ? { registry: options.registry } : {}), ...(options.base !== undefined ? { base: options.base } : {}) };
+  const tree = await treeForStale(repoRoot, config, staleOptions);
+  const { scan, known } = tree.derived;
   let model: Awaited<ReturnType<typeof loadBuildModel>>;
-  let known: DerivedTree['known'];
   try {
-    // one tree walk for both (the scan's records the listing the build model reads), or the tree's snapshot
-    ({ scan, known } = await deriveTree(repoRoot, config, { onScan: (s) => history.prefetch(s.pins.map((p) => p.file)) }));
     // a model that could not be read fails check as it always did (images/ only notes it)
     model = known.model ?? (await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {}));
   } catch (e) {
-    history.close();
+    tree.history?.close();
     throw e;
   }
   const stale = await staleReport(repoRoot, config, {
     scan,
     model,
     known,
-    history,
+    tree,
     now: options.policy.now,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.base !== undefined ? { base: options.base } : {}),

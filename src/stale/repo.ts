@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config/types.js';
 import type { ScanResult } from '../scan/index.js';
-import { deriveTree } from '../snapshot/index.js';
+import { deriveTree, type DerivedTree } from '../snapshot/index.js';
 import { RECOVERY_CODES } from '../journal/index.js';
 import type { BuildModel } from '../producers/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
@@ -12,12 +12,11 @@ import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type StaleOptions } from './history.js';
 import type { StaleReport } from './types.js';
-import { startHistory } from './window.js';
-import { keepAnswer, noteVerdict, openAnswer, reusedReport, type Verdict } from './reuse.js';
+import { startHistory, type StartedHistory } from './window.js';
+import { keepAnswer, noteVerdict, openAnswer, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { ObservedFacts } from './history.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
-import { resolve } from 'node:path';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
@@ -28,6 +27,8 @@ export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buil
   known?: ImagesResult;
   /** Only these images (each an IMAGE: repository, config key or short name). */
   only?: string[];
+  /** With `scan`: the tree it came from (`treeForStale`), so a kept answer may be reused and this one kept. */
+  tree?: StaleTree;
 }
 
 export interface StaleReportResult extends StaleReport {
@@ -35,57 +36,79 @@ export interface StaleReportResult extends StaleReport {
   notes: string[];
 }
 
+/** The tree's derivation for stale, the kept answer looked at, and the history pass when it was started. */
+export interface StaleTree {
+  derived: DerivedTree;
+  reuse: AnswerReuse;
+  history?: StartedHistory;
+  /** When the look began (performance.now()), and git's process count then. */
+  start: { ms: number; processes: number };
+}
+
+/**
+ * The scan and image knowledge of the tree (deriveTree), for stale and check:
+ * with an answer kept for these options, its git facts are checked (reuse.ts)
+ * while the snapshot is, and the history pass is started only once the snapshot
+ * misses (at the scan, as without one) or staleReport rules reuse out; with
+ * none, the history pass starts first, reading on the other core meanwhile.
+ */
+export async function treeForStale(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev = 'HEAD'): Promise<StaleTree> {
+  const start = { ms: performance.now(), processes: gitStats.processes };
+  const reuse = openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
+  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
+  try {
+    const derived = await deriveTree(repoRoot, config, {
+      onScan: (s, reused) => {
+        if (!history && reused) return; // the answer may be reused: staleReport decides
+        (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
+      },
+    });
+    return { derived, reuse, start, ...(history ? { history } : {}) };
+  } catch (e) {
+    history?.close();
+    throw e;
+  }
+}
+
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
   const rev = opts.head ?? 'HEAD';
   const cache = cacheFor(repoRoot);
-  const t0 = performance.now();
-  const startProcesses = gitStats.processes;
-  // the answer an earlier run kept, and its git facts checked now (stale/reuse.ts); a caller's own scan or history: never
-  const reuse = opts.scan || opts.history ? undefined : openAnswer(resolve(repoRoot), config, opts, cache);
-  // git reads history on the other core while the scan and the recipe model run; with an answer kept, git checks
-  // its facts instead while the tree snapshot is checked, and the history pass starts once reuse is ruled out
-  let history = opts.history ?? (reuse?.verdict ? undefined : startHistory(repoRoot, rev));
+  const { scan: givenScan, model: _m, known: givenKnown, tree: givenTree, history: givenHistory, ...answerOpts } = opts;
+  // a caller's own scan or history: no kept answer, unless it says which tree the scan came from
+  const tree = givenTree ?? (givenScan || givenHistory ? undefined : await treeForStale(repoRoot, config, answerOpts, rev));
+  let history = givenHistory ?? tree?.history;
   let scan: ScanResult;
   let known: ImagesResult;
   let images: ImagesResult['images'];
-  let snapshotId: string | undefined;
   try {
-    if (opts.scan) {
-      scan = opts.scan;
-      history!.prefetch(scan.pins.map((p) => p.file));
-      known = opts.known ?? (await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}));
-    } else {
-      // the scan and image knowledge of the tree, from the snapshot when nothing it read changed
-      const derived = await deriveTree(repoRoot, config, {
-        onScan: (s, reused) => {
-          if (!history && reused) return; // the answer may be reused: decided below
-          (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
-        },
-      });
-      ({ scan, known } = derived);
-      snapshotId = derived.snapshot.id;
-      const verdict: Verdict | undefined = reuse?.verdict ? await reuse.verdict : reuse?.refused ? { ok: false, reason: reuse.refused } : undefined;
-      if (verdict?.ok && reuse?.kept) {
-        if (derived.snapshot.reused && snapshotId === reuse.kept.snapshot) {
+    scan = givenScan ?? tree!.derived.scan;
+    known = givenKnown ?? (givenScan ? await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}) : tree!.derived.known);
+    if (tree) {
+      const { reuse, derived } = tree;
+      const verdict: Verdict | undefined = reuse.verdict ? await reuse.verdict : reuse.refused ? { ok: false, reason: reuse.refused } : undefined;
+      if (verdict?.ok && reuse.kept) {
+        if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
+          history?.close();
           noteVerdict(cache, verdict);
-          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), startProcesses, Math.round(performance.now() - t0));
+          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, Math.round(performance.now() - tree.start.ms));
         }
         noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
       } else if (verdict) noteVerdict(cache, verdict);
-      if (!history) (history = startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
     }
+    // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
+    (history ??= startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
     images = selectImages(known, opts.only, config.aliases);
   } catch (e) {
     history?.close();
     throw e;
   }
   const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history: history!, observed, ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...staleConfigOptions(config, opts.registry) });
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
   const result = { ...report, notes: [...recovered, ...notes, ...known.notes] };
-  if (reuse && recovered.length === 0) keepAnswer(resolve(repoRoot), cache, reuse, result, snapshotId, observed);
+  if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed);
   return result;
 }
 

@@ -53,7 +53,7 @@
  * A subject of N (a forged "release" message) is never read by any method.
  */
 import { realpathSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Cache } from '../cache/index.js';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
@@ -104,7 +104,7 @@ function optionRefusal(name: string): string {
 const KNOWN_OPTIONS = new Set(['head', 'only', 'now']);
 
 /** The key of the answer for these options, or why there is none. */
-function answerKey(root: string, config: Config, opts: AnswerOptions): { key: string } | { refused: string } {
+function answerKey(repo: string, config: Config, opts: AnswerOptions): { key: string } | { refused: string } {
   for (const [name, value] of Object.entries(opts as Record<string, unknown>)) {
     if (value === undefined || KNOWN_OPTIONS.has(name)) continue;
     if (name === 'only' && Array.isArray(value) && value.length === 0) continue;
@@ -112,7 +112,8 @@ function answerKey(root: string, config: Config, opts: AnswerOptions): { key: st
   }
   const rev = opts.head ?? 'HEAD';
   if (rev.startsWith('-')) return { refused: `revision ${JSON.stringify(rev)} looks like an option` };
-  return { key: JSON.stringify(['answer', root, configHash(config), rev, opts.only ?? []]) };
+  // the root as given too: a subdirectory root's warning names it so
+  return { key: JSON.stringify(['answer', realOf(resolve(repo)), repo, configHash(config), rev, opts.only ?? []]) };
 }
 
 const shallowText = (s: ShallowState) => JSON.stringify([s.shallow, [...s.boundary].sort()]);
@@ -145,10 +146,10 @@ function realOf(root: string): string {
   }
 }
 
-/** Open the kept answer of `root` for these options, and start checking its git facts. */
+/** Open the kept answer of `root` (as the caller gave it) for these options, and start checking its git facts. */
 export function openAnswer(root: string, config: Config, opts: AnswerOptions, cache: Cache): AnswerReuse {
   if (!cache.enabled) return { refused: 'no cache' };
-  const keyed = answerKey(realOf(root), config, opts);
+  const keyed = answerKey(root, config, opts);
   if ('refused' in keyed) return { refused: keyed.refused };
   const rewriters = historyRewriters(root);
   if (rewriters) return { refused: `history rewriters: ${rewriters}`, rewriters };

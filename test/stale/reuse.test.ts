@@ -44,10 +44,14 @@ const commitFile = (dir: string, file: string, text: string, message: string, ap
 
 const STALE = ['stale', '--format', 'json', '--fail-on-stale', 'never'];
 
+const CHECK = ['check', '--format', 'json'];
+
+type Reused = { from: string; newCommits: number } | undefined;
+
 async function run(dir: string, args: string[], cache: boolean) {
   const r = await runCli(['--repo', dir, ...args, ...(cache ? ['-v'] : ['--no-cache'])]);
-  const json = JSON.parse(r.out) as { stats: { reused?: { from: string; newCommits: number } } };
-  return { exit: r.code, answer: normalize(json), reused: json.stats.reused, err: r.err };
+  const json = JSON.parse(r.out) as { stats?: { reused?: Reused }; stale?: { stats: { reused?: Reused } } };
+  return { exit: r.code, answer: normalize(json), reused: (json.stats ?? json.stale?.stats)?.reused, err: r.err };
 }
 
 interface Step {
@@ -138,6 +142,10 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
         expect(cached.reused, `${step.name}: not reused`).toBeUndefined();
         expect(cached.err, step.name).toMatch(step.expect);
       }
+      // check goes through the same path: it finds the answer stale kept (or reused) for all images
+      const checked = await run(dir, CHECK, true);
+      expect({ exit: checked.exit, answer: checked.answer }, `${step.name}: check`).toEqual(await run(dir, CHECK, false).then((r) => ({ exit: r.exit, answer: r.answer })));
+      if (!step.args && !/rewriters/.test(String(step.expect))) expect(checked.reused, `${step.name}: check reused`).toBeDefined();
     }
   }, 300_000);
 
@@ -190,7 +198,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       configureCache({ enabled: false });
       expect(strip(reused)).toEqual(strip(await staleReport(dir, config, { now: later })));
       configureCache({ enabled: true, env: {} });
-      for (const opts of [{ base: 'HEAD~1' }, { windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }]) {
+      for (const opts of [{ base: 'HEAD~1' }, { windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }, { history: undefined, scan: undefined, somethingNew: 1 } as never]) {
         const r = await staleReport(dir, config, { now: later, ...opts });
         expect(r.reused, JSON.stringify(Object.keys(opts))).toBeUndefined();
       }
