@@ -41,8 +41,8 @@ export interface StaleTree {
   derived: DerivedTree;
   reuse: AnswerReuse;
   history?: StartedHistory;
-  /** When the look began (performance.now()), and git's process count then. */
-  start: { ms: number; processes: number };
+  /** When the look began (performance.now()), git's process count then, and how long the tree took (ms). */
+  start: { ms: number; processes: number; tree?: number };
 }
 
 /**
@@ -53,7 +53,7 @@ export interface StaleTree {
  * none, the history pass starts first, reading on the other core meanwhile.
  */
 export async function treeForStale(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev = 'HEAD'): Promise<StaleTree> {
-  const start = { ms: performance.now(), processes: gitStats.processes };
+  const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes };
   const reuse = openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
   try {
@@ -63,6 +63,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
         (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
       },
     });
+    start.tree = Math.round(performance.now() - start.ms);
     return { derived, reuse, start, ...(history ? { history } : {}) };
   } catch (e) {
     history?.close();
@@ -90,7 +91,7 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
         if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
           history?.close();
           noteVerdict(cache, verdict);
-          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, Math.round(performance.now() - tree.start.ms));
+          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
         }
         noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
       } else if (verdict) noteVerdict(cache, verdict);

@@ -121,7 +121,7 @@ const tagsText = (tags: Map<string, string>) => JSON.stringify([...tags].sort((a
 const abbreviationText = (a: Abbreviation) => ('commit' in a ? `commit ${a.commit}` : 'ambiguous' in a ? 'ambiguous' : 'absent');
 
 /** One run's decision: reuse the kept answer (with what to say), or why not. */
-export type Verdict = { ok: true; head: string; newCommits: number; tip: string } | { ok: false; reason: string };
+export type Verdict = { ok: true; head: string; newCommits: number; tip: string; ms: number } | { ok: false; reason: string };
 
 /** A run's look at the kept answer: started at once, its git reads running while the tree is checked. */
 export interface AnswerReuse {
@@ -155,7 +155,8 @@ export function openAnswer(root: string, config: Config, opts: AnswerOptions, ca
   if (rewriters) return { refused: `history rewriters: ${rewriters}`, rewriters };
   const kept = cache.getValue<KeptAnswer>(ANSWER_NS, keyed.key);
   if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for these options, config and pinwatch build' };
-  const verdict = checkFacts(root, opts.head ?? 'HEAD', kept, config).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
+  const t0 = performance.now();
+  const verdict = checkFacts(root, opts.head ?? 'HEAD', kept, config, t0).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
   return { key: keyed.key, kept, verdict };
 }
 
@@ -184,7 +185,7 @@ async function headAndShallow(root: string, rev: string): Promise<{ head: { comm
   return { head: ok ? { commit, prefix } : {}, shallow: shallowStateOf(root, flag, ok ? path! : '') };
 }
 
-async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config): Promise<Verdict> {
+async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config, t0: number): Promise<Verdict> {
   const methods = config.provenance.methods;
   const [{ head, shallow }, commits, tags, abbreviations] = await Promise.all([
     headAndShallow(root, rev),
@@ -203,7 +204,8 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     }
   }
   const tip = kept.tip;
-  if (head.commit === tip) return commits.length === 0 ? { ok: true, head: tip, newCommits: 0, tip } : { ok: false, reason: 'HEAD moved while it was read' };
+  const ms = Math.round(performance.now() - t0);
+  if (head.commit === tip) return commits.length === 0 ? { ok: true, head: tip, newCommits: 0, tip, ms } : { ok: false, reason: 'HEAD moved while it was read' };
   if (commits.length === 0 || commits[0]!.sha !== head.commit) return { ok: false, reason: `${short(tip)} is not an ancestor of ${rev} (history rewritten, or ${rev} moved back)` };
   // T0 on HEAD's first-parent chain, through the new commits only
   const bySha = new Map(commits.map((c) => [c.sha, c]));
@@ -215,7 +217,7 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
   }
   const touched = firstTouch(commits, kept.report);
   if (touched) return { ok: false, reason: touched };
-  return { ok: true, head: head.commit, newCommits: commits.length, tip };
+  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms };
 }
 
 const CONFIG_NAMES = new Set(CONFIG_FILE_NAMES.map((n) => basename(n)));
@@ -237,14 +239,14 @@ export function firstTouch(commits: readonly HistoryCommit[], report: Pick<Answe
 }
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
-export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: true }>, now: Date, startProcesses: number, ms: number): AnswerReport {
+export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: true }>, now: Date, startProcesses: number, timings: Record<string, number>): AnswerReport {
   const images = kept.report.images.map((img) => (img.oldestUnshipped ? { ...img, oldestUnshipped: { ...img.oldestUnshipped, ageDays: ageDays(now, img.oldestUnshipped.date) } } : img));
   return {
     ...kept.report,
     head: verdict.head,
     images,
     gitProcesses: gitStats.processes - startProcesses,
-    timings: { reuse: ms },
+    timings: { facts: verdict.ms, ...timings },
     reused: { from: verdict.tip, newCommits: verdict.newCommits },
   };
 }
