@@ -7,7 +7,8 @@
  * whether the answer was reused, or the first reason it was not.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,40 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect(deeper.reused).toBeUndefined();
     expect(deeper.err).toMatch(/answer not reused: the shallow state changed/);
     expect(deeper.answer).toEqual((await run(dir, STALE, false)).answer);
+  }, 120_000);
+
+  it('an object that makes a tag-commit abbreviation ambiguous (no ref, no commit) is not reused', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-abbrev-')), 'repo'));
+    made.push(join(dir, '..'));
+    // dashboard's tag v20260702-b016fd43 read as embedding the 4-hex abbreviation b016 (short enough to collide with)
+    appendFileSync(join(dir, 'pinwatch.yaml'), "provenance:\n  tagCommitPattern: '^v\\d{8}-(?<commit>[0-9a-f]{4})'\n");
+    const abbrev = /tag: v\d{8}-([0-9a-f]{4})/.exec(readFileSync(join(dir, 'packages/apps/dashboard/values.yaml'), 'utf8'))![1]!;
+    const first = await run(dir, STALE, true);
+    const dashboard = (r: typeof first) => (r.answer as { images: { image: string; builtFrom: { method: string } | null }[] }).images.find((i) => i.image === 'dashboard')!;
+    expect(dashboard(first).builtFrom?.method).toBe('tag-commit');
+    expect((await run(dir, STALE, true)).reused).toMatchObject({ newCommits: 0 });
+    // a blob sharing the prefix changes nothing (the lookup asks for a commit)
+    const collide = (type: 'blob' | 'commit', body: (n: number) => string) => {
+      for (let n = 0; ; n++) {
+        const text = body(n);
+        if (createHash('sha1').update(`${type} ${Buffer.byteLength(text)}\0${text}`).digest('hex').startsWith(abbrev)) {
+          execFileSync('git', ['hash-object', '-t', type, '-w', '--stdin'], { cwd: dir, input: text });
+          return;
+        }
+      }
+    };
+    collide('blob', (n) => `collide ${n}\n`);
+    const still = await run(dir, STALE, true);
+    expect(still.reused).toMatchObject({ newCommits: 0 });
+    expect(still.answer).toEqual((await run(dir, STALE, false)).answer);
+    // a dangling commit sharing it (no ref, not in HEAD's history: what a fetch of another branch leaves) makes it ambiguous
+    const tree = execFileSync('git', ['rev-parse', 'HEAD^{tree}'], { cwd: dir, encoding: 'utf8' }).trim();
+    collide('commit', (n) => `tree ${tree}\nauthor T <t@example.test> 1780000000 +0000\ncommitter T <t@example.test> 1780000000 +0000\n\ncollide ${n}\n`);
+    const after = await run(dir, STALE, true);
+    expect(after.reused).toBeUndefined();
+    expect(after.err).toMatch(new RegExp(`answer not reused: the commit abbreviation ${abbrev} an image tag embeds resolves otherwise now`));
+    expect(after.answer).toEqual((await run(dir, STALE, false)).answer);
+    expect(dashboard(after).builtFrom?.method).not.toBe('tag-commit');
   }, 120_000);
 
   it('a corrupt kept answer is a miss, never an answer', async () => {
