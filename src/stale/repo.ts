@@ -41,8 +41,8 @@ export interface StaleTree {
   derived: DerivedTree;
   reuse: AnswerReuse;
   history?: StartedHistory;
-  /** When the look began (performance.now()), git's process count then, and how long the tree took (ms). */
-  start: { ms: number; processes: number; tree?: number };
+  /** When the look began (performance.now()), git's process count then, the kept answer's check's processes, and how long the tree took (ms). */
+  start: { ms: number; processes: number; checks: number; tree?: number };
 }
 
 /**
@@ -53,8 +53,9 @@ export interface StaleTree {
  * none, the history pass starts first, reading on the other core meanwhile.
  */
 export async function treeForStale(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev = 'HEAD'): Promise<StaleTree> {
-  const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes };
+  const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes, checks: 0 };
   const reuse = openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
+  start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
   try {
     const derived = await deriveTree(repoRoot, config, {
@@ -108,7 +109,8 @@ export async function staleReport(repoRoot: string, config: Config, opts: StaleR
   const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
   // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
   const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
-  const result = { ...report, notes: [...recovered, ...notes, ...known.notes] };
+  // the kept answer's check ran git too
+  const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes: [...recovered, ...notes, ...known.notes] };
   if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed);
   return result;
 }

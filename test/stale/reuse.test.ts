@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configureCache } from '../../src/cache/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDemoRepo } from '../../src/demo/build.js';
+import { gitStats } from '../../src/git/run.js';
 import { firstTouch } from '../../src/stale/reuse.js';
 import { staleReport } from '../../src/stale/repo.js';
 import { runCli } from '../support/io.js';
@@ -233,6 +234,15 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       configureCache({ enabled: false });
       expect(strip(reused)).toEqual(strip(await staleReport(dir, config, { now: later })));
       configureCache({ enabled: true, env: {} });
+      // not reused (an input changed): the kept answer's check counts in the run's processes too
+      commitFile(dir, 'cmd/gateway/main.go', '\n// lib\n', 'fix(gateway): lib', true);
+      const before = gitStats.processes;
+      const missed = await staleReport(dir, config, { now: later });
+      expect(missed.reused).toBeUndefined();
+      // all but the tree snapshot's journal checks (rev-parse, ls-files: counted by no run, before this change too)
+      expect(gitStats.processes - before - missed.gitProcesses).toBeGreaterThanOrEqual(0);
+      expect(gitStats.processes - before - missed.gitProcesses).toBeLessThanOrEqual(2);
+      expect(await staleReport(dir, config, { now: later })).toMatchObject({ reused: { newCommits: 0 } });
       for (const opts of [{ base: 'HEAD~1' }, { windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }, { history: undefined, scan: undefined, somethingNew: 1 } as never]) {
         const r = await staleReport(dir, config, { now: later, ...opts });
         expect(r.reused, JSON.stringify(Object.keys(opts))).toBeUndefined();
