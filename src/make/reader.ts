@@ -13,7 +13,7 @@ import { logicalLines, stripComment, type LogicalLine } from './lines.js';
 import { hasMarker, marker, readableMarkers } from './markers.js';
 import { fillPattern, indexTopLevel, matchPattern, splitTopLevel, words } from './scan.js';
 import type { AssignOp, MakeFileSystem, MakeRule, RecipeLine, TargetAssignment } from './types.js';
-import { assign, VariableStore } from './variables.js';
+import { assign, VariableStore, type VariableLookups } from './variables.js';
 
 export interface ReaderOptions {
   /** Absolute repository root; problem and rule files are made relative to it. */
@@ -48,6 +48,13 @@ const MAX_INCLUDE_DEPTH = 20;
 /** One pass of reading: state local to a file or an `$(eval)` text. */
 export class MakeReader {
   private includeDepth = 0;
+  /**
+   * Set by `seal()` when the first phase (reading the Makefile and its includes) is over: the names that
+   * reading looked up, and how many problems it had met. Cleared for good by the first change after it
+   * (an `$(eval)` while expanding): the reader then no longer holds just what its reading left.
+   */
+  private read: { lookups: VariableLookups; problems: number } | undefined;
+  private changedAfterRead = false;
 
   constructor(
     readonly db: MakeDatabase,
@@ -70,6 +77,7 @@ export class MakeReader {
 
   /** `$(eval TEXT)`: TEXT read as makefile lines at `file:line`. */
   evalText(text: string, file: string, line: number, vars: VariableStore): void {
+    if (this.read) this.changedAfterRead = true;
     const lines = logicalLines(text).map((l) => ({ ...l, line }));
     this.run(lines, file, path.join(this.options.root, path.dirname(file)), vars);
   }
@@ -269,7 +277,7 @@ export class MakeReader {
     }
     if (exported !== undefined) {
       for (const n of words(expand(text, ctx))) {
-        const v = vars.get(n);
+        const v = vars.peek(n);
         if (v) vars.set(n, { ...v, exported });
       }
       return 'other';
@@ -361,6 +369,29 @@ export class MakeReader {
     return path.relative(this.options.root, abs).split(path.sep).join('/');
   }
 
+  /** End of the first phase: keep what it looked up (`lookups`, recorded by the caller) and its problem count. */
+  seal(lookups: VariableLookups): void {
+    this.read = { lookups, problems: this.db.problems.length };
+  }
+
+  /**
+   * The names the reading looked up, while the reader still holds exactly what its reading left (sealed,
+   * nothing evaluated into it since); undefined otherwise.
+   */
+  readLookups(): VariableLookups | undefined {
+    return this.read && !this.changedAfterRead ? this.read.lookups : undefined;
+  }
+
+  /**
+   * What its reading left (readLookups() defined), as snapshot() gives it, without the problems
+   * expansion noted since: the state a new read would leave, before any target was expanded.
+   */
+  readSnapshot(): ReaderSnapshot | undefined {
+    if (!this.readLookups()) return undefined;
+    const db = { ...this.db, problems: this.db.problems.slice(0, this.read!.problems) };
+    return { db, headers: this.headers, recipeOwner: this.recipeOwner, lastRules: this.lastRules };
+  }
+
   /**
    * What reading left behind — the database and the reader's own bookkeeping of
    * rule headers (a later `$(eval)` recipe line consults it) — as one structured-clone
@@ -371,9 +402,10 @@ export class MakeReader {
   }
 
   /** A reader in the state `snapshot` recorded (a structured clone of it), reading further with `options`. */
-  static revive(snap: ReaderSnapshot, options: ReaderOptions): MakeReader {
+  static revive(snap: ReaderSnapshot, options: ReaderOptions, lookups?: VariableLookups): MakeReader {
     Object.setPrototypeOf(snap.db.vars, VariableStore.prototype);
     const reader = new MakeReader(snap.db, options);
+    if (lookups) reader.seal(lookups);
     for (const [k, v] of snap.headers) reader.headers.set(k, v);
     for (const [k, v] of snap.recipeOwner) reader.recipeOwner.set(k, v);
     reader.lastRules = snap.lastRules;
