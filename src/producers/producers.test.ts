@@ -365,4 +365,20 @@ describe('problems instead of crashes', () => {
       r.cleanup();
     }
   });
+  it('targets that sed-edit one file (read once per model) each cover the lines of their own pattern', async () => {
+    const r = makeRepo('pinwatch-producers-sed-shared-');
+    try {
+      r.write({
+        Makefile: 'build: one two\none:\n\tIMG="ghcr.io/acme/one:v2@$$(cat one.digest)"; sed -i "s|image: ghcr.io/acme/one:.*|image: $$IMG|" values.yaml\ntwo:\n\tIMG="ghcr.io/acme/two:v2@$$(cat two.digest)"; sed -i "s|image: ghcr.io/acme/two:.*|image: $$IMG|" values.yaml\n',
+        'values.yaml': 'a:\n  image: ghcr.io/acme/one:v1\nb:\n  image: ghcr.io/acme/two:v1\n',
+      });
+      const m = await loadBuildModel(r.dir, config());
+      expect(m.producers.map((p) => [p.id, p.writes.map((w) => w.lines)])).toEqual([
+        ['Makefile:one', [[2]]],
+        ['Makefile:two', [[4]]],
+      ]);
+    } finally {
+      r.cleanup();
+    }
+  });
 });
