@@ -3,7 +3,7 @@
  * of variables and rules, and expand a target's recipe with `$@` bound. What it
  * cannot know becomes a marker; what it cannot read becomes a problem.
  */
-import { existsSync, realpathSync, statSync } from '../util/tracked-fs.js';
+import { existsSync, lstatSync, realpathSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { emptyDatabase, type MakeDatabase } from './database.js';
 import { resolvesInside } from '../util/repo-path.js';
@@ -29,6 +29,15 @@ export const diskFileSystem: MakeFileSystem = {
   },
 };
 
+/** True when `abs` is a symlink; false when it is anything else or cannot be lstat'ed (missing: resolved as its directory). */
+function isSymlink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * diskFileSystem limited to the repository: a Makefile or include that resolves
  * outside `root` (through a symlink) is unreadable and does not exist.
@@ -40,7 +49,20 @@ export function repoFileSystem(root: string): MakeFileSystem {
   } catch {
     rootReal = path.resolve(root);
   }
-  const inside = (p: string) => resolvesInside(rootReal, path.resolve(p));
+  // A path that is not a symlink resolves inside exactly when its directory does (its real path is the directory's
+  // real path and its name, existing or not): one realpath per directory, not one per file.
+  const dirs = new Map<string, boolean>();
+  const insideDir = (dir: string) => {
+    let yes = dirs.get(dir);
+    if (yes === undefined) dirs.set(dir, (yes = resolvesInside(rootReal, dir)));
+    return yes;
+  };
+  const inside = (p: string) => {
+    const abs = path.resolve(p);
+    const dir = path.dirname(abs);
+    if (dir === abs || isSymlink(abs)) return resolvesInside(rootReal, abs);
+    return insideDir(dir);
+  };
   return {
     readFile: (p) => (inside(p) ? diskFileSystem.readFile(p) : undefined),
     exists: (p) => inside(p) && diskFileSystem.exists(p),

@@ -95,12 +95,19 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
   // A build a workflow or Cloud Build step runs, read with the step's env: when it tags what the plain
   // reading tags, the plain recipe is that build and comes first (an image's inputs derive from its first
   // recipe: the build CI really does); when it tags something else (another registry), it is added.
-  const key = (r: BuildRecipe) => `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`;
+  const keys = new Map<BuildRecipe, string>();
+  const key = (r: BuildRecipe) => {
+    let k = keys.get(r);
+    if (k === undefined) keys.set(r, (k = `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`));
+    return k;
+  };
   const ran = new Set(viaMake.map(key));
   const plainKeys = new Set(recipes.map(key));
   const first = recipes.filter((r) => ran.has(key(r)));
   const rest = recipes.filter((r) => !ran.has(key(r)));
-  const added = viaMake.filter((r, i) => r.repositories.length > 0 && !plainKeys.has(key(r)) && viaMake.findIndex((o) => key(o) === key(r)) === i);
+  const firstOfKey = new Map<string, BuildRecipe>();
+  for (const r of viaMake) if (!firstOfKey.has(key(r))) firstOfKey.set(key(r), r);
+  const added = viaMake.filter((r) => r.repositories.length > 0 && !plainKeys.has(key(r)) && firstOfKey.get(key(r)) === r);
   recipes.splice(0, recipes.length, ...first, ...rest, ...added);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml'));
