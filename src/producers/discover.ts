@@ -17,12 +17,22 @@ const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
 
 /** Repo-relative paths of every Makefile, sorted. */
 export function findMakefiles(root: string, exclude: readonly string[], tree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => MAKEFILE_NAMES.includes(path.posix.basename(f)));
+  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name), tree);
+}
+
+const basenames = new WeakMap<readonly string[], string[]>();
+
+/** Each file's name (its last path component), worked out once per listing: every recipe kind looks for its files by name. */
+function namesOf(files: readonly string[]): string[] {
+  let names = basenames.get(files);
+  if (!names) basenames.set(files, (names = files.map((f) => f.slice(f.lastIndexOf('/') + 1))));
+  return names;
 }
 
 /** Repo-relative paths of every file of the tree whose name `wanted` accepts, sorted; `tree` (listRecipeTree's result) saves the walk when several kinds look for their files. */
 export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean, tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => wanted(path.posix.basename(f)));
+  const names = namesOf(tree.files);
+  return tree.files.filter((_, i) => wanted(names[i]!));
 }
 
 /** The Makefile `make` reads in a directory: GNUmakefile, makefile, Makefile. */
