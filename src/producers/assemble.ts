@@ -53,6 +53,29 @@ export class EditedFiles {
     }
     return r;
   }
+
+  private readonly matches = new Map<string, number[]>();
+
+  /** The 1-based numbers of `lines` (the lines of `abs`) that match every filter, kept per file and filters (regexes without a lastIndex state). */
+  matching(abs: string, lines: readonly string[], filters: readonly RegExp[]): number[] {
+    const key = filters.every((f) => !f.global && !f.sticky) ? `${abs}\0${filters.map((f) => `${f.flags}/${f.source}`).join('\0')}` : undefined;
+    const kept = key === undefined ? undefined : this.matches.get(key);
+    if (kept) return kept.slice();
+    const out: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      let all = true;
+      for (const f of filters) {
+        if (!f.test(line)) {
+          all = false;
+          break;
+        }
+      }
+      if (all) out.push(i + 1);
+    }
+    if (key !== undefined) this.matches.set(key, out.slice());
+    return out;
+  }
 }
 
 /** The producer for one target (undefined when it writes nothing), with its writes resolved. */
@@ -128,10 +151,7 @@ function editedLines(edited: EditedFiles, abs: string, rel: string, filters: Reg
     }
     return undefined;
   }
-  const out: number[] = [];
-  read.lines.forEach((line, i) => {
-    if (filters.every((f) => f.test(line))) out.push(i + 1);
-  });
+  const out = edited.matching(abs, read.lines, filters);
   return out.length > 0 ? out : undefined;
 }
 
