@@ -112,7 +112,9 @@ export function expand(text: string, ctx: ExpandContext): string {
     return marker('too-deep');
   }
   let out = '';
-  for (const p of template(text)) {
+  const pieces = template(text);
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
     if (typeof p === 'string') out += p;
     else if (p.kind === 'var') out += lookupVariable(p.name, ctx);
     else if (p.kind === 'fn') out += callFunctionWith(p.name, p.args, ctx, expandChild);

@@ -89,7 +89,8 @@ export class MakeReader {
     const active = () => conds.every((c) => c.outer && c.taken);
     const ctx = this.context(vars, file, 0);
 
-    for (const l of lines) {
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
       ctx.line = l.line;
       if (define) {
         define = this.defineLine(define, l, vars, file);
