@@ -1,24 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { treesRemovedAfterEach } from '../../test/support/tree.js';
 import { expandRecipe, loadMakefile, readerWithEnvironment, repoFileSystem, type MakeReader } from './index.js';
 
-let dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = [];
-});
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'pinwatch-make-env-'));
-  dirs.push(root);
-  for (const [p, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  }
-  return root;
-}
+const makeTree = treesRemovedAfterEach();
+const tree = (files: Record<string, string>): string => makeTree(files).dir;
 
 type Env = Record<string, string> | undefined;
 

@@ -2,27 +2,13 @@
  * What is worked out once per text and shared (expand.ts's templates, reader.ts's line infos) must hold
  * nothing of the context: the same text read or expanded under another context gives that context's answer.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { treesRemovedAfterEach } from '../../test/support/tree.js';
 import { expand, expandRecipe, loadMakefile, lookupVariable, VariableStore, type ExpandContext } from './index.js';
 
-let dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  dirs = [];
-});
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'pinwatch-make-memo-'));
-  dirs.push(root);
-  for (const [p, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  }
-  return root;
-}
+const makeTree = treesRemovedAfterEach();
+const tree = (files: Record<string, string>): string => makeTree(files).dir;
 
 function context(values: Record<string, string>, recursive: Record<string, string> = {}): ExpandContext & { notes: string[] } {
   const vars = new VariableStore();
