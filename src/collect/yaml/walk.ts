@@ -89,21 +89,17 @@ function recognisable(map: YAMLMap): boolean {
   const seen = items.length > SMALL_MAP ? new Set<string>() : undefined;
   for (let i = 0; i < items.length; i++) {
     const key = keyString(items[i]!);
-    if (!seen) smallKeys[i] = key;
     if (key === undefined) continue;
     if (RECOGNISED_KEYS.has(key) || key.endsWith('rl') || key.endsWith('RL')) return true;
     if (seen) {
       if (seen.has(key)) return true;
       seen.add(key);
     } else {
-      for (let j = 0; j < i; j++) if (smallKeys[j] === key) return true;
+      for (let j = 0; j < i; j++) if (keyString(items[j]!) === key) return true;
     }
   }
   return false;
 }
-
-/** recognisable's keys of the map at hand, by index (one scratch list: it calls nothing that uses it). */
-const smallKeys: (string | undefined)[] = [];
 
 /**
  * A key written twice in one map: Helm (like every YAML loader that accepts it)
