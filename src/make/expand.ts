@@ -8,7 +8,7 @@
  * and `$(foreach …)` expand their arguments, and expansion calls functions —
  * the way GNU Make's own expand.c and function.c do.
  */
-import { callFunction, isFunctionName } from './functions.js';
+import { callFunctionWith, functionArguments, isFunctionName } from './functions.js';
 import { marker } from './markers.js';
 import { fillPattern, findClose, indexTopLevel, matchPattern, words } from './scan.js';
 import type { VariableStore } from './variables.js';
@@ -26,6 +26,85 @@ export interface ExpandContext {
 
 const MAX_DEPTH = 200;
 
+/**
+ * A text cut into what expansion does with it, which depends on the text alone: literal runs (`$$` already one
+ * `$`), `$X`, and `$(…)`/`${…}` references already told apart (a function call with its arguments split, a
+ * substitution reference, a variable name to expand), and an unterminated reference that ends it.
+ */
+type Piece =
+  | string
+  | { kind: 'var'; name: string }
+  | { kind: 'fn'; name: string; args: readonly string[] }
+  | { kind: 'subst'; name: string; from: string; to: string }
+  | { kind: 'ref'; inner: string }
+  | { kind: 'unterminated'; reason: string; rest: string };
+
+/** The pieces of recently expanded texts: the same texts (variable values, recipe lines) expand in every reading. */
+const templates = new Map<string, readonly Piece[]>();
+const TEMPLATES_MAX = 8192;
+
+function template(text: string): readonly Piece[] {
+  let pieces = templates.get(text);
+  if (!pieces) {
+    if (templates.size >= TEMPLATES_MAX) templates.clear();
+    templates.set(text, (pieces = Object.freeze(cut(text))));
+  }
+  return pieces;
+}
+
+function cut(text: string): Piece[] {
+  const pieces: Piece[] = [];
+  let lit = '';
+  let i = 0;
+  while (i < text.length) {
+    const d = text.indexOf('$', i);
+    if (d === -1) {
+      lit += text.slice(i);
+      break;
+    }
+    lit += text.slice(i, d);
+    const next = text[d + 1];
+    if (next === undefined) {
+      lit += '$';
+      break;
+    }
+    if (next === '$') {
+      lit += '$';
+      i = d + 2;
+      continue;
+    }
+    if (lit !== '') pieces.push(lit);
+    lit = '';
+    if (next === '(' || next === '{') {
+      const close = findClose(text, d + 1);
+      if (close === -1) {
+        const reason = `unterminated variable reference in "${text.slice(d, d + 40)}"; expected a closing "${next === '(' ? ')' : '}'}"`;
+        pieces.push({ kind: 'unterminated', reason, rest: text.slice(d + 2) });
+        return pieces;
+      }
+      pieces.push(reference(text.slice(d + 2, close)));
+      i = close + 1;
+    } else {
+      pieces.push({ kind: 'var', name: next });
+      i = d + 2;
+    }
+  }
+  if (lit !== '') pieces.push(lit);
+  return pieces;
+}
+
+/** Inside of `$(…)`: a function call, a substitution reference or a (computed) variable name. */
+function reference(inner: string): Piece {
+  const fn = /^([a-z-]+)[ \t]/.exec(inner);
+  if (fn && isFunctionName(fn[1]!)) return { kind: 'fn', name: fn[1]!, args: Object.freeze(functionArguments(fn[1]!, inner.slice(fn[0].length))) };
+  const colon = indexTopLevel(inner, ':');
+  if (colon !== -1) {
+    const eq = inner.indexOf('=', colon);
+    if (eq !== -1) return { kind: 'subst', name: inner.slice(0, colon), from: inner.slice(colon + 1, eq), to: inner.slice(eq + 1) };
+  }
+  return { kind: 'ref', inner };
+}
+
 export function expand(text: string, ctx: ExpandContext): string {
   if (!text.includes('$')) return text;
   if ((ctx.depth ?? 0) > MAX_DEPTH) {
@@ -33,56 +112,24 @@ export function expand(text: string, ctx: ExpandContext): string {
     return marker('too-deep');
   }
   let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const d = text.indexOf('$', i);
-    if (d === -1) {
-      out += text.slice(i);
-      break;
-    }
-    out += text.slice(i, d);
-    const next = text[d + 1];
-    if (next === undefined) {
-      out += '$';
-      break;
-    }
-    if (next === '$') {
-      out += '$';
-      i = d + 2;
-    } else if (next === '(' || next === '{') {
-      const close = findClose(text, d + 1);
-      if (close === -1) {
-        ctx.note?.('make-unterminated-reference', `unterminated variable reference in "${text.slice(d, d + 40)}"; expected a closing "${next === '(' ? ')' : '}'}"`);
-        out += marker('unterminated', text.slice(d + 2));
-        break;
-      }
-      out += expandReference(text.slice(d + 2, close), ctx);
-      i = close + 1;
+  const pieces = template(text);
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    if (typeof p === 'string') out += p;
+    else if (p.kind === 'var') out += lookupVariable(p.name, ctx);
+    else if (p.kind === 'fn') out += callFunctionWith(p.name, p.args, ctx, expandChild);
+    else if (p.kind === 'ref') out += lookupVariable(expandChild(p.inner, ctx), ctx);
+    else if (p.kind === 'subst') {
+      const name = expandChild(p.name, ctx);
+      const from = expandChild(p.from, ctx);
+      const to = expandChild(p.to, ctx);
+      out += substitutionReference(lookupVariable(name, ctx), from, to);
     } else {
-      out += lookupVariable(next, ctx);
-      i = d + 2;
+      ctx.note?.('make-unterminated-reference', p.reason);
+      out += marker('unterminated', p.rest);
     }
   }
   return out;
-}
-
-/** Inside of `$(…)`: a function call, a substitution reference or a (computed) variable name. */
-function expandReference(inner: string, ctx: ExpandContext): string {
-  const fn = /^([a-z-]+)[ \t]/.exec(inner);
-  if (fn && isFunctionName(fn[1]!)) {
-    return callFunction(fn[1]!, inner.slice(fn[0].length), ctx, expandChild);
-  }
-  const colon = indexTopLevel(inner, ':');
-  if (colon !== -1) {
-    const eq = inner.indexOf('=', colon);
-    if (eq !== -1) {
-      const name = expandChild(inner.slice(0, colon), ctx);
-      const from = expandChild(inner.slice(colon + 1, eq), ctx);
-      const to = expandChild(inner.slice(eq + 1), ctx);
-      return substitutionReference(lookupVariable(name, ctx), from, to);
-    }
-  }
-  return lookupVariable(expandChild(inner, ctx), ctx);
 }
 
 function substitutionReference(value: string, from: string, to: string): string {
@@ -97,6 +144,7 @@ function substitutionReference(value: string, from: string, to: string): string 
 }
 
 export function expandChild(text: string, ctx: ExpandContext): string {
+  if (!text.includes('$')) return text;
   return expand(text, { ...ctx, depth: (ctx.depth ?? 0) + 1 });
 }
 

@@ -55,8 +55,8 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
   foreach: { max: 3, run: foreach },
   call: { max: Infinity, run: call },
   value: { max: 1, run: ([n = ''], ctx, x) => ctx.vars.get(x(n, ctx))?.value ?? '' },
-  origin: { max: 1, run: ([n = ''], ctx, x) => ctx.vars.get(x(n, ctx))?.origin ?? 'undefined' },
-  flavor: { max: 1, run: ([n = ''], ctx, x) => ctx.vars.get(x(n, ctx))?.flavor ?? 'undefined' },
+  origin: { max: 1, run: ([n = ''], ctx, x) => ctx.vars.peek(x(n, ctx))?.origin ?? 'undefined' },
+  flavor: { max: 1, run: ([n = ''], ctx, x) => ctx.vars.peek(x(n, ctx))?.flavor ?? 'undefined' },
   eval: { max: 1, run: evalFunction },
   info: { max: 1, run: () => '' },
   warning: { max: 1, run: () => '' },
@@ -81,9 +81,17 @@ export function isFunctionName(name: string): boolean {
 }
 
 export function callFunction(name: string, rawArgs: string, ctx: ExpandContext, x: Expand): string {
-  const spec = FUNCTIONS[name]!;
-  const args = splitTopLevel(rawArgs, ',', spec.max);
-  return spec.run(args, ctx, x);
+  return callFunctionWith(name, functionArguments(name, rawArgs), ctx, x);
+}
+
+/** A function call's raw argument text split into its (unexpanded) arguments. */
+export function functionArguments(name: string, rawArgs: string): string[] {
+  return splitTopLevel(rawArgs, ',', FUNCTIONS[name]!.max);
+}
+
+/** callFunction with the arguments already split (functionArguments): read only. */
+export function callFunctionWith(name: string, args: readonly string[], ctx: ExpandContext, x: Expand): string {
+  return FUNCTIONS[name]!.run(args as string[], ctx, x);
 }
 
 function substituteWord(pattern: string, replacement: string, word: string): string {

@@ -2,7 +2,7 @@
  * A pragmatic Make reader (barrel): read a Makefile (with its includes) into a
  * database of variables and rules, and expand a target's recipe with `$@` bound.
  */
-export { diskFileSystem, repoFileSystem, loadMakefile } from './repo.js';
+export { diskFileSystem, repoFileSystem, loadMakefile, readerWithEnvironment } from './repo.js';
 export type { LoadMakefileOptions } from './repo.js';
 export { expand, lookupVariable, type ExpandContext } from './expand.js';
 export { findRule, targetNames, type MakeDatabase } from './database.js';

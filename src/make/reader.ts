@@ -13,7 +13,7 @@ import { logicalLines, stripComment, type LogicalLine } from './lines.js';
 import { hasMarker, marker, readableMarkers } from './markers.js';
 import { fillPattern, indexTopLevel, matchPattern, splitTopLevel, words } from './scan.js';
 import type { AssignOp, MakeFileSystem, MakeRule, RecipeLine, TargetAssignment } from './types.js';
-import { assign, VariableStore } from './variables.js';
+import { assign, VariableStore, type VariableLookups } from './variables.js';
 
 export interface ReaderOptions {
   /** Absolute repository root; problem and rule files are made relative to it. */
@@ -48,6 +48,13 @@ const MAX_INCLUDE_DEPTH = 20;
 /** One pass of reading: state local to a file or an `$(eval)` text. */
 export class MakeReader {
   private includeDepth = 0;
+  /**
+   * Set by `seal()` when the first phase (reading the Makefile and its includes) is over: the names that
+   * reading looked up, and how many problems it had met. Cleared for good by the first change after it
+   * (an `$(eval)` while expanding): the reader then no longer holds just what its reading left.
+   */
+  private read: { lookups: VariableLookups; problems: number } | undefined;
+  private changedAfterRead = false;
 
   constructor(
     readonly db: MakeDatabase,
@@ -70,18 +77,20 @@ export class MakeReader {
 
   /** `$(eval TEXT)`: TEXT read as makefile lines at `file:line`. */
   evalText(text: string, file: string, line: number, vars: VariableStore): void {
+    if (this.read) this.changedAfterRead = true;
     const lines = logicalLines(text).map((l) => ({ ...l, line }));
     this.run(lines, file, path.join(this.options.root, path.dirname(file)), vars);
   }
 
-  private run(lines: LogicalLine[], file: string, fileDir: string, vars: VariableStore): void {
+  private run(lines: readonly LogicalLine[], file: string, fileDir: string, vars: VariableStore): void {
     const conds: Conditional[] = [];
     let rules: MakeRule[] | undefined;
     let define: DefineState | undefined;
     const active = () => conds.every((c) => c.outer && c.taken);
     const ctx = this.context(vars, file, 0);
 
-    for (const l of lines) {
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
       ctx.line = l.line;
       if (define) {
         define = this.defineLine(define, l, vars, file);
@@ -91,19 +100,16 @@ export class MakeReader {
         for (const r of rules) this.addRecipeLine(r, { text: l.text.slice(1), file, line: l.line });
         continue;
       }
-      const stmt = stripComment(l.text).trim();
-      if (stmt === '') continue;
-      const directive = /^([a-z-]+)(?:[ \t]+(.*))?$/.exec(stmt);
-      const keyword = directive?.[1] ?? '';
-      const rest = directive?.[2] ?? '';
-      if (this.conditional(keyword, rest, conds, ctx, file, l.line)) continue;
+      const info = lineInfo(l);
+      if (info.stmt === '') continue;
+      const { stmt, keyword, rest } = info;
+      if (info.conditional && this.conditional(keyword, rest, conds, ctx, file, l.line)) continue;
       if (!active()) {
-        if (/^(?:(?:override|export)[ \t]+)*define(?:[ \t]|$)/.test(stmt)) define = startDefine(stmt, l.line, false, true);
+        if (info.startsDefine) define = startDefine(stmt, l.line, false, true);
         continue;
       }
-      const def = /^((?:(?:override|export|private)[ \t]+)*)define(?:[ \t]+(.*)|$)/.exec(stmt);
-      if (def) {
-        define = startDefine(stmt, l.line, def[1]!.includes('export'), false);
+      if (info.define) {
+        define = startDefine(stmt, l.line, info.define.exported, false);
         rules = undefined;
         continue;
       }
@@ -116,7 +122,7 @@ export class MakeReader {
         this.problem(file, l.line, 'make-syntax', `"endef" without a matching "define"`);
         continue;
       }
-      const handled = this.statement(stmt, file, l, vars, ctx);
+      const handled = this.statement(info.statement!, stmt, file, l, vars, ctx);
       if (handled === 'rule') rules = this.lastRules;
       else if (handled === 'assignment') rules = undefined;
     }
@@ -146,8 +152,8 @@ export class MakeReader {
   }
 
   private defineLine(d: DefineState, l: LogicalLine, vars: VariableStore, file: string): DefineState | undefined {
-    const t = l.text.trim();
-    if (/^endef\b/.test(t)) {
+    const info = defineLineInfo(l);
+    if (info.ends) {
       if (d.depth > 0) {
         d.body.push(l.text);
         d.depth--;
@@ -159,7 +165,7 @@ export class MakeReader {
       }
       return undefined;
     }
-    if (/^(?:(?:override|export)[ \t]+)*define\b/.test(t)) d.depth++;
+    if (info.nests) d.depth++;
     d.body.push(l.text);
     return d;
   }
@@ -240,41 +246,31 @@ export class MakeReader {
   }
 
   /** An assignment, an export line or a rule. */
-  private statement(stmt: string, file: string, l: LogicalLine, vars: VariableStore, ctx: ExpandContext): 'rule' | 'assignment' | 'other' {
-    let text = stmt;
-    let exported: boolean | undefined;
-    for (;;) {
-      const m = /^(export|unexport|override|private)[ \t]+/.exec(text);
-      if (!m) break;
-      if (m[1] === 'export') exported = true;
-      if (m[1] === 'unexport') exported = false;
-      text = text.slice(m[0].length);
-    }
-    if (/^(export|unexport)$/.test(text)) return 'other';
-    const sep = indexTopLevel(text, ':=');
-    const op = sep === -1 ? undefined : assignOpAt(text, sep);
-    if (op) {
-      const name = expand(text.slice(0, op.start), ctx).trim();
-      const value = text.slice(op.end).replace(/^[ \t]+/, '');
+  private statement(info: StatementInfo, stmt: string, file: string, l: LogicalLine, vars: VariableStore, ctx: ExpandContext): 'rule' | 'assignment' | 'other' {
+    const { text, exported } = info;
+    if (info.bareExport) return 'other';
+    if (info.assignment) {
+      const op = info.assignment;
+      const name = expand(op.name, ctx).trim();
       if (name === '' || /[ \t]/.test(name)) {
         this.problem(file, l.line, 'make-syntax', `empty or multi-word variable name in "${stmt}"`);
         return 'assignment';
       }
-      assign(vars, name, op.op, value, (x) => expand(x, ctx), (c) => marker('shell', c), exported);
+      assign(vars, name, op.op, op.value, (x) => expand(x, ctx), (c) => marker('shell', c), exported);
       return 'assignment';
     }
-    if (sep !== -1) {
-      this.rule(text, file, l.line, ctx);
+    if (info.rule) {
+      this.rule(info.rule, file, l.line, ctx);
       return 'rule';
     }
     if (exported !== undefined) {
       for (const n of words(expand(text, ctx))) {
-        const v = vars.get(n);
+        const v = vars.peek(n);
         if (v) vars.set(n, { ...v, exported });
       }
       return 'other';
     }
-    if (/^vpath\b/.test(text)) return 'other';
+    if (info.vpath) return 'other';
     const expanded = expand(text, ctx).trim();
     if (expanded === '' || words(expanded).every(hasMarker)) return 'other';
     const code = l.tab ? 'make-recipe-before-target' : 'make-missing-separator';
@@ -283,25 +279,15 @@ export class MakeReader {
     return 'other';
   }
 
-  private rule(text: string, file: string, line: number, ctx: ExpandContext): void {
-    const colon = indexTopLevel(text, ':');
-    const targets = words(expand(text.slice(0, colon), ctx));
-    let rest = text.slice(colon + 1);
-    if (rest.startsWith(':')) rest = rest.slice(1);
+  private rule(info: RuleInfo, file: string, line: number, ctx: ExpandContext): void {
+    const targets = words(expand(info.targets, ctx));
     const made: MakeRule[] = [];
-    const targetVar = targetAssignment(rest);
-    let recipe: string | undefined;
-    const semi = indexTopLevel(rest, ';');
-    if (!targetVar && semi !== -1) {
-      recipe = rest.slice(semi + 1);
-      rest = rest.slice(0, semi);
-    }
-    const staticColon = targetVar ? -1 : indexTopLevel(rest, ':');
+    const { targetVar, recipe, rest, staticColon } = info;
     for (const target of targets) {
       const rule = this.ruleFor(target, file, line);
       made.push(rule);
       if (targetVar) {
-        rule.variables.push(targetVar);
+        rule.variables.push({ ...targetVar });
         continue;
       }
       if (staticColon !== -1) {
@@ -361,6 +347,29 @@ export class MakeReader {
     return path.relative(this.options.root, abs).split(path.sep).join('/');
   }
 
+  /** End of the first phase: keep what it looked up (`lookups`, recorded by the caller) and its problem count. */
+  seal(lookups: VariableLookups): void {
+    this.read = { lookups, problems: this.db.problems.length };
+  }
+
+  /**
+   * The names the reading looked up, while the reader still holds exactly what its reading left (sealed,
+   * nothing evaluated into it since); undefined otherwise.
+   */
+  readLookups(): VariableLookups | undefined {
+    return this.read && !this.changedAfterRead ? this.read.lookups : undefined;
+  }
+
+  /**
+   * What its reading left (readLookups() defined), as snapshot() gives it, without the problems
+   * expansion noted since: the state a new read would leave, before any target was expanded.
+   */
+  readSnapshot(): ReaderSnapshot | undefined {
+    if (!this.readLookups()) return undefined;
+    const db = { ...this.db, problems: this.db.problems.slice(0, this.read!.problems) };
+    return { db, headers: this.headers, recipeOwner: this.recipeOwner, lastRules: this.lastRules };
+  }
+
   /**
    * What reading left behind — the database and the reader's own bookkeeping of
    * rule headers (a later `$(eval)` recipe line consults it) — as one structured-clone
@@ -371,9 +380,10 @@ export class MakeReader {
   }
 
   /** A reader in the state `snapshot` recorded (a structured clone of it), reading further with `options`. */
-  static revive(snap: ReaderSnapshot, options: ReaderOptions): MakeReader {
+  static revive(snap: ReaderSnapshot, options: ReaderOptions, lookups?: VariableLookups): MakeReader {
     Object.setPrototypeOf(snap.db.vars, VariableStore.prototype);
     const reader = new MakeReader(snap.db, options);
+    if (lookups) reader.seal(lookups);
     for (const [k, v] of snap.headers) reader.headers.set(k, v);
     for (const [k, v] of snap.recipeOwner) reader.recipeOwner.set(k, v);
     reader.lastRules = snap.lastRules;
@@ -387,6 +397,120 @@ export interface ReaderSnapshot {
   headers: ReadonlyMap<MakeRule, { file: string; line: number }>;
   recipeOwner: ReadonlyMap<MakeRule, { file: string; line: number }>;
   lastRules: MakeRule[];
+}
+
+/** What a logical line is, as far as its text alone tells (the same for every reading of it: lineInfo). */
+interface LineInfo {
+  /** The line without its comment, trimmed. */
+  stmt: string;
+  keyword: string;
+  rest: string;
+  /** The keyword is ifeq/ifneq/ifdef/ifndef/else/endif. */
+  conditional: boolean;
+  /** Starts a `define` (with `override`/`export` prefixes), as an inactive branch reads it. */
+  startsDefine: boolean;
+  /** Starts a `define` (with `override`/`export`/`private` prefixes), as an active branch reads it. */
+  define?: { exported: boolean };
+  statement?: StatementInfo;
+}
+
+interface StatementInfo {
+  /** The statement without its export/unexport/override/private prefixes. */
+  text: string;
+  exported: boolean | undefined;
+  /** A bare `export` or `unexport`. */
+  bareExport: boolean;
+  assignment?: { op: AssignOp; name: string; value: string };
+  rule?: RuleInfo;
+  vpath: boolean;
+}
+
+interface RuleInfo {
+  /** Unexpanded targets (before the colon). */
+  targets: string;
+  /** After the colon(s), without a `;` recipe. */
+  rest: string;
+  targetVar?: TargetAssignment;
+  /** The recipe after a `;`. */
+  recipe?: string;
+  /** A static pattern rule's second colon in `rest`, or -1. */
+  staticColon: number;
+}
+
+const CONDITIONAL_KEYWORDS = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef', 'else', 'endif']);
+/** LineInfo and defineLineInfo by line text (they depend on nothing else): every reading of a file, and every `$(eval)` of a text, asks again. */
+const lineInfos = new Map<string, LineInfo>();
+const defineInfos = new Map<string, { ends: boolean; nests: boolean }>();
+const LINE_INFOS_MAX = 16384;
+
+function lineInfo(l: LogicalLine): LineInfo {
+  let info = lineInfos.get(l.text);
+  if (!info) {
+    if (lineInfos.size >= LINE_INFOS_MAX) lineInfos.clear();
+    lineInfos.set(l.text, (info = classify(l)));
+  }
+  return info;
+}
+
+function classify(l: LogicalLine): LineInfo {
+  const stmt = stripComment(l.text).trim();
+  if (stmt === '') return { stmt, keyword: '', rest: '', conditional: false, startsDefine: false };
+  const directive = /^([a-z-]+)(?:[ \t]+(.*))?$/.exec(stmt);
+  const keyword = directive?.[1] ?? '';
+  const rest = directive?.[2] ?? '';
+  const def = /^((?:(?:override|export|private)[ \t]+)*)define(?:[ \t]+(.*)|$)/.exec(stmt);
+  return {
+    stmt,
+    keyword,
+    rest,
+    conditional: CONDITIONAL_KEYWORDS.has(keyword),
+    startsDefine: /^(?:(?:override|export)[ \t]+)*define(?:[ \t]|$)/.test(stmt),
+    ...(def ? { define: { exported: def[1]!.includes('export') } } : { statement: classifyStatement(stmt) }),
+  };
+}
+
+function classifyStatement(stmt: string): StatementInfo {
+  let text = stmt;
+  let exported: boolean | undefined;
+  for (;;) {
+    const m = /^(export|unexport|override|private)[ \t]+/.exec(text);
+    if (!m) break;
+    if (m[1] === 'export') exported = true;
+    if (m[1] === 'unexport') exported = false;
+    text = text.slice(m[0].length);
+  }
+  const info: StatementInfo = { text, exported, bareExport: /^(export|unexport)$/.test(text), vpath: /^vpath\b/.test(text) };
+  const sep = indexTopLevel(text, ':=');
+  const op = sep === -1 ? undefined : assignOpAt(text, sep);
+  if (op) info.assignment = { op: op.op, name: text.slice(0, op.start), value: text.slice(op.end).replace(/^[ \t]+/, '') };
+  else if (sep !== -1) info.rule = classifyRule(text);
+  return info;
+}
+
+function classifyRule(text: string): RuleInfo {
+  const colon = indexTopLevel(text, ':');
+  let rest = text.slice(colon + 1);
+  if (rest.startsWith(':')) rest = rest.slice(1);
+  const targetVar = targetAssignment(rest);
+  let recipe: string | undefined;
+  const semi = indexTopLevel(rest, ';');
+  if (!targetVar && semi !== -1) {
+    recipe = rest.slice(semi + 1);
+    rest = rest.slice(0, semi);
+  }
+  const staticColon = targetVar ? -1 : indexTopLevel(rest, ':');
+  return { targets: text.slice(0, colon), rest, ...(targetVar ? { targetVar } : {}), ...(recipe !== undefined ? { recipe } : {}), staticColon };
+}
+
+/** Inside a `define`: whether a line ends it (`endef`) or opens a nested one. */
+function defineLineInfo(l: LogicalLine): { ends: boolean; nests: boolean } {
+  let info = defineInfos.get(l.text);
+  if (!info) {
+    if (defineInfos.size >= LINE_INFOS_MAX) defineInfos.clear();
+    const t = l.text.trim();
+    defineInfos.set(l.text, (info = { ends: /^endef\b/.test(t), nests: /^(?:(?:override|export)[ \t]+)*define\b/.test(t) }));
+  }
+  return info;
 }
 
 function startDefine(stmt: string, line: number, exported: boolean, discard: boolean): DefineState {

@@ -5,13 +5,41 @@
  */
 import type { AssignOp, Flavor, MakeVariable } from './types.js';
 
+/** What a store's readers looked up (VariableStore.lookups). */
+export interface VariableLookups {
+  values: Set<string>;
+  presence: Set<string>;
+}
+
+/** Recorded in VariableLookups.values when every name was enumerated (no name's absence can be assumed irrelevant). */
+export const ALL_NAMES = '\0all';
+
 export class VariableStore {
   private readonly vars = new Map<string, MakeVariable>();
+  /**
+   * While set, what was looked up in this store (directly, or through a child scope that does not define the
+   * name): `get`'s names in `values`, `peek`'s in `presence`, and ALL_NAMES in `values` when `names()` enumerated
+   * them. What a reading's answers could depend on: make/repo.ts derives a reading under one environment from a
+   * reading under another when the names the two give differently were not looked up, or only peeked at while
+   * both define them.
+   */
+  lookups: VariableLookups | undefined;
 
   constructor(private readonly parent?: VariableStore) {}
 
   get(name: string): MakeVariable | undefined {
+    this.lookups?.values.add(name);
     return this.vars.get(name) ?? this.parent?.get(name);
+  }
+
+  /**
+   * `get` for a caller that uses no more of the answer than whether it is defined, its origin and whether it is
+   * exported, and copies its value (if at all) only into the same name (an assignment that is not `+=`, an
+   * `export` line, `$(origin)`): such a caller does the same for any two environment variables of that name.
+   */
+  peek(name: string): MakeVariable | undefined {
+    this.lookups?.presence.add(name);
+    return this.vars.get(name) ?? this.parent?.peek(name);
   }
 
   set(name: string, variable: MakeVariable): void {
@@ -27,8 +55,20 @@ export class VariableStore {
     return new VariableStore(this);
   }
 
+  /** This scope's own definitions, in definition order. */
+  ownEntries(): [string, MakeVariable][] {
+    return [...this.vars];
+  }
+
+  /** Replace this scope's own definitions with `entries`, in their order. */
+  replaceOwn(entries: Iterable<[string, MakeVariable]>): void {
+    this.vars.clear();
+    for (const [k, v] of entries) this.vars.set(k, v);
+  }
+
   /** Every visible name, innermost definition winning. */
   names(): string[] {
+    this.lookups?.values.add(ALL_NAMES);
     const seen = new Set<string>(this.parent?.names() ?? []);
     for (const n of this.vars.keys()) seen.add(n);
     return [...seen];
@@ -48,7 +88,8 @@ export function assign(
   shell: (command: string) => string,
   exported?: boolean,
 ): void {
-  const existing = store.get(name);
+  // Only `+=` reads the value it replaces; the others look at whether the name is defined, its origin and export.
+  const existing = op === '+=' ? store.get(name) : store.peek(name);
   if (existing?.origin === 'command line') return;
   const keepExport = exported ?? existing?.exported;
   const put = (flavor: Flavor, value: string) => store.set(name, { flavor, value, origin: 'file', ...(keepExport ? { exported: true } : {}) });

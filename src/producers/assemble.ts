@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';
-import { fileTypeName, readRegularText } from '../util/safe-read.js';
+import { fileTypeName, readRegularText, type ReadRefusal } from '../util/safe-read.js';
 import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
@@ -38,8 +38,48 @@ function rootRelative(root: string, abs: string): string {
   return repoRelative(root, abs) ?? path.relative(root, abs).split(path.sep).join('/');
 }
 
+/**
+ * The lines of files `sed -i` edits, read once per model build (`producerFor`'s `edited`): a followed walk reads
+ * the same target's writes once per CI-step environment, and the tree does not change while pinwatch reads it.
+ */
+export class EditedFiles {
+  private readonly lines = new Map<string, { lines: string[] } | { refused: ReadRefusal }>();
+
+  read(abs: string): { lines: string[] } | { refused: ReadRefusal } {
+    let r = this.lines.get(abs);
+    if (!r) {
+      const read = readRegularText(abs, { followSymlinks: true });
+      this.lines.set(abs, (r = 'text' in read ? { lines: read.text.split(/\r?\n/) } : read));
+    }
+    return r;
+  }
+
+  private readonly matches = new Map<string, number[]>();
+
+  /** The 1-based numbers of `lines` (the lines of `abs`) that match every filter, kept per file and filters (regexes without a lastIndex state). */
+  matching(abs: string, lines: readonly string[], filters: readonly RegExp[]): number[] {
+    const key = filters.every((f) => !f.global && !f.sticky) ? `${abs}\0${filters.map((f) => `${f.flags}/${f.source}`).join('\0')}` : undefined;
+    const kept = key === undefined ? undefined : this.matches.get(key);
+    if (kept) return kept.slice();
+    const out: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      let all = true;
+      for (const f of filters) {
+        if (!f.test(line)) {
+          all = false;
+          break;
+        }
+      }
+      if (all) out.push(i + 1);
+    }
+    if (key !== undefined) this.matches.set(key, out.slice());
+    return out;
+  }
+}
+
 /** The producer for one target (undefined when it writes nothing), with its writes resolved. */
-export function producerFor(root: string, t: TargetFacts, problems: Problem[]): { producer?: Producer; writes: Map<FoundWrite, PinWrite> } {
+export function producerFor(root: string, t: TargetFacts, problems: Problem[], edited = new EditedFiles()): { producer?: Producer; writes: Map<FoundWrite, PinWrite> } {
   const id = `${t.makefile}:${t.target}`;
   const byKey = new Map<string, string>();
   const resolved = new Map<FoundWrite, PinWrite>();
@@ -54,7 +94,7 @@ export function producerFor(root: string, t: TargetFacts, problems: Problem[]): 
       refId = key.startsWith('copy-of:') ? key : `${id}#${byKey.size + 1}`;
       byKey.set(key, refId);
     }
-    const lines = w.lineFilter ? editedLines(w.abs, file, w.lineFilter, w, problems) : undefined;
+    const lines = w.lineFilter ? editedLines(edited, w.abs, file, w.lineFilter, w, problems) : undefined;
     const pin: PinWrite = { file, ...(w.keyPath !== undefined ? { keyPath: w.keyPath } : {}), via: w.via, refId, source: w.source, ...(lines ? { lines } : {}) };
     resolved.set(w, pin);
     done.push({ w, pin });
@@ -103,19 +143,15 @@ function expandUnknownPath(root: string, w: FoundWrite, problems: Problem[]): Fo
  * A regular file that cannot be read (too large, unreadable) is reported; a
  * missing or non-regular one is already reported by writtenFile.
  */
-function editedLines(abs: string, rel: string, filters: RegExp[], w: FoundWrite, problems: Problem[]): number[] | undefined {
-  const read = readRegularText(abs, { followSymlinks: true });
-  if (!('text' in read)) {
+function editedLines(edited: EditedFiles, abs: string, rel: string, filters: RegExp[], w: FoundWrite, problems: Problem[]): number[] | undefined {
+  const read = edited.read(abs);
+  if (!('lines' in read)) {
     if (isFile(abs)) {
       problems.push({ file: w.source.file, line: w.source.line, code: 'producer-target-unreadable', reason: `${w.via} edits lines of "${rel}", which was not read (${read.refused.reason.replace(/; not read$/, '')}); taken as writing the whole file` });
     }
     return undefined;
   }
-  const text = read.text;
-  const out: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (filters.every((f) => f.test(line))) out.push(i + 1);
-  });
+  const out = edited.matching(abs, read.lines, filters);
   return out.length > 0 ? out : undefined;
 }
 

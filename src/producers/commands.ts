@@ -68,12 +68,20 @@ function parsedLine(text: string): SimpleCommand[] {
 export function readCommands(commands: ExpandedCommand[], cwd: string, options: ReadCommandsOptions = {}): CommandFacts {
   const facts: CommandFacts = { writes: [], builds: [], makes: [] };
   let order = 0;
-  let vars = new Map<string, string>(options.env ?? []);
+  const initial: ReadonlyMap<string, string> = options.env ?? new Map();
+  // The shell variables: the environment until a line assigns one (then a copy of its own), so a line that assigns none copies nothing.
+  let vars: ReadonlyMap<string, string> = initial;
+  let own: Map<string, string> | undefined;
+  const setVar = (k: string, v: string) => {
+    if (!own) vars = own = new Map(vars);
+    own.set(k, v);
+  };
   let dir = cwd;
   for (const c of commands) {
     if (c.text.startsWith('#')) continue;
     if (!options.oneShell) {
-      vars = new Map<string, string>(options.env ?? []);
+      vars = initial;
+      own = undefined;
       dir = cwd;
     }
     for (const sc of parsedLine(c.text)) {
@@ -81,16 +89,16 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       const source = { file: c.file, line: c.line };
       const assigned = sc.assignments.map((a) => [a.name, resolveWord(a.value, vars)] as const);
       if (sc.args.length === 0) {
-        for (const [k, v] of assigned) vars.set(k, v);
+        for (const [k, v] of assigned) setVar(k, v);
         continue;
       }
-      const env = new Map([...vars, ...assigned]);
+      const env: ReadonlyMap<string, string> = assigned.length > 0 ? new Map([...vars, ...assigned]) : vars;
       const argv = sc.args.map((w) => resolveWord(w, vars));
       const name = path.posix.basename(argv[0] ?? '');
       if (['export', 'local', 'declare', 'readonly', 'typeset'].includes(name)) {
         for (const a of argv.slice(1)) {
           const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a);
-          if (m) vars.set(m[1]!, m[2]!);
+          if (m) setVar(m[1]!, m[2]!);
         }
         continue;
       }
@@ -114,7 +122,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
 
 interface Ctx {
   dir: string;
-  env: Map<string, string>;
+  env: ReadonlyMap<string, string>;
   source: { file: string; line: number };
   order: number;
 }
@@ -195,7 +203,7 @@ function mayHoldRef(rhs: string): boolean {
 }
 
 /** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */
-function readTagRedirect(name: string, argv: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts, vars: Map<string, string>): void {
+function readTagRedirect(name: string, argv: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts, vars: ReadonlyMap<string, string>): void {
   for (const r of sc.redirects) {
     if (!/^(?:1?>>?|>\||&>>?)$/.test(r.op)) continue;
     const target = resolveWord(r.target, vars);

@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import { listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
-import { expandRecipe, loadMakefile, repoFileSystem, type ExpandedRecipe, type MakeFileSystem, type MakeReader } from '../make/index.js';
+import { expandRecipe, loadMakefile, readerWithEnvironment, repoFileSystem, type ExpandedRecipe, type MakeFileSystem, type MakeReader } from '../make/index.js';
 
 export { excludeMatcher, listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
 
@@ -17,12 +17,22 @@ const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
 
 /** Repo-relative paths of every Makefile, sorted. */
 export function findMakefiles(root: string, exclude: readonly string[], tree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => MAKEFILE_NAMES.includes(path.posix.basename(f)));
+  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name), tree);
+}
+
+const basenames = new WeakMap<readonly string[], string[]>();
+
+/** Each file's name (its last path component), worked out once per listing: every recipe kind looks for its files by name. */
+function namesOf(files: readonly string[]): string[] {
+  let names = basenames.get(files);
+  if (!names) basenames.set(files, (names = files.map((f) => f.slice(f.lastIndexOf('/') + 1))));
+  return names;
 }
 
 /** Repo-relative paths of every file of the tree whose name `wanted` accepts, sorted; `tree` (listRecipeTree's result) saves the walk when several kinds look for their files. */
 export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean, tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => wanted(path.posix.basename(f)));
+  const names = namesOf(tree.files);
+  return tree.files.filter((_, i) => wanted(names[i]!));
 }
 
 /** The Makefile `make` reads in a directory: GNUmakefile, makefile, Makefile. */
@@ -63,8 +73,13 @@ export function memoFileSystem(fs: MakeFileSystem): MakeFileSystem {
   };
 }
 
+/** How many readers of the same Makefile a new environment's reader tries to be derived from before it is read. */
+const MAX_DERIVE_TRIES = 4;
+
 export class MakefileCache {
   private readonly readers = new Map<string, MakeReader>();
+  /** The readers of each (Makefile, directory, command-line variables), with the environment each was read with. */
+  private readonly siblings = new Map<string, { reader: MakeReader; environment: Record<string, string> | undefined }[]>();
   /** The one file system every reader of the run reads through (memoFileSystem). */
   readonly fs: MakeFileSystem;
 
@@ -72,12 +87,23 @@ export class MakefileCache {
     this.fs = memoFileSystem(repoFileSystem(root));
   }
 
+  /**
+   * The reader of a Makefile run in `dir` with `variables` and `environment`. A followed walk asks for one
+   * Makefile under many CI-step environments, which most Makefiles never look at: such a reader is derived from
+   * one already read with another environment (readerWithEnvironment: the same reading, but for the environment
+   * variables themselves) instead of read again.
+   */
   get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, environment?: Record<string, string>): MakeReader {
-    const key = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
+    const group = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}`;
+    const key = `${group}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);
     if (!r) {
-      r = loadMakefile(absMakefile, { root: this.root, dir, variables, fs: this.fs, fsIsRepo: true, ...(environment ? { environment } : {}) });
+      const siblings = this.siblings.get(group) ?? [];
+      for (const s of siblings.slice(0, MAX_DERIVE_TRIES)) if ((r = readerWithEnvironment(s.reader, s.environment, environment, { root: this.root, fs: this.fs }))) break;
+      r ??= loadMakefile(absMakefile, { root: this.root, dir, variables, fs: this.fs, fsIsRepo: true, ...(environment ? { environment } : {}) });
       this.readers.set(key, r);
+      siblings.push({ reader: r, environment });
+      this.siblings.set(group, siblings);
     }
     return r;
   }

@@ -365,4 +365,34 @@ describe('problems instead of crashes', () => {
       r.cleanup();
     }
   });
+  it('targets that sed-edit one file (read once per model) each cover the lines of their own pattern', async () => {
+    const r = makeRepo('pinwatch-producers-sed-shared-');
+    try {
+      r.write({
+        Makefile: [
+          'build: one two three again',
+          'one:',
+          '\tIMG="ghcr.io/acme/one:v2@$$(cat one.digest)"; sed -i "s|image: ghcr.io/acme/one:.*|image: $$IMG|" values.yaml',
+          'two:',
+          '\tIMG="ghcr.io/acme/two:v2@$$(cat two.digest)"; sed -i "s|image: ghcr.io/acme/two:.*|image: $$IMG|" values.yaml',
+          'three:',
+          '\tIMG="ghcr.io/acme/one:v2@$$(cat one.digest)"; sed -i "s|image: ghcr.io/acme/one:.*|image: $$IMG|" other.yaml',
+          'again:',
+          '\tIMG="ghcr.io/acme/one:v3@$$(cat one.digest)"; sed -i "s|image: ghcr.io/acme/one:.*|image: $$IMG|" values.yaml',
+          '',
+        ].join('\n'),
+        'values.yaml': 'a:\n  image: ghcr.io/acme/one:v1\nb:\n  image: ghcr.io/acme/two:v1\n',
+        'other.yaml': 'x: 1\ny: 2\nz:\n  image: ghcr.io/acme/one:v1\n',
+      });
+      const m = await loadBuildModel(r.dir, config());
+      expect(m.producers.map((p) => [p.id, p.writes.map((w) => w.lines)])).toEqual([
+        ['Makefile:one', [[2]]],
+        ['Makefile:two', [[4]]],
+        ['Makefile:three', [[4]]],
+        ['Makefile:again', [[2]]],
+      ]);
+    } finally {
+      r.cleanup();
+    }
+  });
 });

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { expand, hasMarker, targetNames, type MakeReader } from '../make/index.js';
-import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
+import { EditedFiles, producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { readCommands, type FoundWrite } from './commands.js';
 import { declaredProducers } from './declared.js';
 import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type RecipeTree } from './discover.js';
@@ -67,6 +67,7 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
   const recipes: BuildRecipe[] = [];
   const fs = cache.fs;
   const textOf = textReader(fs);
+  const edited = new EditedFiles();
   const turn = turns();
   for (const file of [...makefiles].sort()) {
     // the model is read synchronously: turns of the event loop let git processes started beside it
@@ -77,7 +78,7 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
     try {
       const reader = cache.get(path.join(root, file));
       const targets = new Set([...targetNames(reader.db), ...(reachedTargets.get(file) ?? [])]);
-      const found = readMakefile(root, reader, [...targets], problems);
+      const found = readMakefile(root, reader, [...targets], problems, edited);
       producers.push(...found.producers);
       recipes.push(...found.recipes);
     } catch (e) {
@@ -90,16 +91,23 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
     if (via) p.builtVia = via;
   }
   recipes.push(...other.recipes);
-  const viaMake = followedRecipes(root, followed, problems);
+  const viaMake = followedRecipes(root, followed, problems, edited);
   // A build a workflow or Cloud Build step runs, read with the step's env: when it tags what the plain
   // reading tags, the plain recipe is that build and comes first (an image's inputs derive from its first
   // recipe: the build CI really does); when it tags something else (another registry), it is added.
-  const key = (r: BuildRecipe) => `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`;
+  const keys = new Map<BuildRecipe, string>();
+  const key = (r: BuildRecipe) => {
+    let k = keys.get(r);
+    if (k === undefined) keys.set(r, (k = `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`));
+    return k;
+  };
   const ran = new Set(viaMake.map(key));
   const plainKeys = new Set(recipes.map(key));
   const first = recipes.filter((r) => ran.has(key(r)));
   const rest = recipes.filter((r) => !ran.has(key(r)));
-  const added = viaMake.filter((r, i) => r.repositories.length > 0 && !plainKeys.has(key(r)) && viaMake.findIndex((o) => key(o) === key(r)) === i);
+  const firstOfKey = new Map<string, BuildRecipe>();
+  for (const r of viaMake) if (!firstOfKey.has(key(r))) firstOfKey.set(key(r), r);
+  const added = viaMake.filter((r) => r.repositories.length > 0 && !plainKeys.has(key(r)) && firstOfKey.get(key(r)) === r);
   recipes.splice(0, recipes.length, ...first, ...rest, ...added);
   for (const r of cache.all()) problems.push(...r.db.problems);
   producers.push(...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml'));
@@ -126,7 +134,7 @@ function exportedEnv(reader: MakeReader): Map<string, string> {
   return env;
 }
 
-function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[]): { producers: Producer[]; recipes: BuildRecipe[] } {
+function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[], edited: EditedFiles): { producers: Producer[]; recipes: BuildRecipe[] } {
   const all: TargetFacts[] = [];
   const env = exportedEnv(reader);
   for (const target of targets) {
@@ -136,7 +144,7 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
     if (!recipe || commands.length === 0) continue;
     all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(commands, reader.db.dir, env.size ? { env } : {}) });
   }
-  const resolved = all.map((t) => ({ t, ...producerFor(root, t, problems) }));
+  const resolved = all.map((t) => ({ t, ...producerFor(root, t, problems, edited) }));
   const producers = resolved.flatMap((r) => (r.producer ? [r.producer] : []));
   const recipes = resolved.flatMap((r) => {
     if (r.t.facts.builds.length === 0) return [];
@@ -159,11 +167,11 @@ function followedNodes(root: string, m: FollowedMake, problems: Problem[]) {
 }
 
 /** Recipes of the targets the followed make calls reach, each read with the variables and environment it is run with. */
-function followedRecipes(root: string, graph: BuildGraph, problems: Problem[]): BuildRecipe[] {
+function followedRecipes(root: string, graph: BuildGraph, problems: Problem[], edited: EditedFiles): BuildRecipe[] {
   const out: BuildRecipe[] = [];
   for (const { id, reader, via } of graph.readers.values()) {
     const target = id.slice(id.lastIndexOf(':') + 1);
-    for (const r of readMakefile(root, reader, [target], problems).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
+    for (const r of readMakefile(root, reader, [target], problems, edited).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
   }
   return out;
 }

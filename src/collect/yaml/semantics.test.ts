@@ -38,6 +38,14 @@ describe('duplicate keys: the last value is the live one', () => {
     ['plain subset (fast parser)', 'image: ghcr.io/acme/a:1.0\nimage: ghcr.io/acme/a:2.0\n', ['image yaml-string ghcr.io/acme/a:2.0 @2'], ['1 duplicate-key']],
     ['nested with an anchor (yaml parser)', 'x: &a 1\napp:\n  image: ghcr.io/acme/a:1.0\n  image: ghcr.io/acme/a:2.0\n', ['app.image yaml-string ghcr.io/acme/a:2.0 @4'], ['3 duplicate-key']],
     ['split map', 'app:\n  repository: ghcr.io/acme/a\n  tag: v1\n  tag: v2\n', ['app split-map ghcr.io/acme/a:v2 @2'], ['3 duplicate-key']],
+    // a map whose repeated key no recogniser reads (small maps are searched pair by pair, large ones with a set)
+    ['repeated other key, small map', 'app:\n  main: ghcr.io/acme/a:1.0\n  other: 1\n  main: ghcr.io/acme/a:2.0\n', ['app.main yaml-string ghcr.io/acme/a:2.0 @4'], ['2 duplicate-key']],
+    [
+      'repeated other key, large map',
+      `app:\n${Array.from({ length: 20 }, (_, i) => `  k${i}: ${i}\n`).join('')}  main: ghcr.io/acme/a:1.0\n  main: ghcr.io/acme/a:2.0\n`,
+      ['app.main yaml-string ghcr.io/acme/a:2.0 @23'],
+      ['22 duplicate-key'],
+    ],
   ];
   it.each(cases)('%s', (_name, text, pins, problems) => {
     const r = run('values.yaml', text);

@@ -8,7 +8,7 @@
 import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
-import { listRecipeTree, type RecipeTree } from '../discover.js';
+import { findFilesNamed, listRecipeTree, type RecipeTree } from '../discover.js';
 import type { BuildRecipe } from '../types.js';
 import { readBake } from './reader.js';
 
@@ -16,7 +16,7 @@ const BAKE_FILE = /^docker-bake(\.[A-Za-z0-9_-]+)*\.(hcl|json)$/;
 
 /** Repo-relative bake files, sorted. */
 export function findBakeFiles(root: string, exclude: readonly string[], tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => BAKE_FILE.test(path.posix.basename(f)));
+  return findFilesNamed(root, exclude, (name) => BAKE_FILE.test(name), tree);
 }
 
 export function readBakeFile(root: string, file: string, problems: Problem[]): BuildRecipe[] {

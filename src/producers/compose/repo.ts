@@ -10,7 +10,7 @@ import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { readRegularText } from '../../util/safe-read.js';
-import { listRecipeTree, type RecipeTree } from '../discover.js';
+import { findFilesNamed, listRecipeTree, type RecipeTree } from '../discover.js';
 import type { BuildRecipe } from '../types.js';
 import { parseDotEnv } from '../../util/compose-interpolate.js';
 import { readCompose, serviceImages } from './reader.js';
@@ -20,7 +20,7 @@ const OVERRIDE_FILE = /^(docker-)?compose\.override\.ya?ml$/;
 
 /** Repo-relative compose files, sorted. */
 export function findComposeFiles(root: string, exclude: readonly string[], tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return tree.files.filter((f) => COMPOSE_FILE.test(path.posix.basename(f)));
+  return findFilesNamed(root, exclude, (name) => COMPOSE_FILE.test(name), tree);
 }
 
 /** The variables of the project `.env` beside a compose file (none when there is no such file), its problems reported. */

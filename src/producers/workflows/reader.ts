@@ -236,12 +236,17 @@ function metadataImages(step: YAMLMap, scope: Scope, unknowns: Unknown[]): strin
   return out;
 }
 
+let runnerMarkerList: [string, string][] | undefined;
+/** RUNNER_ENV with each variable's marker (the same for every step). */
+function runnerMarkers(): [string, string][] {
+  return (runnerMarkerList ??= RUNNER_ENV.map((v) => [v, marker('env', v)]));
+}
+
 /** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
 function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[]): BuildRecipe[] {
   const unknowns: Unknown[] = [...inherited];
   const env = new Map<string, string>();
-  for (const v of RUNNER_ENV) {
-    const m = marker('env', v);
+  for (const [v, m] of runnerMarkers()) {
     env.set(v, m);
     unknowns.push({ expr: v, reason: `$${v} is set by the runner when the workflow runs`, marker: m });
   }
