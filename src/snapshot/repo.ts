@@ -1,40 +1,78 @@
 /**
  * The tree-state snapshot: what the scan, the build model and the build inputs
  * derived from the work tree (what `staleReport` and `checkRepo` get from
- * `scanRepo` and `imagesFromPins`), kept in the persistent cache with the
- * record of every path that derivation touched (util/tracked-fs.ts: each file
- * read, directory listed, path stat'd or resolved), under the config's hash and
- * pinwatch's version (the cache's version folder). The next run checks the
- * record with lstat calls (a changed directory is listed again, a racy file
- * hashed again) and, when it holds, reuses the derivation instead of walking,
- * reading and deriving again. Any change that could alter the derivation
- * invalidates it: an edited or new pin file, values file, Makefile, Dockerfile
- * or Go file where a reader looked, a retargeted symlink, a deleted file, another
- * config. A new file no reader notices (no include glob, not YAML, no recipe
- * kind's name) in a directory only the walk listed does not.
- * Under -v the cache summary says what was reused, or why not.
+ * `scanRepo` and `imagesFromPins`), kept in the persistent cache in parts, each
+ * with the record of every path its derivation touched (util/tracked-fs.ts:
+ * each file read, directory listed, path stat'd or resolved), under the
+ * config's hash and pinwatch's version (the cache's version folder):
+ *  - the scan (the walk, every collector, the listing recipe discovery reads);
+ *  - the build model (Makefiles, workflows, bake… every recipe reader), which
+ *    depends on the scan only through that listing (`ScanResult.recipeTree`):
+ *    kept with its hash, and derived again when the listing differs;
+ *  - the build inputs of each pinned image (its Dockerfile, context listing, Go
+ *    import closure), kept by their request (the image's name, first recipe and
+ *    config entry, compared by value: util `requestKey`), so a recipe or entry
+ *    that changed derives them again. Answers the images share (sources/memo.ts)
+ *    are in the record of every image that used them.
+ * The next run checks each record with lstat calls (a changed directory is
+ * listed again, a racy file hashed again; each path asked once for all parts)
+ * and reuses each part whose record holds and whose upstream result is the same;
+ * the images layer (pins grouped, recipes picked, stamps) is cheap and always
+ * worked out again. So a Go file edit derives again only the inputs of the
+ * images whose closure read it, and a pin edit the scan (and the images layer),
+ * keeping the model and every image's inputs. Any change that could alter a
+ * part invalidates it: an edited or new pin file, values file, Makefile,
+ * Dockerfile or Go file where its reader looked, a retargeted symlink, a deleted
+ * file, another config. A new file no reader notices (no include glob, not
+ * YAML, no recipe kind's name) in a directory only the walk listed does not.
+ * Under -v the cache summary says per part what was reused, and for each part
+ * that was not the first path that changed.
  */
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { cacheFor, type Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
-import { imagesFromPins, type ImagesResult } from '../images/images.js';
+import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type ImagesResult } from '../images/images.js';
 import { startRecovery } from '../journal/index.js';
 import { findMakefiles } from '../producers/discover.js';
 import { RECIPE_READERS } from '../producers/kinds.js';
-import { scanRepo, type ScanResult } from '../scan/index.js';
+import { loadBuildModel, type BuildModel } from '../producers/index.js';
+import { scanRepo, type RecipeTree, type ScanResult } from '../scan/index.js';
 import { walkNoticesFile } from '../scan/walk.js';
-import { checkRecord, recordReads, unchangedSince, type HarmlessEntry, type ReadRecord } from '../util/tracked-fs.js';
+import type { BuildInputs } from '../sources/types.js';
+import { checkRecord, recordReads, unchangedSince, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
 
 /** The cache namespace of tree-state snapshots. */
 export const SNAPSHOT_NS = 'snapshot';
 
+/** How one part of the snapshot was had: reused, or derived again and why. */
+export interface PartUse {
+  reused: boolean;
+  /** Why it was derived again (the first path that changed, an upstream result that changed, none kept…). */
+  reason?: string;
+}
+
+export interface SnapshotUse {
+  /** Every part was reused. */
+  reused: boolean;
+  /** Why not (the first part's reason). */
+  reason?: string;
+  /** Per part; absent when no snapshot could be used at all (no cache, a recovery). */
+  parts?: {
+    scan: PartUse;
+    model: PartUse;
+    /** Images whose inputs were reused, and those derived again with why. */
+    inputs: { reused: string[]; derived: { image: string; reason: string }[] };
+  };
+}
+
 export interface DerivedTree {
   scan: ScanResult;
   known: ImagesResult;
-  /** Whether the snapshot was reused, and why not. */
-  snapshot: { reused: boolean; reason?: string };
+  /** Whether the snapshot was reused (per part), and why not. */
+  snapshot: SnapshotUse;
 }
 
 export interface DeriveOptions {
@@ -44,16 +82,52 @@ export interface DeriveOptions {
   onScan?: (scan: ScanResult) => void;
 }
 
-interface Snapshot {
+interface ScanPart {
   record: ReadRecord;
-  scan: Omit<ScanResult, 'root' | 'config' | 'recipeTree'>;
-  known: ImagesResult;
+  scan: Omit<ScanResult, 'root' | 'config'>;
+  /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
+  tree: string | undefined;
+}
+
+interface ModelPart {
+  record: ReadRecord;
+  /** recipeListingKey of the listing the model was derived from. */
+  tree: string;
+  model: BuildModel;
+}
+
+interface InputsEntry {
+  /** requestKey of the image's request. */
+  request: string;
+  image: string;
+  record: ReadRecord;
+  inputs: BuildInputs;
+}
+
+interface InputsPart {
+  images: InputsEntry[];
 }
 
 /** A stable hash of the loaded config (every key it holds, in its order: what the derivation was given). */
 function configHash(config: Config): string {
   const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
   return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * A value's identity for "derived from the same thing": the hash of its
+ * structured-clone bytes (the same members, values, types and order) after one
+ * round trip through them, so a value read back from the cache and the value
+ * it was made from give the same bytes (a fresh array is written as a dense
+ * one, the same array read back as a sparse one). Undefined when it cannot be
+ * cloned: nothing is then kept for it.
+ */
+function requestKey(value: unknown): string | undefined {
+  try {
+    return createHash('sha256').update(serialize(deserialize(serialize(value)))).digest('hex');
+  } catch {
+    return undefined;
+  }
 }
 
 function isDirectory(path: string): boolean {
@@ -73,8 +147,9 @@ function realOf(root: string): string {
 }
 
 /**
- * Which new or removed directory entries change nothing: a regular file that
- * the walk does not notice (walkNoticesFile) and no recipe kind finds by name.
+ * Which new or removed directory entries change nothing the scan found (nor the
+ * listing recipe discovery reads): a regular file that the walk does not notice
+ * (walkNoticesFile) and no recipe kind finds by name.
  */
 function harmlessEntries(root: string, config: Config): HarmlessEntry {
   let notices: ((rel: string) => boolean) | undefined;
@@ -91,9 +166,33 @@ function harmlessEntries(root: string, config: Config): HarmlessEntry {
 }
 
 /**
- * The scan and image knowledge of the tree at `repoRoot` — from the snapshot
- * when its record still holds, else derived (and, when nothing changed while
- * deriving, kept as the new snapshot).
+ * What of the scan's listing of the tree the build model reads: the files a
+ * recipe kind finds by name (Makefiles, workflows, bake files…) and the
+ * vendored trees. The rest of the listing is, as for harmlessEntries, a file no
+ * recipe reader looks for: a new NOTES.txt or values file changes nothing of
+ * the model. Its requestKey is what a kept model was derived from.
+ */
+function recipeListingKey(root: string, config: Config, tree: RecipeTree): string | undefined {
+  const files = new Set([...findMakefiles(root, config.exclude, tree), ...RECIPE_READERS.flatMap((r) => r.find(root, config.exclude, tree))]);
+  return requestKey({ files: [...files].sort(), vendored: tree.vendored });
+}
+
+/** The model and inputs readers list directories for themselves: any entry there counts. */
+const strict: HarmlessEntry = () => false;
+
+/** A record fit to keep: nothing made it unusable and no path changed while it was read. */
+function keepable(record: ReadRecord): string | undefined {
+  if (record.unusable) return record.unusable;
+  if (!unchangedSince(record)) return 'a file changed while it was read';
+  return undefined;
+}
+
+
+/**
+ * The scan and image knowledge of the tree at `repoRoot` — each part from the
+ * snapshot when its record still holds and what it was derived from is the
+ * same, else derived (and, when nothing changed while deriving, kept for the
+ * next run).
  */
 export async function deriveTree(repoRoot: string, config: Config, options: DeriveOptions = {}): Promise<DerivedTree> {
   const root = resolve(repoRoot);
@@ -106,49 +205,136 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   };
   // no cache, or no directory to look at (the scan then says so, as without a cache)
   if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
-  // an interrupted write is finished (or undone) first: the tree is then what the record is checked against
+  // an interrupted write is finished (or undone) first: the tree is then what the records are checked against
   const started = await startRecovery(root);
-  // stale temp files of a killed run are looked for (in git) while the record is checked
+  // stale temp files of a killed run are looked for (in git) while the records are checked
   const temps = started.staleTemps();
   const recovered = async () => {
     const found = await temps;
     return started.journal.length > 0 || found.length > 0 ? { journal: started.journal, staleTemps: async () => found } : undefined;
   };
-  if (started.journal.length > 0) {
-    cache.note('tree snapshot not used: an interrupted write was recovered in this run');
+  const afresh = async (why: string) => {
+    cache.note(`tree snapshot not used: ${why} in this run`);
     return { ...(await derive(await recovered())), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
-  }
+  };
+  if (started.journal.length > 0) return afresh('an interrupted write was recovered');
   const recovery = { journal: started.journal, staleTemps: () => temps };
-  const key = JSON.stringify(['tree', realOf(root), configHash(config)]);
-  const kept = cache.getValue<Snapshot>(SNAPSHOT_NS, key);
-  let reason = 'none kept for this config and pinwatch build';
-  if (kept) {
-    const t0 = performance.now();
-    const check = checkRecord(kept.record, harmlessEntries(root, config), realOf(root));
-    const ms = Math.round(performance.now() - t0);
-    if (check.holds && (await recovered())) {
+  const real = realOf(root);
+  const hash = configHash(config);
+  const keyOf = (part: string) => JSON.stringify(['tree', part, real, hash]);
+  const none = 'none kept for this config and pinwatch build';
+  // one start for every recording of this run: their paths may be merged into one another (sources/memo.ts)
+  const startNs = BigInt(Date.now()) * 1_000_000n;
+
+  // every kept record is checked first, at one point in time, each path asked once
+  const t0 = performance.now();
+  const lstats: LstatMemo = new Map();
+  const keptScan = cache.getValue<ScanPart>(SNAPSHOT_NS, keyOf('scan'));
+  const keptModel = cache.getValue<ModelPart>(SNAPSHOT_NS, keyOf('model'));
+  const keptInputs = cache.getValue<InputsPart>(SNAPSHOT_NS, keyOf('inputs'));
+  const scanCheck = keptScan ? checkRecord(keptScan.record, harmlessEntries(root, config), real, { lstats }) : undefined;
+  const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true }) : undefined;
+  const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
+  const keptByImage = new Map<string, InputsEntry>();
+  for (const entry of keptInputs?.images ?? []) {
+    inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
+    keptByImage.set(entry.image, entry);
+  }
+  const checkMs = Math.round(performance.now() - t0);
+  const checks = [scanCheck, modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
+  const sum = (k: keyof RecordCheck['stats']) => checks.reduce((n, c) => n + c.stats[k], 0);
+  const refreshed = checks.some((c) => c.holds && c.refreshed);
+  /** One line per part (or image) derived again: why, and whether it was kept. */
+  const details: string[] = [];
+
+  // the scan
+  let scan: ScanResult;
+  let treeKey: string | undefined;
+  const scanUse: PartUse = { reused: false };
+  if (scanCheck?.holds) {
+    if (await recovered()) return afresh('a killed run\'s temp files were removed');
+    scan = { ...keptScan!.scan, root, config };
+    treeKey = keptScan!.tree;
+    scanUse.reused = true;
+    if (scanCheck.refreshed) cache.putValue(SNAPSHOT_NS, keyOf('scan'), { ...keptScan!, record: scanCheck.refreshed } satisfies ScanPart);
+  } else {
+    scanUse.reason = scanCheck?.reason ?? none;
+    const { value, record } = await recordReads(() => scanRepo(root, config, { recipeTree: true, recovery }), startNs);
+    scan = value;
+    // a killed run's temp files removed now: nothing of this run is kept, nothing more reused
+    if (await recovered()) {
       cache.note('tree snapshot not used: a killed run\'s temp files were removed in this run');
-      return { ...(await derive(recovery)), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
-    }
-    if (check.holds) {
-      // answers checked by content (an edit undone, a fresh checkout): keep today's stats, so the next check is lstat-only
-      if (check.refreshed) cache.putValue(SNAPSHOT_NS, key, { ...kept, record: check.refreshed } satisfies Snapshot);
-      cache.note(`tree snapshot reused: scan, build model and inputs of ${kept.known.images.length} image(s); ${check.stats.paths} paths checked (${check.stats.listed} listed again, ${check.stats.hashed} hashed again${check.refreshed ? ', their stats kept for the next run' : ''}) in ${ms} ms`);
-      const scan: ScanResult = { ...kept.scan, root, config };
       options.onScan?.(scan);
-      return { scan, known: kept.known, snapshot: { reused: true } };
+      const known = await imagesFromPins(root, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
+      return { scan, known, snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
     }
-    reason = check.reason ?? 'its record does not hold';
+    treeKey = value.recipeTree ? recipeListingKey(root, config, value.recipeTree) : undefined;
+    const unfit = keepable(record);
+    if (!unfit) {
+      const { root: _r, config: _c, ...kept } = value;
+      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { record, scan: kept, tree: treeKey } satisfies ScanPart);
+    }
+    details.push(`scan derived again (${scanUse.reason}) from ${record.paths.length} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
-  const { value, record } = await recordReads(() => derive(recovery));
-  let kept2 = 'kept for the next run';
-  if (await recovered()) kept2 = 'not kept: an interrupted write was recovered in this run';
-  else if (record.unusable) kept2 = `not kept: ${record.unusable}`;
-  else if (!unchangedSince(record)) kept2 = 'not kept: a file changed while it was read';
-  else {
-    const { root: _r, config: _c, recipeTree: _t, ...scan } = value.scan;
-    cache.putValue(SNAPSHOT_NS, key, { record, scan, known: value.known } satisfies Snapshot);
+  options.onScan?.(scan);
+
+  // the build model: from the scan's listing of the tree (and the files its readers read)
+  let model: BuildModel | undefined;
+  const modelUse: PartUse = { reused: false };
+  const tree = scan.recipeTree ?? { files: [], vendored: [] };
+  if (keptModel && modelCheck?.holds && treeKey !== undefined && keptModel.tree === treeKey) {
+    model = keptModel.model;
+    modelUse.reused = true;
+    if (modelCheck.refreshed) cache.putValue(SNAPSHOT_NS, keyOf('model'), { ...keptModel, record: modelCheck.refreshed } satisfies ModelPart);
+  } else {
+    modelUse.reason = !keptModel ? none : !modelCheck?.holds ? (modelCheck?.reason ?? 'its record does not hold') : 'the listing of the tree the recipe readers look in changed';
+    let record: ReadRecord | undefined;
+    try {
+      ({ value: model, record } = await recordReads(() => loadBuildModel(root, config, { tree }), startNs));
+    } catch {
+      // the images layer reads it again and notes why it could not be read, as without a snapshot
+      model = undefined;
+    }
+    const unfit = !record || !model ? 'it could not be read' : treeKey === undefined ? 'its listing cannot be compared' : keepable(record);
+    if (!unfit) cache.putValue(SNAPSHOT_NS, keyOf('model'), { record: record!, tree: treeKey!, model: model! } satisfies ModelPart);
+    details.push(`build model derived again (${modelUse.reason})${record ? ` from ${record.paths.length} paths` : ''}, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
-  cache.note(`tree snapshot not used (${reason}); derived again from ${record.paths.length} paths, ${kept2}`);
-  return { ...value, snapshot: { reused: false, reason } };
+
+  // the inputs of each image: reused while its request is the same and its record holds
+  const entries: InputsEntry[] = [];
+  const inputsUse: NonNullable<SnapshotUse['parts']>['inputs'] = { reused: [], derived: [] };
+  let inputsChanged = false;
+  const deriveInputs = async (at: string, request: ImageInputsRequest): Promise<BuildInputs> => {
+    const key = requestKey(request);
+    const kept = key === undefined ? undefined : inputChecks.get(key);
+    if (kept?.check.holds) {
+      inputsUse.reused.push(request.image);
+      if (kept.check.refreshed) inputsChanged = true;
+      entries.push(kept.check.refreshed ? { ...kept.entry, record: kept.check.refreshed } : kept.entry);
+      return kept.entry.inputs;
+    }
+    inputsChanged = true;
+    const before = keptByImage.get(request.image);
+    const reason = kept ? (kept.check.reason ?? 'its record does not hold') : before ? 'its recipe or config entry changed' : 'none kept';
+    inputsUse.derived.push({ image: request.image, reason });
+    const { value, record } = await recordReads(() => deriveImageInputs(at, request), startNs);
+    const unfit = key === undefined ? 'its request cannot be compared' : keepable(record);
+    if (!unfit) entries.push({ request: key!, image: request.image, record, inputs: value });
+    details.push(`inputs of ${request.image} derived again (${reason}) from ${record.paths.length} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
+    return value;
+  };
+  const known = await imagesFromPins(root, config, scan.pins, model, { tree, deriveInputs });
+  if (inputsChanged || entries.length !== (keptInputs?.images.length ?? 0)) cache.putValue(SNAPSHOT_NS, keyOf('inputs'), { images: entries } satisfies InputsPart);
+  const reused = scanUse.reused && modelUse.reused && inputsUse.derived.length === 0;
+  const reason = scanUse.reason ?? modelUse.reason ?? (inputsUse.derived[0] ? `inputs of ${inputsUse.derived[0].image}: ${inputsUse.derived[0].reason}` : undefined);
+  const any = scanUse.reused || modelUse.reused || inputsUse.reused.length > 0;
+  const total = inputsUse.reused.length + inputsUse.derived.length;
+  const state = (use: PartUse) => (use.reused ? 'reused' : 'derived again');
+  const inputsState = inputsUse.derived.length === 0 ? `of ${total} image(s) reused` : `of ${inputsUse.reused.length} of ${total} image(s) reused`;
+  const checkedText = checks.length === 0 ? 'nothing kept to check' : `${sum('paths')} paths checked (${sum('listed')} listed again, ${sum('hashed')} hashed again${refreshed ? ', their stats kept for the next run' : ''}) in ${checkMs} ms`;
+  cache.note(`tree snapshot ${reused ? 'reused' : any ? 'partly reused' : 'not used'}: scan ${state(scanUse)}, build model ${state(modelUse)}, inputs ${inputsState}; ${checkedText}`);
+  const shown = details.slice(0, 12);
+  for (const line of shown) cache.note(`tree snapshot: ${line}`);
+  if (details.length > shown.length) cache.note(`tree snapshot: … and ${details.length - shown.length} more derived again`);
+  return { scan, known, snapshot: { reused, ...(reason ? { reason } : {}), parts: { scan: scanUse, model: modelUse, inputs: inputsUse } } };
 }

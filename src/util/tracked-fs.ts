@@ -55,9 +55,12 @@ export interface ReadRecord {
 }
 
 class Recorder {
-  readonly start = BigInt(Date.now()) * 1_000_000n;
   readonly deps = new Map<string, TouchedPath>();
   unusable: string | undefined;
+  /** The keys touched while each capture under way (captureReads) runs. */
+  readonly taps: Set<string>[] = [];
+
+  constructor(readonly start: bigint = BigInt(Date.now()) * 1_000_000n) {}
 
   touch(path: PathLike): TouchedPath | undefined {
     const key = keyOf(path);
@@ -65,6 +68,7 @@ class Recorder {
       this.unusable ??= 'a path given as a URL or file descriptor';
       return undefined;
     }
+    for (const tap of this.taps) tap.add(key.k);
     let dep = this.deps.get(key.k);
     if (dep) return dep;
     dep = statDep({ p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' }, path, this.start);
@@ -92,6 +96,33 @@ class Recorder {
   real(path: PathLike, answer: string | undefined): void {
     const dep = this.touch(path);
     if (dep && dep.real === undefined) dep.real = answer ?? '-';
+  }
+
+  /**
+   * A path another recording (or a capture) noted, noted here too as it was
+   * then: an answer reused from a memo depends on what that answer was made
+   * from. A path already noted here with another stat, listing, content or
+   * realpath changed during the run: the record is not kept.
+   */
+  merge(dep: TouchedPath): void {
+    const k = dep.bytes ? `\0${dep.p}` : dep.p;
+    const have = this.deps.get(k);
+    if (!have) {
+      this.deps.set(k, { ...dep });
+      return;
+    }
+    const differs = (a: string[] | string | undefined, b: string[] | string | undefined) => a !== undefined && b !== undefined && (Array.isArray(a) && Array.isArray(b) ? a.join('\n') !== b.join('\n') : a !== b);
+    if (have.l !== dep.l || have.t !== dep.t || have.link !== dep.link || differs(have.list, dep.list) || differs(have.h, dep.h) || differs(have.real, dep.real)) {
+      this.unusable ??= 'a file changed while it was read';
+      return;
+    }
+    if (have.list === undefined && dep.list !== undefined) {
+      have.list = dep.list;
+      if (dep.walk) have.walk = true;
+    } else if (dep.list !== undefined && !dep.walk) delete have.walk;
+    if (have.h === undefined && dep.h !== undefined) have.h = dep.h;
+    if (have.real === undefined && dep.real !== undefined) have.real = dep.real;
+    if (dep.racy) have.racy = true;
   }
 }
 
@@ -203,10 +234,15 @@ function listQuiet(path: PathLike): Dirent<Buffer>[] | undefined {
   }
 }
 
-/** Run `fn` with every read through this layer recorded; the record comes back beside its value (`paths` empty when fn throws). */
-export async function recordReads<T>(fn: () => Promise<T>): Promise<{ value: T; record: ReadRecord }> {
+/**
+ * Run `fn` with every read through this layer recorded; the record comes back
+ * beside its value. `startNs` (ns since the epoch): the recording's start for
+ * the racy rule, when several recordings of one derivation share one (their
+ * paths may be merged into one another: captureReads).
+ */
+export async function recordReads<T>(fn: () => Promise<T>, startNs?: bigint): Promise<{ value: T; record: ReadRecord }> {
   const outer = active;
-  const rec = new Recorder();
+  const rec = new Recorder(startNs);
   active = rec;
   try {
     const value = await fn();
@@ -214,6 +250,47 @@ export async function recordReads<T>(fn: () => Promise<T>): Promise<{ value: T; 
   } finally {
     active = outer;
   }
+}
+
+/**
+ * Run the synchronous `fn` (a memo's question to the file system) and hand
+ * back, beside its value, the paths it touched as the recording under way noted
+ * them (undefined when none is): a later answer from the memo notes them again
+ * (`noteReads`) in whatever recording is under way then, so a recording of one
+ * image's derivation holds what the memo's answer was made from even when
+ * another image asked first.
+ */
+export function captureReads<T>(fn: () => T): { value: T; reads: TouchedPath[] | undefined } {
+  const rec = active;
+  if (!rec) return { value: fn(), reads: undefined };
+  const tap = new Set<string>();
+  rec.taps.push(tap);
+  let value: T;
+  try {
+    value = fn();
+  } finally {
+    rec.taps.splice(rec.taps.indexOf(tap), 1);
+  }
+  const reads: TouchedPath[] = [];
+  for (const k of tap) {
+    const dep = rec.deps.get(k);
+    if (dep) reads.push({ ...dep });
+  }
+  return { value, reads };
+}
+
+/**
+ * Note in the recording under way the paths a capture saw (captureReads), as
+ * they were then. `undefined` (the answer was made while nothing recorded):
+ * the recording cannot tell what that answer depends on, so it is unusable.
+ */
+export function noteReads(reads: readonly TouchedPath[] | undefined): void {
+  if (!active) return;
+  if (reads === undefined) {
+    active.unusable ??= 'an answer made before the recording started was reused';
+    return;
+  }
+  for (const dep of reads) active.merge(dep);
 }
 
 /** True while a recording is under way (callers with their own memo of reads still read through this layer). */
@@ -247,6 +324,23 @@ export interface RecordCheck {
   refreshed?: ReadRecord;
 }
 
+/** lstat answers shared by the checks of several records in one run (each path asked once): path key → stat tuple or `-`. */
+export type LstatMemo = Map<string, string>;
+
+export interface CheckOptions {
+  /** The lstat answers of this run's other checks (each path asked once). */
+  lstats?: LstatMemo;
+  /**
+   * The record's readers use a path they only stat for its type (exists,
+   * isFile, isDirectory), never its size or times: a file only stat'd then
+   * holds while its type does (an edit of a Dockerfile the build model only
+   * checks for is no change of the model). Without it, its size counts too.
+   */
+  typeOnlyStats?: boolean;
+}
+
+const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
+
 /** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
 function answerPart(tuple: string): string {
   if (tuple === '-') return '-';
@@ -266,8 +360,12 @@ const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.s
  * again, except for a path that resolved to itself with every directory
  * between it and `root` (a real path) in the record: those directories'
  * types, checked here, decide it (a directory made a symlink is a type change).
+ * `options.lstats` shares the lstat answers of several records checked at one
+ * point of a run; `options.typeOnlyStats` (CheckOptions) compares a file only
+ * stat'd by its type alone.
  */
-export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string): RecordCheck {
+export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string, options: CheckOptions = {}): RecordCheck {
+  const { lstats, typeOnlyStats } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
   const dirs = new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
@@ -285,8 +383,14 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     stats.paths++;
     const path = pathOf(dep);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
-    const st = lstatQuiet(path);
-    const now = st ? tupleOf(st) : '-';
+    let now: string;
+    if (lstats === undefined) now = tupleOfQuiet(lstatQuiet(path));
+    else {
+      const key = dep.bytes ? `\0${dep.p}` : dep.p;
+      const seen = lstats.get(key);
+      if (seen !== undefined) now = seen;
+      else lstats.set(key, (now = tupleOfQuiet(lstatQuiet(path))));
+    }
     if (now === '-' || dep.l === '-') {
       if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
       paths.push(dep);
@@ -309,7 +413,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       } else if (dep.t !== undefined) {
         if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
         if (answerPart(fresh.t ?? '-') !== answerPart(dep.t)) return fail(`what the symlink ${shown} leads to changed`);
-      } else if (dep.h === undefined && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
+      } else if (dep.h === undefined && !typeOnlyStats && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
       if (dep.h !== undefined) {
         stats.hashed++;
         if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);

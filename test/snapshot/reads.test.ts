@@ -104,3 +104,62 @@ describe('every read of the derivation is recorded', () => {
     expect(tracked.checkRecord(record, txtOnly).reason).toMatch(/s: new entry "notes\.txt"/);
   });
 });
+
+describe('an answer reused from the source memo is in the record of whoever reused it', () => {
+  it("a second image's recording holds the go.mod the first image's read put in the memo, and an edit of it breaks both", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-memo-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/m\n');
+    mkdirSync(join(dir, 'pkg'));
+    const { withSourceMemo, statOnce, readdirOnce } = await import('../../src/sources/memo.js');
+    const { readSourceAbs } = await import('../../src/sources/read.js');
+    const ask = async () => {
+      readSourceAbs(join(dir, 'go.mod'));
+      await statOnce(join(dir, 'pkg'));
+      await readdirOnce(join(dir, 'pkg'));
+    };
+    const records = await withSourceMemo(dir, async () => {
+      const first = await tracked.recordReads(ask);
+      const second = await tracked.recordReads(ask);
+      return [first.record, second.record];
+    });
+    const never = () => false;
+    for (const record of records) {
+      const gomod = record.paths.find((d) => d.p === join(dir, 'go.mod'));
+      expect(gomod?.h, 'the content hash of go.mod').toMatch(/^[0-9a-f]{64}$/);
+      expect(record.paths.find((d) => d.p === join(dir, 'pkg'))?.list).toEqual([]);
+      expect(tracked.checkRecord(record, never).holds).toBe(true);
+    }
+    // the second recording read nothing itself: everything came from the memo
+    expect(records[1]!.paths.map((d) => d.p).sort()).toEqual(records[0]!.paths.map((d) => d.p).sort());
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/other\n');
+    for (const record of records) expect(tracked.checkRecord(record, never).reason).toMatch(/go\.mod changed/);
+  });
+
+  it('an answer the memo made while nothing recorded makes a recording that reuses it unusable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-memo-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/m\n');
+    const { withSourceMemo } = await import('../../src/sources/memo.js');
+    const { readSourceAbs } = await import('../../src/sources/read.js');
+    const record = await withSourceMemo(dir, async () => {
+      readSourceAbs(join(dir, 'go.mod'));
+      return (await tracked.recordReads(async () => readSourceAbs(join(dir, 'go.mod')))).record;
+    });
+    expect(record.unusable).toMatch(/before the recording started/);
+    expect(tracked.checkRecord(record, () => false).holds).toBe(false);
+  });
+
+  it('a file only stat\'d holds by its type alone under typeOnlyStats, by its size too without', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-typeonly-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM scratch\n');
+    const { record } = await tracked.recordReads(async () => void tracked.statSync(join(dir, 'Dockerfile')).isFile());
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM scratch\nCOPY . /\n');
+    expect(tracked.checkRecord(record, () => false).reason).toMatch(/Dockerfile changed \(size 13 → 22\)/);
+    expect(tracked.checkRecord(record, () => false, undefined, { typeOnlyStats: true }).holds).toBe(true);
+    rmSync(join(dir, 'Dockerfile'));
+    mkdirSync(join(dir, 'Dockerfile'));
+    expect(tracked.checkRecord(record, () => false, undefined, { typeOnlyStats: true }).reason).toMatch(/Dockerfile changed \(its type\)/);
+  });
+});
