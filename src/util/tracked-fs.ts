@@ -368,12 +368,23 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   const { lstats, typeOnlyStats } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
-  const dirs = new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
+  let dirs: Set<string> | undefined;
   /** A path that resolved to itself, every directory above it (below the root) in the record: its realpath follows from their types. */
   const resolvesByTypes = (dep: TouchedPath): boolean => {
     if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`)) return false;
+    dirs ??= new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
     for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (!dirs.has(d) || d.length <= root.length) return false;
     return true;
+  };
+  const realNow = (dep: TouchedPath, path: PathLike): string | undefined => {
+    if (dep.real === undefined || resolvesByTypes(dep)) return undefined;
+    let real = '-';
+    try {
+      real = fs.realpathSync.native(path, 'utf8');
+    } catch {
+      real = '-';
+    }
+    return real === dep.real ? undefined : real;
   };
   const start = BigInt(Date.now()) * 1_000_000n;
   let slow = false;
@@ -382,7 +393,6 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
-    const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     let now: string;
     if (lstats === undefined) now = tupleOfQuiet(lstatQuiet(path));
     else {
@@ -391,6 +401,14 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       if (seen !== undefined) now = seen;
       else lstats.set(key, (now = tupleOfQuiet(lstatQuiet(path))));
     }
+    const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
+    // the common case first: the stat as recorded, and not racy
+    if (now === dep.l && !dep.racy) {
+      const moved = realNow(dep, path);
+      if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
+      paths.push(dep);
+      continue;
+    }
     if (now === '-' || dep.l === '-') {
       if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
       paths.push(dep);
@@ -398,7 +416,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     }
     if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
     // a directory only stat'd: its type is the whole answer (its times change with every entry, e.g. .git's)
-    const fast = (now === dep.l && !dep.racy) || (isDirTuple(dep.l) && dep.list === undefined);
+    const fast = isDirTuple(dep.l) && dep.list === undefined;
     let fresh = dep;
     if (!fast) {
       slow = true;
@@ -419,15 +437,8 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
         if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
       }
     }
-    if (dep.real !== undefined && !resolvesByTypes(dep)) {
-      let real = '-';
-      try {
-        real = fs.realpathSync.native(path, 'utf8');
-      } catch {
-        real = '-';
-      }
-      if (real !== dep.real) return fail(`${shown} now resolves to ${real}`);
-    }
+    const moved = realNow(dep, path);
+    if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
     paths.push(fresh);
   }
   return { holds: true, stats, ...(slow ? { refreshed: { startNs: start.toString(), paths } } : {}) };
