@@ -15,7 +15,9 @@
  *    that changed derives them again. Answers the images share (sources/memo.ts)
  *    are in the record of every image that used them.
  * The next run checks each record with lstat calls (a changed directory is
- * listed again, a racy file hashed again; each path asked once for all parts)
+ * listed again, a racy file hashed again; each path asked once for all parts;
+ * the model's and inputs' readers use a path they only stat for its type, so
+ * there a file only stat'd holds while its type does: CheckOptions.typeOnlyStats)
  * and reuses each part whose record holds and whose upstream result is the same;
  * the images layer (pins grouped, recipes picked, stamps) is cheap and always
  * worked out again. So a Go file edit derives again only the inputs of the

@@ -9,7 +9,10 @@
  * synchronously (answered as settled promises): a stat of a cached inode costs
  * microseconds, while a thread-pool round trip per question left the thread
  * idle between the awaits of one image's derivation (about 100 ms of a cold
- * stale on a large repository).
+ * stale on a large repository). While the tree-state snapshot records one
+ * image's derivation (src/snapshot/), an answer the memo gives again notes, in
+ * that recording, the paths the answer was first made from (util/tracked-fs.ts
+ * captureReads / noteReads): what an image got from the memo is what it depends on.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { captureReads, noteReads, readdirSync, statSync, type TouchedPath } from '../util/tracked-fs.js';
