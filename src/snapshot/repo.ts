@@ -41,10 +41,14 @@ import { startRecovery } from '../journal/index.js';
 import { findMakefiles } from '../producers/discover.js';
 import { RECIPE_READERS } from '../producers/kinds.js';
 import { loadBuildModel, type BuildModel } from '../producers/index.js';
-import { scanRepo, type RecipeTree, type ScanResult } from '../scan/index.js';
+import { scanRepo, type RecipeTree, type ScanResult, type WalkResult } from '../scan/index.js';
+import { ExclusionCounter } from '../scan/exclusions.js';
+import type { FileOutcome, FileTask } from '../scan/read-collect.js';
+import type { ScanParts } from '../scan/repo.js';
+import type { ExclusionCount } from '../scan/types.js';
 import { walkNoticesFile } from '../scan/walk.js';
 import type { BuildInputs } from '../sources/types.js';
-import { checkRecord, recordReads, unchangedSince, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
+import { checkRecord, recordReads, recordReadsSync, unchangedSince, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
 
 /** The cache namespace of tree-state snapshots. */
 export const SNAPSHOT_NS = 'snapshot';
@@ -84,8 +88,22 @@ export interface DeriveOptions {
   onScan?: (scan: ScanResult) => void;
 }
 
-interface ScanPart {
+/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
+type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
+
+interface FileEntry {
+  /** fileKey of the task. */
+  key: string;
   record: ReadRecord;
+  outcome: FileOutcome;
+}
+
+interface ScanPart {
+  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
+  record: ReadRecord;
+  walk: { record: ReadRecord; value: KeptWalk };
+  /** Each file read and collected, with its reads (the file, the Chart.yaml beside a values file). */
+  files: FileEntry[];
   scan: Omit<ScanResult, 'root' | 'config'>;
   /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
   tree: string | undefined;
@@ -179,6 +197,14 @@ function recipeListingKey(root: string, config: Config, tree: RecipeTree): strin
   return requestKey({ files: [...files].sort(), vendored: tree.vendored });
 }
 
+/** A deep copy as the cache keeps values (node:v8: Maps, Sets and Buffers stay what they are). */
+const cloneOf = <T>(value: T): T => deserialize(serialize(value)) as T;
+
+/** A scanned file's identity: what readAndCollect is given besides the config (its path, real path and kind). */
+function fileKey(task: FileTask): string {
+  return JSON.stringify([task.file, task.abs, task.kind, task.absBytes ? Buffer.from(task.absBytes).toString('base64') : null]);
+}
+
 /** The model and inputs readers list directories for themselves: any entry there counts. */
 const strict: HarmlessEntry = () => false;
 
@@ -234,7 +260,11 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const keptScan = cache.getValue<ScanPart>(SNAPSHOT_NS, keyOf('scan'));
   const keptModel = cache.getValue<ModelPart>(SNAPSHOT_NS, keyOf('model'));
   const keptInputs = cache.getValue<InputsPart>(SNAPSHOT_NS, keyOf('inputs'));
-  const scanCheck = keptScan ? checkRecord(keptScan.record, harmlessEntries(root, config), real, { lstats }) : undefined;
+  const harmless = harmlessEntries(root, config);
+  const scanCheck = keptScan ? checkRecord(keptScan.record, harmless, real, { lstats }) : undefined;
+  const walkCheck = keptScan ? checkRecord(keptScan.walk.record, harmless, real, { lstats }) : undefined;
+  const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
+  for (const entry of keptScan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
   const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true }) : undefined;
   const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
   const keptByImage = new Map<string, InputsEntry>();
@@ -243,25 +273,62 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     keptByImage.set(entry.image, entry);
   }
   const checkMs = Math.round(performance.now() - t0);
-  const checks = [scanCheck, modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
+  const checks = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
   const sum = (k: keyof RecordCheck['stats']) => checks.reduce((n, c) => n + c.stats[k], 0);
   const refreshed = checks.some((c) => c.holds && c.refreshed);
   /** One line per part (or image) derived again: why, and whether it was kept. */
   const details: string[] = [];
 
-  // the scan
+  // the scan: whole while its own record, the walk's and every file's hold; else derived again, reusing the walk and each file that hold
   let scan: ScanResult;
   let treeKey: string | undefined;
   const scanUse: PartUse = { reused: false };
-  if (scanCheck?.holds) {
+  const fileFailure = [...fileChecks.values()].find((c) => !c.check.holds);
+  if (keptScan && scanCheck?.holds && walkCheck?.holds && !fileFailure) {
     if (await recovered()) return afresh('a killed run\'s temp files were removed');
-    scan = { ...keptScan!.scan, root, config };
-    treeKey = keptScan!.tree;
+    scan = { ...keptScan.scan, root, config };
+    treeKey = keptScan.tree;
     scanUse.reused = true;
-    if (scanCheck.refreshed) cache.putValue(SNAPSHOT_NS, keyOf('scan'), { ...keptScan!, record: scanCheck.refreshed } satisfies ScanPart);
+    const anyRefreshed = scanCheck.refreshed || walkCheck.refreshed || [...fileChecks.values()].some((c) => c.check.refreshed);
+    if (anyRefreshed) {
+      const files = keptScan.files.map((f) => ({ ...f, record: fileChecks.get(f.key)?.check.refreshed ?? f.record }));
+      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { ...keptScan, record: scanCheck.refreshed ?? keptScan.record, walk: { ...keptScan.walk, record: walkCheck.refreshed ?? keptScan.walk.record }, files } satisfies ScanPart);
+    }
   } else {
-    scanUse.reason = scanCheck?.reason ?? none;
-    const { value, record } = await recordReads(() => scanRepo(root, config, { recipeTree: true, recovery }), startNs);
+    scanUse.reason = !keptScan ? none : !walkCheck?.holds ? (walkCheck?.reason ?? 'its record does not hold') : fileFailure ? (fileFailure.check.reason ?? 'its record does not hold') : (scanCheck?.reason ?? 'its record does not hold');
+    let keptWalk: { record: ReadRecord; value: KeptWalk } | undefined;
+    let walkUnfit: string | undefined;
+    const files: FileEntry[] = [];
+    let filesReused = 0;
+    let filesUnfit = 0;
+    const parts: ScanParts = {
+      walk: (fresh) => {
+        if (keptScan && walkCheck?.holds) {
+          keptWalk = { record: walkCheck.refreshed ?? keptScan.walk.record, value: keptScan.walk.value };
+          const copy = cloneOf(keptScan.walk.value);
+          return { ...copy, excluded: ExclusionCounter.of(copy.excluded) };
+        }
+        const { value, record } = recordReadsSync(fresh, startNs);
+        walkUnfit = keepable(record);
+        keptWalk = { record, value: cloneOf({ ...value, excluded: value.excluded.list() }) };
+        return value;
+      },
+      collect: (task, fresh) => {
+        const key = fileKey(task);
+        const kept = fileChecks.get(key);
+        if (kept?.check.holds) {
+          filesReused++;
+          files.push(kept.check.refreshed ? { ...kept.entry, record: kept.check.refreshed } : kept.entry);
+          // the scan marks and moves pins on what it gets: the kept outcome stays as it was
+          return cloneOf(kept.entry.outcome);
+        }
+        const { value, record } = recordReadsSync(fresh, startNs);
+        if (keepable(record)) filesUnfit++;
+        else files.push({ key, record, outcome: cloneOf(value) });
+        return value;
+      },
+    };
+    const { value, record } = await recordReads(() => scanRepo(root, config, { recipeTree: true, recovery, parts }), startNs);
     scan = value;
     // a killed run's temp files removed now: nothing of this run is kept, nothing more reused
     if (await recovered()) {
@@ -271,12 +338,14 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
       return { scan, known, snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
     }
     treeKey = value.recipeTree ? recipeListingKey(root, config, value.recipeTree) : undefined;
-    const unfit = keepable(record);
+    const unfit = keepable(record) ?? (keptWalk ? walkUnfit : 'the walk did not run') ?? (filesUnfit > 0 ? `${filesUnfit} file(s) changed while they were read` : undefined);
     if (!unfit) {
       const { root: _r, config: _c, ...kept } = value;
-      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { record, scan: kept, tree: treeKey } satisfies ScanPart);
+      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { record, walk: keptWalk!, files, scan: kept, tree: treeKey } satisfies ScanPart);
     }
-    details.push(`scan derived again (${scanUse.reason}) from ${record.paths.length} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
+    const paths = record.paths.length + (keptWalk?.record.paths.length ?? 0) + files.reduce((n, f) => n + f.record.paths.length, 0);
+    const walked = keptScan && walkCheck?.holds ? 'the walk reused' : 'walked again';
+    details.push(`scan derived again (${scanUse.reason}; ${walked}, ${filesReused} of ${files.length + filesUnfit} file(s) reused) from ${paths} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
   options.onScan?.(scan);
 

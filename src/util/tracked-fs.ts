@@ -293,6 +293,19 @@ export function noteReads(reads: readonly TouchedPath[] | undefined): void {
   for (const dep of reads) active.merge(dep);
 }
 
+/** recordReads for a synchronous `fn` (one scanned file's read and collect, inside the scan's own recording). */
+export function recordReadsSync<T>(fn: () => T, startNs?: bigint): { value: T; record: ReadRecord } {
+  const outer = active;
+  const rec = new Recorder(startNs);
+  active = rec;
+  try {
+    const value = fn();
+    return { value, record: { startNs: rec.start.toString(), paths: [...rec.deps.values()], ...(rec.unusable ? { unusable: rec.unusable } : {}) } };
+  } finally {
+    active = outer;
+  }
+}
+
 /** True while a recording is under way (callers with their own memo of reads still read through this layer). */
 export function recording(): boolean {
   return active !== undefined;

@@ -43,6 +43,8 @@ interface Parts {
   scan: boolean;
   model: boolean;
   derived: string[];
+  /** When the scan is derived again: whether its walk was reused, and how many files were read and collected again. */
+  scanned?: { walk: boolean; files: number };
 }
 
 const ALL: Parts = { scan: true, model: true, derived: [] };
@@ -64,9 +66,9 @@ const MUTATIONS: Mutation[] = [
   { name: 'a file read touched with the same content', apply: (d) => utimesSync(join(d, 'packages/system/billing/values.yaml'), new Date(), new Date()), parts: ALL },
   { name: 'a file read rewritten with the same content (a new inode)', apply: (d) => { const f = join(d, 'packages/system/billing/Makefile'); const text = readFileSync(f); unlinkSync(f); writeFileSync(f, text); }, parts: ALL },
   // the model only checks that the values file a producer writes is a file: a pin edit re-scans, nothing more
-  { name: 'a pin file edited', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 2', 'replicas: 3'), parts: { scan: false, model: true, derived: [] } },
-  { name: 'a pin bumped to another tag', apply: (d) => edit(join(d, 'packages/system/gateway/values.yaml'), 'tag: v1.0.0', 'tag: v1.0.10'), parts: { scan: false, model: true, derived: [] } },
-  { name: 'a pin bumped to another digest', apply: (d) => edit(join(d, 'packages/extra/storage/images/objectstorage-sidecar.tag'), /sha256:0090/, 'sha256:1090'), parts: { scan: false, model: true, derived: [] } },
+  { name: 'a pin file edited', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 2', 'replicas: 3'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
+  { name: 'a pin bumped to another tag', apply: (d) => edit(join(d, 'packages/system/gateway/values.yaml'), 'tag: v1.0.0', 'tag: v1.0.10'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
+  { name: 'a pin bumped to another digest', apply: (d) => edit(join(d, 'packages/extra/storage/images/objectstorage-sidecar.tag'), /sha256:0090/, 'sha256:1090'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
   {
     // a new file no recipe reader looks for: the model is kept; the new image has no recipe yet
     name: "a new image's pin: a values file added in a directory the walk saw",
@@ -74,7 +76,7 @@ const MUTATIONS: Mutation[] = [
       mkdirSync(join(d, 'packages/apps/newapp'), { recursive: true });
       writeFileSync(join(d, 'packages/apps/newapp/values.yaml'), 'image: ghcr.io/acme/platform/newapp:v1.0.0@sha256:' + 'a'.repeat(64) + '\n');
     },
-    parts: { scan: false, model: true, derived: [] },
+    parts: { scan: false, model: true, derived: [], scanned: { walk: false, files: 1 } },
   },
   {
     name: 'a Makefile added beside it that builds the new image',
@@ -85,7 +87,7 @@ const MUTATIONS: Mutation[] = [
     },
     parts: { scan: false, model: false, derived: ['newapp'] },
   },
-  { name: 'a YAML file no glob includes (counted as left out)', apply: (d) => writeFileSync(join(d, 'packages/apps/newapp/extra.yaml'), 'a: 1\n'), parts: { scan: false, model: true, derived: [] } },
+  { name: 'a YAML file no glob includes (counted as left out)', apply: (d) => writeFileSync(join(d, 'packages/apps/newapp/extra.yaml'), 'a: 1\n'), parts: { scan: false, model: true, derived: [], scanned: { walk: false, files: 0 } } },
   // the model checks only that the Dockerfile is there: only the image built from it derives its inputs again
   { name: 'a Dockerfile edited', apply: (d) => appendFileSync(join(d, 'packages/apps/dashboard/images/dashboard/Dockerfile'), 'COPY docs /docs\n'), parts: { scan: true, model: true, derived: ['dashboard'] } },
   { name: 'a Go file of one input closure edited (its body)', apply: (d) => appendFileSync(join(d, 'internal/gateway/serve.go'), '\n// a comment\n'), parts: { scan: true, model: true, derived: ['gateway'] } },
@@ -117,7 +119,7 @@ const MUTATIONS: Mutation[] = [
     },
     parts: { scan: false, model: true, derived: [] },
   },
-  { name: 'a pin file deleted', apply: (d) => unlinkSync(join(d, 'packages/system/gateway/values.yaml')), parts: { scan: false, model: false, derived: [] } },
+  { name: 'a pin file deleted', apply: (d) => unlinkSync(join(d, 'packages/system/gateway/values.yaml')), parts: { scan: false, model: false, derived: [], scanned: { walk: false, files: 0 } } },
   { name: 'a directory renamed', apply: (d) => renameSync(join(d, 'packages/apps/newapp'), join(d, 'packages/apps/renamed')), parts: { scan: false, model: false, derived: [] } },
   { name: 'a Makefile deleted', apply: (d) => unlinkSync(join(d, 'packages/apps/renamed/Makefile')), parts: { scan: false, model: false, derived: [] } },
   { name: 'a new commit of everything (no tree change)', apply: (d) => (git(d, 'add', '-A'), git(d, 'commit', '-qm', 'feat: everything (#7)')), parts: ALL },
@@ -129,8 +131,8 @@ const MUTATIONS: Mutation[] = [
     },
     parts: ALL,
   },
-  { name: 'a same-size edit right after the run', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 3', 'replicas: 4'), parts: { scan: false, model: true, derived: [] } },
-  { name: 'a new commit that changes a pin file', apply: (d) => (edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 4', 'replicas: 5'), git(d, 'commit', '-qam', 'fix(billing): replicas (#8)')), parts: { scan: false, model: true, derived: [] } },
+  { name: 'a same-size edit right after the run', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 3', 'replicas: 4'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
+  { name: 'a new commit that changes a pin file', apply: (d) => (edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 4', 'replicas: 5'), git(d, 'commit', '-qam', 'fix(billing): replicas (#8)')), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
 ];
 
 /** What `-v` says the cached run reused (src/snapshot/repo.ts notes). */
@@ -138,7 +140,14 @@ function partsOf(err: string): Parts & { images: number } {
   const line = /tree snapshot (?:reused|partly reused|not used): scan (reused|derived again), build model (reused|derived again), inputs of (?:\d+ of )?(\d+) image\(s\) reused/.exec(err);
   if (!line) throw new Error(`no snapshot summary in:\n${err}`);
   const derived = [...err.matchAll(/tree snapshot: inputs of (\S+) derived again/g)].map((m) => m[1]!);
-  return { scan: line[1] === 'reused', model: line[2] === 'reused', derived: [...new Set(derived)].sort(), images: Number(line[3]) };
+  const scanned = /tree snapshot: scan derived again \(.*; (the walk reused|walked again), (\d+) of (\d+) file\(s\) reused\)/.exec(err);
+  return {
+    scan: line[1] === 'reused',
+    model: line[2] === 'reused',
+    derived: [...new Set(derived)].sort(),
+    images: Number(line[3]),
+    ...(scanned ? { scanned: { walk: scanned[1] === 'the walk reused', files: Number(scanned[3]) - Number(scanned[2]) } } : {}),
+  };
 }
 
 async function answer(dir: string, args: string[], cache: boolean): Promise<{ exit: number; answer: unknown; err: string }> {
@@ -169,7 +178,8 @@ describe('the tree-state snapshot never changes an answer', () => {
         const parts = partsOf(cached.err);
         // stale runs first: check then finds every part stale kept (or reused)
         if (args[0] === 'stale') {
-          expect({ scan: parts.scan, model: parts.model, derived: parts.derived }, `${m.name}: ${args[0]} -v\n${cached.err}`).toEqual(m.newConfig ? { scan: false, model: false, derived: parts.derived } : m.parts);
+          const seen = { scan: parts.scan, model: parts.model, derived: parts.derived, ...(m.parts.scanned ? { scanned: parts.scanned } : {}) };
+          expect(seen, `${m.name}: ${args[0]} -v\n${cached.err}`).toEqual(m.newConfig ? { scan: false, model: false, derived: parts.derived } : m.parts);
           if (m.newConfig) {
             expect(cached.err).toMatch(/tree snapshot: scan derived again \(none kept for this config/);
             expect(parts.derived).toHaveLength(parts.images);
@@ -189,11 +199,11 @@ describe('the tree-state snapshot never changes an answer', () => {
     await answer(dir, stale, true);
     unlinkSync(join(dir, 'packages/system/gateway/values.yaml'));
     const gone = (await answer(dir, stale, true)).err;
-    expect(gone).toMatch(/tree snapshot: scan derived again \(.*packages\/system\/gateway(\/values\.yaml is gone|: removed entry "values\.yaml")\)/);
+    expect(gone).toMatch(/tree snapshot: scan derived again \(.*packages\/system\/gateway(\/values\.yaml is gone|: removed entry "values\.yaml"); walked again, \d+ of \d+ file\(s\) reused\)/);
     // the model checks that the file its producer writes exists
     expect(gone).toMatch(/tree snapshot: build model derived again \(.*packages\/system\/gateway\/values\.yaml is gone\)/);
     writeFileSync(join(dir, 'packages/system/gateway/values.yaml'), 'image: ghcr.io/acme/platform/gateway:v9\n');
-    expect((await answer(dir, stale, true)).err).toMatch(/tree snapshot: scan derived again \(.*packages\/system\/gateway.*(new entry "values\.yaml"|appeared)\)/);
+    expect((await answer(dir, stale, true)).err).toMatch(/tree snapshot: scan derived again \(.*packages\/system\/gateway.*(new entry "values\.yaml"|appeared); walked again/);
     expect((await answer(dir, stale, true)).err).toMatch(/tree snapshot reused: .* paths checked/);
     appendFileSync(join(dir, 'internal/gateway/serve.go'), '\n// a comment\n');
     const edited = (await answer(dir, stale, true)).err;
