@@ -305,12 +305,12 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
       walk: (fresh) => {
         if (keptScan && walkCheck?.holds) {
           keptWalk = { record: walkCheck.refreshed ?? keptScan.walk.record, value: keptScan.walk.value };
-          const copy = cloneOf(keptScan.walk.value);
-          return { ...copy, excluded: ExclusionCounter.of(copy.excluded) };
+          // the scan only reads the walk's files, skipped and listing (kept once: the scan's recipeTree is the same object); it adds to the counts
+          return { ...keptScan.walk.value, excluded: ExclusionCounter.of(keptScan.walk.value.excluded) };
         }
         const { value, record } = recordReadsSync(fresh, startNs);
         walkUnfit = keepable(record);
-        keptWalk = { record, value: cloneOf({ ...value, excluded: value.excluded.list() }) };
+        keptWalk = { record, value: { ...value, skipped: [...value.skipped], excluded: cloneOf(value.excluded.list()) } };
         return value;
       },
       collect: (task, fresh) => {
