@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { BigIntStats, Dirent, PathLike } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { dirname, normalize, sep } from 'node:path';
 
 /** A file changed this close to the recording's start (or later) may have changed within the same timestamp tick: not trusted by stat. */
 const RACY_NS = 2_000_000_000n;
@@ -371,8 +371,8 @@ const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.s
  * that differs only by entries `harmless` accepts, when only the walk listed
  * it); a symlink, the same target text and target. realpath answers are asked
  * again, except for a path that resolved to itself with every directory
- * between it and `root` (a real path) in the record: those directories'
- * types, checked here, decide it (a directory made a symlink is a type change).
+ * between it and `root` (a real path) a directory now: their types, checked
+ * here by lstat, decide it (a directory made a symlink is no directory).
  * `options.lstats` shares the lstat answers of several records checked at one
  * point of a run; `options.typeOnlyStats` (CheckOptions) compares a file only
  * stat'd by its type alone.
@@ -381,12 +381,24 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   const { lstats, typeOnlyStats } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
-  let dirs: Set<string> | undefined;
-  /** A path that resolved to itself, every directory above it (below the root) in the record: its realpath follows from their types. */
+  /** lstat through the run's memo (`options.lstats`), when there is one. */
+  const tupleNow = (key: string, path: PathLike): string => {
+    const seen = lstats?.get(key);
+    if (seen !== undefined) return seen;
+    const now = tupleOfQuiet(lstatQuiet(path));
+    lstats?.set(key, now);
+    return now;
+  };
+  /**
+   * A path that resolved to itself, below the (real) root, spelled without `.`
+   * or `..`, whose type is as recorded (checked before this is asked), with
+   * every directory above it a directory now (lstat: not a symlink): it still
+   * resolves to itself. Those directories' lstats are shared with the run's
+   * other checks.
+   */
   const resolvesByTypes = (dep: TouchedPath): boolean => {
-    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`)) return false;
-    dirs ??= new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
-    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (!dirs.has(d) || d.length <= root.length) return false;
+    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`) || normalize(dep.p) !== dep.p) return false;
+    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (d.length <= root.length || !isDirTuple(tupleNow(d, d))) return false;
     return true;
   };
   const realNow = (dep: TouchedPath, path: PathLike): string | undefined => {
@@ -406,14 +418,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
-    let now: string;
-    if (lstats === undefined) now = tupleOfQuiet(lstatQuiet(path));
-    else {
-      const key = dep.bytes ? `\0${dep.p}` : dep.p;
-      const seen = lstats.get(key);
-      if (seen !== undefined) now = seen;
-      else lstats.set(key, (now = tupleOfQuiet(lstatQuiet(path))));
-    }
+    const now = tupleNow(dep.bytes ? `\0${dep.p}` : dep.p, path);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     // the common case first: the stat as recorded, and not racy
     if (now === dep.l && !dep.racy) {

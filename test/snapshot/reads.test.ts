@@ -5,7 +5,7 @@
  * node:fs or node:fs/promises itself (type-only imports are fine), so a new
  * reader cannot read past the record; and a recording sees each kind of access.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,25 @@ describe('every read of the derivation is recorded', () => {
       expect(check.holds, what).toBe(false);
       expect(check.reason, what).toMatch(why);
     }
+  });
+
+  it('a realpath answer holds by the types of the directories above it, and a directory made a symlink breaks it', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pinwatch-tracked-real-')));
+    made.push(dir);
+    mkdirSync(join(dir, 'a/b'), { recursive: true });
+    mkdirSync(join(dir, 'elsewhere/b'), { recursive: true });
+    writeFileSync(join(dir, 'a/b/f.txt'), 'f\n');
+    writeFileSync(join(dir, 'elsewhere/b/f.txt'), 'f\n');
+    // only the file is in the record: the directories above it are not
+    const { record } = await tracked.recordReads(async () => void tracked.realpathSync(join(dir, 'a/b/f.txt')), BigInt(Date.now() - 10_000) * 1_000_000n);
+    expect(record.paths.map((p) => relative(dir, p.p))).toEqual(['a/b/f.txt']);
+    const lstats: tracked.LstatMemo = new Map();
+    expect(tracked.checkRecord(record, () => false, dir, { lstats }).holds).toBe(true);
+    // the directories were asked by lstat (no realpath), through the run's memo
+    expect([...lstats.keys()].map((k) => relative(dir, k)).sort()).toEqual(['a', 'a/b', 'a/b/f.txt']);
+    renameSync(join(dir, 'a'), join(dir, 'a-was'));
+    symlinkSync('elsewhere', join(dir, 'a'));
+    expect(tracked.checkRecord(record, () => false, dir).reason).toMatch(/a\/b\/f\.txt now resolves to .*elsewhere\/b\/f\.txt/);
   });
 
   it('a walk listing takes an entry the caller calls harmless; any other listing does not', async () => {
