@@ -41,6 +41,7 @@ import { startRecovery } from '../journal/index.js';
 import { findMakefiles } from '../producers/discover.js';
 import { RECIPE_READERS } from '../producers/kinds.js';
 import { loadBuildModel, type BuildModel } from '../producers/index.js';
+import { LINES_QUERY, linesQueryAnswer } from '../producers/assemble.js';
 import { scanRepo, type RecipeTree, type ScanResult, type WalkResult } from '../scan/index.js';
 import { ExclusionCounter } from '../scan/exclusions.js';
 import type { FileOutcome, FileTask } from '../scan/read-collect.js';
@@ -265,7 +266,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const walkCheck = keptScan ? checkRecord(keptScan.walk.record, harmless, real, { lstats }) : undefined;
   const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
   for (const entry of keptScan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
-  const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true }) : undefined;
+  const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
   const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
   const keptByImage = new Map<string, InputsEntry>();
   for (const entry of keptInputs?.images ?? []) {

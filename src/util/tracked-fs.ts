@@ -42,6 +42,11 @@ export interface TouchedPath {
   real?: string;
   /** sha256 of the content, for a file that was read. */
   h?: string;
+  /**
+   * For a file read only to answer a question about its content (contentQuery): each
+   * question and its answer, `kind\0args\0answer` (checked by asking again, not by hash).
+   */
+  q?: string[];
   /** Its mtime or ctime was too recent to trust its stat (only its answer counts). */
   racy?: true;
 }
@@ -86,10 +91,13 @@ class Recorder {
     } else if (!walk) delete dep.walk;
   }
 
+  /** Reads under way whose content is kept as a question's answer instead (contentQuery). */
+  quiet = 0;
+
   /** A file's content was read: kept as a hash (what a check falls back to when the stat differs). */
   read(path: PathLike, bytes?: Uint8Array): void {
     const dep = this.touch(path);
-    if (!dep || dep.h !== undefined) return;
+    if (!dep || dep.h !== undefined || this.quiet > 0) return;
     dep.h = hashOf(bytes ?? readQuiet(path));
   }
 
@@ -121,6 +129,7 @@ class Recorder {
       if (dep.walk) have.walk = true;
     } else if (dep.list !== undefined && !dep.walk) delete have.walk;
     if (have.h === undefined && dep.h !== undefined) have.h = dep.h;
+    for (const q of dep.q ?? []) if (!(have.q ??= []).includes(q)) have.q.push(q);
     if (have.real === undefined && dep.real !== undefined) have.real = dep.real;
     if (dep.racy) have.racy = true;
   }
@@ -253,6 +262,32 @@ export async function recordReads<T>(fn: () => Promise<T>, startNs?: bigint): Pr
 }
 
 /**
+ * Read `path` for one question about its content (`ask`: the lines a `sed`
+ * line filter edits), noting in the recording under way the question and its
+ * answer (`answerOf`) instead of the content's hash: a check with an evaluator
+ * for `kind` (CheckOptions.queries) asks again where the stat differs, so an
+ * edit elsewhere in the file (a digest bumped on a line that still matches)
+ * changes nothing. Its stats are noted as by any read.
+ */
+export function contentQuery<T>(path: PathLike, kind: string, args: string, ask: () => T, answerOf: (value: T) => string): T {
+  const rec = active;
+  if (!rec) return ask();
+  rec.quiet++;
+  let value: T;
+  try {
+    value = ask();
+  } finally {
+    rec.quiet--;
+  }
+  const dep = rec.touch(path);
+  if (dep) {
+    const q = `${kind}\0${args}\0${answerOf(value)}`;
+    if (!(dep.q ??= []).includes(q)) dep.q.push(q);
+  }
+  return value;
+}
+
+/**
  * Run the synchronous `fn` (a memo's question to the file system) and hand
  * back, beside its value, the paths it touched as the recording under way noted
  * them (undefined when none is): a later answer from the memo notes them again
@@ -350,6 +385,8 @@ export interface CheckOptions {
    * checks for is no change of the model). Without it, its size counts too.
    */
   typeOnlyStats?: boolean;
+  /** Evaluators of content questions (contentQuery) by kind: the answer `args` gets from the file now. Without one, a question whose file changed fails the check. */
+  queries?: Readonly<Record<string, (path: string, args: string) => string>>;
 }
 
 const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
@@ -378,7 +415,7 @@ const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.s
  * stat'd by its type alone.
  */
 export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string, options: CheckOptions = {}): RecordCheck {
-  const { lstats, typeOnlyStats } = options;
+  const { lstats, typeOnlyStats, queries } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
   /** lstat through the run's memo (`options.lstats`), when there is one. */
@@ -449,10 +486,18 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       } else if (dep.t !== undefined) {
         if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
         if (answerPart(fresh.t ?? '-') !== answerPart(dep.t)) return fail(`what the symlink ${shown} leads to changed`);
-      } else if (dep.h === undefined && !typeOnlyStats && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
+      } else if (dep.h === undefined && dep.q === undefined && !typeOnlyStats && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
       if (dep.h !== undefined) {
         stats.hashed++;
         if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
+      } else if (dep.q !== undefined) {
+        stats.hashed++;
+        for (const q of dep.q) {
+          const [kind = '', args = '', answer] = q.split('\0');
+          const evaluate = queries?.[kind];
+          if (!evaluate || dep.bytes) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
+          if (evaluate(dep.p, args) !== answer) return fail(`${shown} changed (what its ${kind} question reads of it)`);
+        }
       }
     }
     const moved = realNow(dep, path);

@@ -69,6 +69,19 @@ const MUTATIONS: Mutation[] = [
   { name: 'a pin file edited', apply: (d) => edit(join(d, 'packages/system/billing/values.yaml'), 'replicas: 2', 'replicas: 3'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
   { name: 'a pin bumped to another tag', apply: (d) => edit(join(d, 'packages/system/gateway/values.yaml'), 'tag: v1.0.0', 'tag: v1.0.10'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
   { name: 'a pin bumped to another digest', apply: (d) => edit(join(d, 'packages/extra/storage/images/objectstorage-sidecar.tag'), /sha256:0090/, 'sha256:1090'), parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } } },
+  // multus's recipe edits this file with a `sed` line filter: the model asks again which lines match, and they are the same
+  {
+    name: 'a pin bumped in a file a sed line filter edits',
+    apply: (d) => edit(join(d, 'packages/system/multus/templates/multus-daemonset-thick.yml'), /multus-cni:v4\.1\.0@sha256:95e0/g, 'multus-cni:v4.1.0@sha256:05e0'),
+    parts: { scan: false, model: true, derived: [], scanned: { walk: true, files: 1 } },
+  },
+  // a matching line more: the producer's write covers other lines (the model), so multus-cni's recipe (its stamps) changed;
+  // the walk stats this extraFiles file by name, and its size changed: walked again
+  {
+    name: 'a line the sed line filter matches added there',
+    apply: (d) => appendFileSync(join(d, 'packages/system/multus/templates/multus-daemonset-thick.yml'), '# image: ghcr.io/acme/platform/multus-cni:v4.1.0\n'),
+    parts: { scan: false, model: false, derived: ['multus-cni'], scanned: { walk: false, files: 1 } },
+  },
   {
     // a new file no recipe reader looks for: the model is kept; the new image has no recipe yet
     name: "a new image's pin: a values file added in a directory the walk saw",

@@ -120,6 +120,28 @@ describe('every read of the derivation is recorded', () => {
     expect(tracked.checkRecord(record, () => false, dir).reason).toMatch(/a\/b\/f\.txt now resolves to .*elsewhere\/b\/f\.txt/);
   });
 
+  it('a content question holds while its answer does: asked again where the stat differs, never by hash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-query-'));
+    made.push(dir);
+    const file = join(dir, 'daemonset.yml');
+    writeFileSync(file, 'a: 1\nimage: x@sha256:00\n');
+    const firstImage = (path: string) => {
+      const read = readRegularText(path, { followSymlinks: true });
+      return 'text' in read ? String(read.text.split('\n').findIndex((l) => l.startsWith('image:'))) : '-';
+    };
+    const { record } = await tracked.recordReads(async () => tracked.contentQuery(file, 'first-image', '', () => firstImage(file), (a) => a), BigInt(Date.now() - 10_000) * 1_000_000n);
+    expect(record.paths.find((p) => p.p === file)).toMatchObject({ q: ['first-image\0\0' + '1'] });
+    expect(record.paths.find((p) => p.p === file)?.h).toBeUndefined();
+    const queries = { 'first-image': (path: string) => firstImage(path) };
+    // another digest on the same line: the answer is the same
+    writeFileSync(file, 'a: 1\nimage: x@sha256:11111\n');
+    expect(tracked.checkRecord(record, () => false, undefined, { queries }).holds).toBe(true);
+    // without an evaluator the change counts
+    expect(tracked.checkRecord(record, () => false).reason).toMatch(/daemonset\.yml changed/);
+    writeFileSync(file, 'a: 1\nb: 2\nimage: x@sha256:00\n');
+    expect(tracked.checkRecord(record, () => false, undefined, { queries }).reason).toMatch(/daemonset\.yml changed \(what its first-image question reads of it\)/);
+  });
+
   it('a walk listing takes an entry the caller calls harmless; any other listing does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-walk-'));
     made.push(dir);
