@@ -4,7 +4,7 @@
  *
  *   npm run build --silent && node bench/limits.mjs [--repo /work/real/cozystack] [--runs 3]
  *       [--renovate DIR] [--renovate-node NODE] [--build CHECKOUT] [--sizes 80000,20000,5000]
- *       [--tail 500] [--images 300] [--skip warm,renovate,synthetic,procs] [--json] [--markdown] [--keep]
+ *       [--tail 500] [--images 300] [--skip warm,warm-edits,renovate,synthetic,procs] [--json] [--markdown] [--keep]
  *
  * Rows (each against its own baseline, measured interleaved with it):
  *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
@@ -21,6 +21,11 @@
  *    ÷ `git log --name-only` over the new range. The files found under
  *    `.git/pinwatch*` and XDG_CACHE_HOME after the untimed run are reported:
  *    none means the build has no persistent cache and warm is another cold run.
+ *    Two more warm rows the same way (`--skip warm-edits` leaves them out): the
+ *    new commit edits one Go file in the inputs of exactly one image (a package
+ *    directory only its stale JSON `inputs.paths` names), or bumps one pin's
+ *    digest (one hex digit of a `*.tag` file's digest when there is one): CI
+ *    reruns that must judge again.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -206,6 +211,33 @@ function staleAnswer(repo, env) {
   return { json, oldest: oldest.commit, range: Number(git(repo, 'rev-list', '--count', `${oldest.commit}..HEAD`)) };
 }
 
+/**
+ * A Go source file in the inputs of exactly one image (stale JSON `inputs.paths`: a package directory only that
+ * image's inputs name, its first non-test `.go` file), the image's name; undefined when no image has one.
+ */
+function goFileOfOneImage(repo, json) {
+  const users = new Map();
+  for (const image of json.images) for (const p of new Set(image.inputs?.paths ?? [])) if (p.endsWith('/')) users.set(p, [...(users.get(p) ?? []), image.image]);
+  for (const [dir, images] of [...users].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (new Set(images).size !== 1 || dir === './') continue;
+    let names = [];
+    try {
+      names = readdirSync(join(repo, dir)).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go')).sort();
+    } catch {
+      continue;
+    }
+    if (names.length > 0) return { image: images[0], file: `${dir}${names[0]}` };
+  }
+  return undefined;
+}
+
+/** A pin that stores a digest, in a `*.tag` file when one does (else any): file, line, image. */
+function pinToBump(repo, json) {
+  const pins = json.images.flatMap((i) => (i.digest ? i.pins.map((p) => ({ ...p, image: i.image })) : []));
+  const digested = pins.filter((p) => /sha256:[0-9a-f]/.test(readFileSync(join(repo, p.file), 'utf8').split('\n')[p.line - 1] ?? ''));
+  return digested.find((p) => p.file.endsWith('.tag')) ?? digested[0];
+}
+
 /** `runs` interleaved rounds over `commands` ({name: {cmd, argv, cwd, env, before?}}): medians per name. */
 function interleave(commands, runs = RUNS, round) {
   const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, { wall: [], cpu: [] }]));
@@ -274,11 +306,38 @@ try {
 
   // --- cozystack, warm: the cache of HEAD's run, one new commit ---------------
   if (SKIP.has('warm')) skipRow(`${where}: warm \`stale\``, { op: '<=', value: 1 });
-  else warm();
-  function warm() {
-    log('warm: one new commit on top of a run that filled the cache');
-    const warmRepo = cloneOf(REPO, 'cozy-warm');
-    const xWarm = join(tmp, 'xdg-warm');
+  else warm('one new commit', 'cozy-warm', (repo, commitEnv) => {
+    writeFileSync(join(repo, 'pinwatch-bench-new-commit.txt'), 'one new commit\n');
+    execFileSync('git', ['add', 'pinwatch-bench-new-commit.txt'], { cwd: repo, env: commitEnv });
+    execFileSync('git', ['commit', '-q', '-m', 'bench: one new commit'], { cwd: repo, env: commitEnv });
+  });
+  // the CI reruns that must judge again: one commit that edits a Go file of one image's inputs, one that bumps a pin
+  if (SKIP.has('warm') || SKIP.has('warm-edits')) {
+    skipRow(`${where}: warm \`stale\`, one commit editing a Go file of one image`, { op: '<=', value: 1 });
+    skipRow(`${where}: warm \`stale\`, one commit bumping one pin`, { op: '<=', value: 1 });
+  } else {
+    const goFile = goFileOfOneImage(cozy, first.json);
+    if (!goFile) skipRow(`${where}: warm \`stale\`, one commit editing a Go file of one image`, { op: '<=', value: 1 });
+    else
+      warm(`one commit editing a Go file of one image (${goFile.file}, inputs of ${goFile.image})`, 'cozy-warm-go', (repo, commitEnv) => {
+        writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: an edit\n`);
+        execFileSync('git', ['commit', '-q', '-am', 'fix: a Go source edit'], { cwd: repo, env: commitEnv });
+      });
+    const pin = pinToBump(cozy, first.json);
+    if (!pin) skipRow(`${where}: warm \`stale\`, one commit bumping one pin`, { op: '<=', value: 1 });
+    else
+      warm(`one commit bumping one pin (${pin.file}:${pin.line}, ${pin.image})`, 'cozy-warm-pin', (repo, commitEnv) => {
+        const lines = readFileSync(join(repo, pin.file), 'utf8').split('\n');
+        lines[pin.line - 1] = lines[pin.line - 1].replace(/sha256:([0-9a-f])/, (_m, c) => `sha256:${c === '0' ? '1' : '0'}`);
+        writeFileSync(join(repo, pin.file), lines.join('\n'));
+        execFileSync('git', ['commit', '-q', '-am', 'chore: bump a pin'], { cwd: repo, env: commitEnv });
+      });
+  }
+  /** A warm row: per run the clone is reset to HEAD, its cache cleared and filled by one stale (untimed), then `change` commits on top and stale is timed. */
+  function warm(what, name, change) {
+    log(`warm: ${what}, on top of a run that filled the cache`);
+    const warmRepo = cloneOf(REPO, name);
+    const xWarm = join(tmp, `xdg-${name}`);
     const warmEnv = envWith(xWarm);
     const head = git(warmRepo, 'rev-parse', 'HEAD');
     const at = `${Number(git(warmRepo, 'log', '-1', '--format=%ct')) + 60} +0000`;
@@ -297,14 +356,12 @@ try {
         if (r.status !== 0) throw new Error(`warm-up stale failed (${r.status}): ${r.stderr.slice(-2000)}`);
         const inGit = readdirSync(join(warmRepo, '.git')).filter((n) => n.startsWith('pinwatch')).reduce((n, d) => n + (statSync(join(warmRepo, '.git', d)).isDirectory() ? countFiles(join(warmRepo, '.git', d)) : 1), 0);
         cacheFiles = { gitDir: inGit, xdg: countFiles(xWarm) };
-        writeFileSync(join(warmRepo, 'pinwatch-bench-new-commit.txt'), 'one new commit\n');
-        execFileSync('git', ['add', 'pinwatch-bench-new-commit.txt'], { cwd: warmRepo, env: commitEnv });
-        execFileSync('git', ['commit', '-q', '-m', 'bench: one new commit'], { cwd: warmRepo, env: commitEnv });
+        change(warmRepo, commitEnv);
       },
     );
     const cached = cacheFiles.gitDir + cacheFiles.xdg;
     row(
-      `${where}: warm \`stale\`, one new commit`,
+      `${where}: warm \`stale\`, ${what}`,
       named(w.stale, 'stale'),
       named(w['git log'], `git log --name-only, ${first.range + 1} commits`),
       { op: '<=', value: 1 },

@@ -29,6 +29,19 @@ export interface ImagesOptions {
   unpinned?: boolean;
   /** The tree listing for the build model, from the scan's walk (ScanResult.recipeTree): saves a second walk. */
   tree?: RecipeTree;
+  /**
+   * Derives one pinned image's build inputs from its request (the tree-state snapshot reuses an
+   * image's inputs while what they were derived from holds: src/snapshot/); default deriveImageInputs.
+   * The answer is the caller's to keep: the steps this module adds go on a copy.
+   */
+  deriveInputs?: (repoRoot: string, request: ImageInputsRequest) => Promise<BuildInputs>;
+}
+
+/** What one image's build inputs are derived from (besides the files they read): its name, its first recipe, its config entry. */
+export interface ImageInputsRequest {
+  image: string;
+  recipe?: BuildRecipe;
+  entry?: ImageConfig;
 }
 
 export interface ImagesResult {
@@ -125,7 +138,9 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
     } else {
       // the derivation asks the file system synchronously (sources/memo.ts): let git's pipes drain now and then
       await turn();
-      knowledge.inputs = await deriveSafely(repoRoot, image, recipes, declared?.entry);
+      const request: ImageInputsRequest = { image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(declared ? { entry: declared.entry } : {}) };
+      const derived = await (options.deriveInputs ?? deriveImageInputs)(repoRoot, request);
+      knowledge.inputs = { ...derived, steps: [...derived.steps] };
       if (recipes.length > 1) knowledge.inputs.steps.unshift(`${recipes.length} recipes build ${repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
     }
     images.push(knowledge);
@@ -189,8 +204,13 @@ function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: st
 }
 
 async function deriveSafely(repoRoot: string, image: string, recipes: BuildRecipe[], entry: ImageConfig | undefined): Promise<BuildInputs> {
+  return deriveImageInputs(repoRoot, { image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(entry ? { entry } : {}) });
+}
+
+/** One image's build inputs from its request; what cannot be derived becomes `unknownReason` (never throws). */
+export async function deriveImageInputs(repoRoot: string, { image, recipe, entry }: ImageInputsRequest): Promise<BuildInputs> {
   try {
-    return await deriveBuildInputs(repoRoot, { image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(entry ? { config: entry } : {}) });
+    return await deriveBuildInputs(repoRoot, { image, ...(recipe ? { recipe } : {}), ...(entry ? { config: entry } : {}) });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return { image, inputs: [], ignore: [], steps: [], unknownReason: msg };

@@ -4,7 +4,7 @@
  * move in lockstep) and a BuildRecipe per image build, with the writes that
  * stamp that build's image.
  */
-import { lstatSync, readdirSync, statSync } from '../util/tracked-fs.js';
+import { contentQuery, lstatSync, readdirSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
 import { tryParseReference } from '../reference/index.js';
@@ -144,15 +144,33 @@ function expandUnknownPath(root: string, w: FoundWrite, problems: Problem[]): Fo
  * missing or non-regular one is already reported by writtenFile.
  */
 function editedLines(edited: EditedFiles, abs: string, rel: string, filters: RegExp[], w: FoundWrite, problems: Problem[]): number[] | undefined {
-  const read = edited.read(abs);
-  if (!('lines' in read)) {
+  // the tree-state snapshot keeps the answer, not the file's hash: a pin bumped on a matching line changes nothing here
+  const args = JSON.stringify(filters.map((f) => [f.source, f.flags]));
+  const found = contentQuery(abs, LINES_QUERY, args, () => linesMatching(abs, filters, edited), (a) => JSON.stringify(a));
+  if ('refused' in found) {
     if (isFile(abs)) {
-      problems.push({ file: w.source.file, line: w.source.line, code: 'producer-target-unreadable', reason: `${w.via} edits lines of "${rel}", which was not read (${read.refused.reason.replace(/; not read$/, '')}); taken as writing the whole file` });
+      problems.push({ file: w.source.file, line: w.source.line, code: 'producer-target-unreadable', reason: `${w.via} edits lines of "${rel}", which was not read (${found.refused.replace(/; not read$/, '')}); taken as writing the whole file` });
     }
     return undefined;
   }
+  return found.lines;
+}
+
+/** The content question editedLines asks (util/tracked-fs.ts contentQuery). */
+export const LINES_QUERY = 'sed-lines';
+
+/** The lines of `abs` matching every filter (undefined: none), or why it was not read. */
+function linesMatching(abs: string, filters: RegExp[], edited = new EditedFiles()): { lines?: number[] } | { refused: string } {
+  const read = edited.read(abs);
+  if (!('lines' in read)) return { refused: read.refused.reason };
   const out = edited.matching(abs, read.lines, filters);
-  return out.length > 0 ? out : undefined;
+  return out.length > 0 ? { lines: out } : {};
+}
+
+/** LINES_QUERY asked again (a snapshot check): `args` as editedLines gave it. */
+export function linesQueryAnswer(abs: string, args: string): string {
+  const filters = (JSON.parse(args) as [string, string][]).map(([source, flags]) => new RegExp(source, flags));
+  return JSON.stringify(linesMatching(abs, filters));
 }
 
 function escapeRegExp(text: string): string {

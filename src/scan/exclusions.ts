@@ -25,6 +25,13 @@ export class ExclusionCounter {
     if (entry.count <= 0) this.byReason.delete(reason);
   }
 
+  /** A counter holding what `list()` gave (a copy: a kept walk's counts, src/snapshot/). */
+  static of(counts: readonly ExclusionCount[]): ExclusionCounter {
+    const out = new ExclusionCounter();
+    for (const c of counts) out.byReason.set(c.reason, { reason: c.reason, count: c.count, examples: [...c.examples] });
+    return out;
+  }
+
   /** Largest counts first, then by reason: deterministic. */
   list(): ExclusionCount[] {
     return [...this.byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));

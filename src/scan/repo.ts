@@ -33,6 +33,17 @@ export interface ScanOptions {
   recipeTree?: boolean;
   /** The recovery of interrupted writes, when the caller already started it (startRecovery); default: started here. */
   recovery?: Awaited<ReturnType<typeof startRecovery>>;
+  /**
+   * The tree-state snapshot's hooks (src/snapshot/): the walk, and each file's
+   * read and collect (in-process), each given the fresh derivation to run or
+   * to answer instead with what it kept while that still holds.
+   */
+  parts?: ScanParts;
+}
+
+export interface ScanParts {
+  walk(fresh: () => WalkResult): WalkResult;
+  collect(task: FileTask, fresh: () => FileOutcome): FileOutcome;
 }
 
 const PARSE_ERROR_CODE = /parse/;
@@ -81,6 +92,8 @@ async function collectAll(root: string, tasks: FileTask[], firstParty: readonly 
     }
   }
   const cache = options.cache ?? cacheFor(root);
+  const parts = options.parts;
+  if (parts) return tasks.map((t) => parts.collect(t, () => readAndCollect(t, firstParty, cache)));
   return tasks.map((t) => readAndCollect(t, firstParty, cache));
 }
 
@@ -91,7 +104,8 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   // first finish or undo an interrupted multi-file write (a killed repin), and say so
   // (the search for stale temp files runs in git beside the walk and the collectors)
   const recovery = options.recovery ?? (await startRecovery(root));
-  const walk = walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
+  const walkNow = () => walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
+  const walk = options.parts ? options.parts.walk(walkNow) : walkNow();
   const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
   const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];
   const outcomes = await collectAll(root, tasks, firstPartyPrefixes(config), options);

@@ -1,64 +1,168 @@
 /**
  * The tree-state snapshot: what the scan, the build model and the build inputs
  * derived from the work tree (what `staleReport` and `checkRepo` get from
- * `scanRepo` and `imagesFromPins`), kept in the persistent cache with the
- * record of every path that derivation touched (util/tracked-fs.ts: each file
- * read, directory listed, path stat'd or resolved), under the config's hash and
- * pinwatch's version (the cache's version folder). The next run checks the
- * record with lstat calls (a changed directory is listed again, a racy file
- * hashed again) and, when it holds, reuses the derivation instead of walking,
- * reading and deriving again. Any change that could alter the derivation
- * invalidates it: an edited or new pin file, values file, Makefile, Dockerfile
- * or Go file where a reader looked, a retargeted symlink, a deleted file, another
- * config. A new file no reader notices (no include glob, not YAML, no recipe
- * kind's name) in a directory only the walk listed does not.
- * Under -v the cache summary says what was reused, or why not.
+ * `scanRepo` and `imagesFromPins`), kept in the persistent cache in parts, each
+ * with the record of every path its derivation touched (util/tracked-fs.ts:
+ * each file read, directory listed, path stat'd or resolved), under the
+ * config's hash and pinwatch's version (the cache's version folder):
+ *  - the scan (the walk, every collector, the listing recipe discovery reads);
+ *  - the build model (Makefiles, workflows, bake… every recipe reader), which
+ *    depends on the scan only through that listing (`ScanResult.recipeTree`):
+ *    kept with its hash, and derived again when the listing differs;
+ *  - the build inputs of each pinned image (its Dockerfile, context listing, Go
+ *    import closure), kept by their request (the image's name, first recipe and
+ *    config entry, compared by value: util `requestKey`), so a recipe or entry
+ *    that changed derives them again. Answers the images share (sources/memo.ts)
+ *    are in the record of every image that used them.
+ * The next run checks each record with lstat calls (a changed directory is
+ * listed again, a racy file hashed again; each path asked once for all parts;
+ * the model's and inputs' readers use a path they only stat for its type, so
+ * there a file only stat'd holds while its type does: CheckOptions.typeOnlyStats)
+ * and reuses each part whose record holds and whose upstream result is the same;
+ * the images layer (pins grouped, recipes picked, stamps) is cheap and always
+ * worked out again. So a Go file edit derives again only the inputs of the
+ * images whose closure read it, and a pin edit the scan (and the images layer),
+ * keeping the model and every image's inputs. Any change that could alter a
+ * part invalidates it: an edited or new pin file, values file, Makefile,
+ * Dockerfile or Go file where its reader looked, a retargeted symlink, a deleted
+ * file, another config. A new file no reader notices (no include glob, not
+ * YAML, no recipe kind's name) in a directory only the walk listed does not.
+ * Under -v the cache summary says per part what was reused, and for each part
+ * that was not the first path that changed.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { cacheFor, type Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
-import { imagesFromPins, type ImagesResult } from '../images/images.js';
+import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type ImagesResult } from '../images/images.js';
 import { startRecovery } from '../journal/index.js';
 import { findMakefiles } from '../producers/discover.js';
 import { RECIPE_READERS } from '../producers/kinds.js';
-import { scanRepo, type ScanResult } from '../scan/index.js';
+import { loadBuildModel, type BuildModel } from '../producers/index.js';
+import { LINES_QUERY, linesQueryAnswer } from '../producers/assemble.js';
+import { scanRepo, type RecipeTree, type ScanResult, type WalkResult } from '../scan/index.js';
+import { ExclusionCounter } from '../scan/exclusions.js';
+import type { FileOutcome, FileTask } from '../scan/read-collect.js';
+import type { ScanParts } from '../scan/repo.js';
+import type { ExclusionCount } from '../scan/types.js';
 import { walkNoticesFile } from '../scan/walk.js';
-import { checkRecord, recordReads, unchangedSince, type HarmlessEntry, type ReadRecord } from '../util/tracked-fs.js';
+import type { BuildInputs } from '../sources/types.js';
+import { checkRecord, recordReads, recordReadsSync, unchangedSince, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
 
 /** The cache namespace of tree-state snapshots. */
 export const SNAPSHOT_NS = 'snapshot';
 
+/** How one part of the snapshot was had: reused, or derived again and why. */
+export interface PartUse {
+  reused: boolean;
+  /** Why it was derived again (the first path that changed, an upstream result that changed, none kept…). */
+  reason?: string;
+}
+
+export interface SnapshotUse {
+  /** Every part was reused. */
+  reused: boolean;
+  /** Why not (the first part's reason). */
+  reason?: string;
+  /**
+   * Names this derivation while every part of it is kept (reused, or written by this run; a
+   * part's id stays while only its stats are refreshed): stale/reuse.ts ties an answer to it.
+   */
+  id?: string;
+  /** Per part; absent when no snapshot could be used at all (no cache, a recovery). */
+  parts?: {
+    scan: PartUse;
+    model: PartUse;
+    /** Images whose inputs were reused, and those derived again with why. */
+    inputs: { reused: string[]; derived: { image: string; reason: string }[] };
+  };
+}
+
 export interface DerivedTree {
   scan: ScanResult;
   known: ImagesResult;
-  /**
-   * Whether the snapshot was reused, and why not; `id` names the snapshot this
-   * derivation is (reused, or kept by this run): stale/reuse.ts ties an answer to it.
-   */
-  snapshot: { reused: boolean; reason?: string; id?: string };
+  /** Whether the snapshot was reused (per part), and why not. */
+  snapshot: SnapshotUse;
 }
 
 export interface DeriveOptions {
   /** The cache (default: the process's, `cacheFor(root)`); a disabled one derives without a snapshot. */
   cache?: Cache;
-  /** Called as soon as the pins are known (stale starts reading their blobs), reused or derived (`reused`). */
+  /**
+   * Called as soon as the pins are known (stale starts reading their blobs), reused or derived;
+   * `reused`: the scan was reused and every other part's record holds (the whole snapshot is likely reused).
+   */
   onScan?: (scan: ScanResult, reused: boolean) => void;
 }
 
-interface Snapshot {
-  /** Names this derivation (kept when its record's stats are refreshed). */
+/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
+type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
+
+interface FileEntry {
+  /** fileKey of the task. */
+  key: string;
+  record: ReadRecord;
+  outcome: FileOutcome;
+}
+
+interface ScanPart {
+  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
+  record: ReadRecord;
+  walk: { record: ReadRecord; value: KeptWalk };
+  /** Each file read and collected, with its reads (the file, the Chart.yaml beside a values file). */
+  files: FileEntry[];
+  scan: Omit<ScanResult, 'root' | 'config'>;
+  /** Names this part's derivation (kept when only its records' stats are refreshed): DerivedTree's `snapshot.id`. */
+  id?: string;
+  /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
+  tree: string | undefined;
+}
+
+interface ModelPart {
+  /** As ScanPart's. */
   id?: string;
   record: ReadRecord;
-  scan: Omit<ScanResult, 'root' | 'config' | 'recipeTree'>;
-  known: ImagesResult;
+  /** recipeListingKey of the listing the model was derived from. */
+  tree: string;
+  model: BuildModel;
+}
+
+interface InputsEntry {
+  /** requestKey of the image's request. */
+  request: string;
+  image: string;
+  record: ReadRecord;
+  inputs: BuildInputs;
+}
+
+interface InputsPart {
+  /** As ScanPart's. */
+  id?: string;
+  images: InputsEntry[];
 }
 
 /** A stable hash of the loaded config (every key it holds, in its order: what the derivation was given). */
 export function configHash(config: Config): string {
   const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
   return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * A value's identity for "derived from the same thing": the hash of its
+ * structured-clone bytes (the same members, values, types and order) after one
+ * round trip through them, so a value read back from the cache and the value
+ * it was made from give the same bytes (a fresh array is written as a dense
+ * one, the same array read back as a sparse one). Undefined when it cannot be
+ * cloned: nothing is then kept for it.
+ */
+function requestKey(value: unknown): string | undefined {
+  try {
+    return createHash('sha256').update(serialize(deserialize(serialize(value)))).digest('hex');
+  } catch {
+    return undefined;
+  }
 }
 
 function isDirectory(path: string): boolean {
@@ -78,8 +182,9 @@ function realOf(root: string): string {
 }
 
 /**
- * Which new or removed directory entries change nothing: a regular file that
- * the walk does not notice (walkNoticesFile) and no recipe kind finds by name.
+ * Which new or removed directory entries change nothing the scan found (nor the
+ * listing recipe discovery reads): a regular file that the walk does not notice
+ * (walkNoticesFile) and no recipe kind finds by name.
  */
 function harmlessEntries(root: string, config: Config): HarmlessEntry {
   let notices: ((rel: string) => boolean) | undefined;
@@ -96,9 +201,41 @@ function harmlessEntries(root: string, config: Config): HarmlessEntry {
 }
 
 /**
- * The scan and image knowledge of the tree at `repoRoot` — from the snapshot
- * when its record still holds, else derived (and, when nothing changed while
- * deriving, kept as the new snapshot).
+ * What of the scan's listing of the tree the build model reads: the files a
+ * recipe kind finds by name (Makefiles, workflows, bake files…) and the
+ * vendored trees. The rest of the listing is, as for harmlessEntries, a file no
+ * recipe reader looks for: a new NOTES.txt or values file changes nothing of
+ * the model. Its requestKey is what a kept model was derived from.
+ */
+function recipeListingKey(root: string, config: Config, tree: RecipeTree): string | undefined {
+  const files = new Set([...findMakefiles(root, config.exclude, tree), ...RECIPE_READERS.flatMap((r) => r.find(root, config.exclude, tree))]);
+  return requestKey({ files: [...files].sort(), vendored: tree.vendored });
+}
+
+/** A deep copy as the cache keeps values (node:v8: Maps, Sets and Buffers stay what they are). */
+const cloneOf = <T>(value: T): T => deserialize(serialize(value)) as T;
+
+/** A scanned file's identity: what readAndCollect is given besides the config (its path, real path and kind). */
+function fileKey(task: FileTask): string {
+  return JSON.stringify([task.file, task.abs, task.kind, task.absBytes ? Buffer.from(task.absBytes).toString('base64') : null]);
+}
+
+/** The model and inputs readers list directories for themselves: any entry there counts. */
+const strict: HarmlessEntry = () => false;
+
+/** A record fit to keep: nothing made it unusable and no path changed while it was read. */
+function keepable(record: ReadRecord): string | undefined {
+  if (record.unusable) return record.unusable;
+  if (!unchangedSince(record)) return 'a file changed while it was read';
+  return undefined;
+}
+
+
+/**
+ * The scan and image knowledge of the tree at `repoRoot` — each part from the
+ * snapshot when its record still holds and what it was derived from is the
+ * same, else derived (and, when nothing changed while deriving, kept for the
+ * next run).
  */
 export async function deriveTree(repoRoot: string, config: Config, options: DeriveOptions = {}): Promise<DerivedTree> {
   const root = resolve(repoRoot);
@@ -111,51 +248,193 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   };
   // no cache, or no directory to look at (the scan then says so, as without a cache)
   if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
-  // an interrupted write is finished (or undone) first: the tree is then what the record is checked against
+  // an interrupted write is finished (or undone) first: the tree is then what the records are checked against
   const started = await startRecovery(root);
-  // stale temp files of a killed run are looked for (in git) while the record is checked
+  // stale temp files of a killed run are looked for (in git) while the records are checked
   const temps = started.staleTemps();
   const recovered = async () => {
     const found = await temps;
     return started.journal.length > 0 || found.length > 0 ? { journal: started.journal, staleTemps: async () => found } : undefined;
   };
-  if (started.journal.length > 0) {
-    cache.note('tree snapshot not used: an interrupted write was recovered in this run');
+  const afresh = async (why: string) => {
+    cache.note(`tree snapshot not used: ${why} in this run`);
     return { ...(await derive(await recovered())), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
-  }
+  };
+  if (started.journal.length > 0) return afresh('an interrupted write was recovered');
   const recovery = { journal: started.journal, staleTemps: () => temps };
-  const key = JSON.stringify(['tree', realOf(root), configHash(config)]);
-  const kept = cache.getValue<Snapshot>(SNAPSHOT_NS, key);
-  let reason = 'none kept for this config and pinwatch build';
-  if (kept) {
-    const t0 = performance.now();
-    const check = checkRecord(kept.record, harmlessEntries(root, config), realOf(root));
-    const ms = Math.round(performance.now() - t0);
-    if (check.holds && (await recovered())) {
+  const real = realOf(root);
+  const hash = configHash(config);
+  const keyOf = (part: string) => JSON.stringify(['tree', part, real, hash]);
+  const none = 'none kept for this config and pinwatch build';
+  // one start for every recording of this run: their paths may be merged into one another (sources/memo.ts)
+  const startNs = BigInt(Date.now()) * 1_000_000n;
+
+  // every kept record is checked first, at one point in time, each path asked once
+  const t0 = performance.now();
+  const lstats: LstatMemo = new Map();
+  const keptScan = cache.getValue<ScanPart>(SNAPSHOT_NS, keyOf('scan'));
+  const keptModel = cache.getValue<ModelPart>(SNAPSHOT_NS, keyOf('model'));
+  const keptInputs = cache.getValue<InputsPart>(SNAPSHOT_NS, keyOf('inputs'));
+  const harmless = harmlessEntries(root, config);
+  const scanCheck = keptScan ? checkRecord(keptScan.record, harmless, real, { lstats }) : undefined;
+  const walkCheck = keptScan ? checkRecord(keptScan.walk.record, harmless, real, { lstats }) : undefined;
+  const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
+  for (const entry of keptScan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
+  const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
+  const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
+  const keptByImage = new Map<string, InputsEntry>();
+  for (const entry of keptInputs?.images ?? []) {
+    inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
+    keptByImage.set(entry.image, entry);
+  }
+  const checkMs = Math.round(performance.now() - t0);
+  const checks = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
+  const sum = (k: keyof RecordCheck['stats']) => checks.reduce((n, c) => n + c.stats[k], 0);
+  const refreshed = checks.some((c) => c.holds && c.refreshed);
+  /** One line per part (or image) derived again: why, and whether it was kept. */
+  const details: string[] = [];
+
+  // the scan: whole while its own record, the walk's and every file's hold; else derived again, reusing the walk and each file that hold
+  let scan: ScanResult;
+  let treeKey: string | undefined;
+  // the id of each part's derivation (kept or written by this run; undefined: not kept)
+  let scanId: string | undefined;
+  let modelId: string | undefined;
+  let inputsId: string | undefined;
+  const scanUse: PartUse = { reused: false };
+  const fileFailure = [...fileChecks.values()].find((c) => !c.check.holds);
+  if (keptScan && scanCheck?.holds && walkCheck?.holds && !fileFailure) {
+    if (await recovered()) return afresh('a killed run\'s temp files were removed');
+    scan = { ...keptScan.scan, root, config };
+    treeKey = keptScan.tree;
+    scanUse.reused = true;
+    scanId = keptScan.id;
+    const anyRefreshed = scanCheck.refreshed || walkCheck.refreshed || [...fileChecks.values()].some((c) => c.check.refreshed);
+    if (anyRefreshed) {
+      const files = keptScan.files.map((f) => ({ ...f, record: fileChecks.get(f.key)?.check.refreshed ?? f.record }));
+      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { ...keptScan, record: scanCheck.refreshed ?? keptScan.record, walk: { ...keptScan.walk, record: walkCheck.refreshed ?? keptScan.walk.record }, files } satisfies ScanPart);
+    }
+  } else {
+    scanUse.reason = !keptScan ? none : !walkCheck?.holds ? (walkCheck?.reason ?? 'its record does not hold') : fileFailure ? (fileFailure.check.reason ?? 'its record does not hold') : (scanCheck?.reason ?? 'its record does not hold');
+    let keptWalk: { record: ReadRecord; value: KeptWalk } | undefined;
+    let walkUnfit: string | undefined;
+    const files: FileEntry[] = [];
+    let filesReused = 0;
+    let filesUnfit = 0;
+    const parts: ScanParts = {
+      walk: (fresh) => {
+        if (keptScan && walkCheck?.holds) {
+          keptWalk = { record: walkCheck.refreshed ?? keptScan.walk.record, value: keptScan.walk.value };
+          // the scan only reads the walk's files, skipped and listing (kept once: the scan's recipeTree is the same object); it adds to the counts
+          return { ...keptScan.walk.value, excluded: ExclusionCounter.of(keptScan.walk.value.excluded) };
+        }
+        const { value, record } = recordReadsSync(fresh, startNs);
+        walkUnfit = keepable(record);
+        keptWalk = { record, value: { ...value, skipped: [...value.skipped], excluded: cloneOf(value.excluded.list()) } };
+        return value;
+      },
+      collect: (task, fresh) => {
+        const key = fileKey(task);
+        const kept = fileChecks.get(key);
+        if (kept?.check.holds) {
+          filesReused++;
+          files.push(kept.check.refreshed ? { ...kept.entry, record: kept.check.refreshed } : kept.entry);
+          // the scan marks and moves pins on what it gets: the kept outcome stays as it was
+          return cloneOf(kept.entry.outcome);
+        }
+        const { value, record } = recordReadsSync(fresh, startNs);
+        if (keepable(record)) filesUnfit++;
+        else files.push({ key, record, outcome: cloneOf(value) });
+        return value;
+      },
+    };
+    const { value, record } = await recordReads(() => scanRepo(root, config, { recipeTree: true, recovery, parts }), startNs);
+    scan = value;
+    // a killed run's temp files removed now: nothing of this run is kept, nothing more reused
+    if (await recovered()) {
       cache.note('tree snapshot not used: a killed run\'s temp files were removed in this run');
-      return { ...(await derive(recovery)), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
+      options.onScan?.(scan, false);
+      const known = await imagesFromPins(root, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
+      return { scan, known, snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
     }
-    if (check.holds) {
-      // answers checked by content (an edit undone, a fresh checkout): keep today's stats, so the next check is lstat-only
-      if (check.refreshed) cache.putValue(SNAPSHOT_NS, key, { ...kept, record: check.refreshed } satisfies Snapshot);
-      cache.note(`tree snapshot reused: scan, build model and inputs of ${kept.known.images.length} image(s); ${check.stats.paths} paths checked (${check.stats.listed} listed again, ${check.stats.hashed} hashed again${check.refreshed ? ', their stats kept for the next run' : ''}) in ${ms} ms`);
-      const scan: ScanResult = { ...kept.scan, root, config };
-      options.onScan?.(scan, true);
-      return { scan, known: kept.known, snapshot: { reused: true, ...(kept.id ? { id: kept.id } : {}) } };
+    treeKey = value.recipeTree ? recipeListingKey(root, config, value.recipeTree) : undefined;
+    const unfit = keepable(record) ?? (keptWalk ? walkUnfit : 'the walk did not run') ?? (filesUnfit > 0 ? `${filesUnfit} file(s) changed while they were read` : undefined);
+    if (!unfit) {
+      const { root: _r, config: _c, ...kept } = value;
+      scanId = randomUUID();
+      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { id: scanId, record, walk: keptWalk!, files, scan: kept, tree: treeKey } satisfies ScanPart);
     }
-    reason = check.reason ?? 'its record does not hold';
+    const paths = record.paths.length + (keptWalk?.record.paths.length ?? 0) + files.reduce((n, f) => n + f.record.paths.length, 0);
+    const walked = keptScan && walkCheck?.holds ? 'the walk reused' : 'walked again';
+    details.push(`scan derived again (${scanUse.reason}; ${walked}, ${filesReused} of ${files.length + filesUnfit} file(s) reused) from ${paths} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
-  const { value, record } = await recordReads(() => derive(recovery));
-  let kept2 = 'kept for the next run';
-  let id: string | undefined;
-  if (await recovered()) kept2 = 'not kept: an interrupted write was recovered in this run';
-  else if (record.unusable) kept2 = `not kept: ${record.unusable}`;
-  else if (!unchangedSince(record)) kept2 = 'not kept: a file changed while it was read';
-  else {
-    const { root: _r, config: _c, recipeTree: _t, ...scan } = value.scan;
-    id = randomUUID();
-    cache.putValue(SNAPSHOT_NS, key, { id, record, scan, known: value.known } satisfies Snapshot);
+  options.onScan?.(scan, scanUse.reused && !!modelCheck?.holds && keptModel?.tree === treeKey && [...inputChecks.values()].every((c) => c.check.holds));
+
+  // the build model: from the scan's listing of the tree (and the files its readers read)
+  let model: BuildModel | undefined;
+  const modelUse: PartUse = { reused: false };
+  const tree = scan.recipeTree ?? { files: [], vendored: [] };
+  if (keptModel && modelCheck?.holds && treeKey !== undefined && keptModel.tree === treeKey) {
+    model = keptModel.model;
+    modelUse.reused = true;
+    modelId = keptModel.id;
+    if (modelCheck.refreshed) cache.putValue(SNAPSHOT_NS, keyOf('model'), { ...keptModel, record: modelCheck.refreshed } satisfies ModelPart);
+  } else {
+    modelUse.reason = !keptModel ? none : !modelCheck?.holds ? (modelCheck?.reason ?? 'its record does not hold') : 'the listing of the tree the recipe readers look in changed';
+    let record: ReadRecord | undefined;
+    try {
+      ({ value: model, record } = await recordReads(() => loadBuildModel(root, config, { tree }), startNs));
+    } catch {
+      // the images layer reads it again and notes why it could not be read, as without a snapshot
+      model = undefined;
+    }
+    const unfit = !record || !model ? 'it could not be read' : treeKey === undefined ? 'its listing cannot be compared' : keepable(record);
+    if (!unfit) cache.putValue(SNAPSHOT_NS, keyOf('model'), { id: (modelId = randomUUID()), record: record!, tree: treeKey!, model: model! } satisfies ModelPart);
+    details.push(`build model derived again (${modelUse.reason})${record ? ` from ${record.paths.length} paths` : ''}, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
-  cache.note(`tree snapshot not used (${reason}); derived again from ${record.paths.length} paths, ${kept2}`);
-  return { ...value, snapshot: { reused: false, reason, ...(id ? { id } : {}) } };
+
+  // the inputs of each image: reused while its request is the same and its record holds
+  const entries: InputsEntry[] = [];
+  const inputsUse: NonNullable<SnapshotUse['parts']>['inputs'] = { reused: [], derived: [] };
+  let inputsChanged = false;
+  let inputsUnfit = false;
+  const deriveInputs = async (at: string, request: ImageInputsRequest): Promise<BuildInputs> => {
+    const key = requestKey(request);
+    const kept = key === undefined ? undefined : inputChecks.get(key);
+    if (kept?.check.holds) {
+      inputsUse.reused.push(request.image);
+      if (kept.check.refreshed) inputsChanged = true;
+      entries.push(kept.check.refreshed ? { ...kept.entry, record: kept.check.refreshed } : kept.entry);
+      return kept.entry.inputs;
+    }
+    inputsChanged = true;
+    const before = keptByImage.get(request.image);
+    const reason = kept ? (kept.check.reason ?? 'its record does not hold') : before ? 'its recipe or config entry changed' : 'none kept';
+    inputsUse.derived.push({ image: request.image, reason });
+    const { value, record } = await recordReads(() => deriveImageInputs(at, request), startNs);
+    const unfit = key === undefined ? 'its request cannot be compared' : keepable(record);
+    if (!unfit) entries.push({ request: key!, image: request.image, record, inputs: value });
+    else inputsUnfit = true;
+    details.push(`inputs of ${request.image} derived again (${reason}) from ${record.paths.length} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
+    return value;
+  };
+  const known = await imagesFromPins(root, config, scan.pins, model, { tree, deriveInputs });
+  // the same derivation (its id kept) when every image's inputs were reused and no image came or went
+  const sameInputs = !!keptInputs && inputsUse.derived.length === 0 && entries.length === keptInputs.images.length;
+  inputsId = inputsUnfit ? undefined : sameInputs ? keptInputs.id : randomUUID();
+  if (inputsChanged || !sameInputs) cache.putValue(SNAPSHOT_NS, keyOf('inputs'), { ...(inputsId ? { id: inputsId } : {}), images: entries } satisfies InputsPart);
+  const reused = scanUse.reused && modelUse.reused && inputsUse.derived.length === 0;
+  const reason = scanUse.reason ?? modelUse.reason ?? (inputsUse.derived[0] ? `inputs of ${inputsUse.derived[0].image}: ${inputsUse.derived[0].reason}` : undefined);
+  const any = scanUse.reused || modelUse.reused || inputsUse.reused.length > 0;
+  const total = inputsUse.reused.length + inputsUse.derived.length;
+  const state = (use: PartUse) => (use.reused ? 'reused' : 'derived again');
+  const inputsState = inputsUse.derived.length === 0 ? `of ${total} image(s) reused` : `of ${inputsUse.reused.length} of ${total} image(s) reused`;
+  const checkedText = checks.length === 0 ? 'nothing kept to check' : `${sum('paths')} paths checked (${sum('listed')} listed again, ${sum('hashed')} hashed again${refreshed ? ', their stats kept for the next run' : ''}) in ${checkMs} ms`;
+  cache.note(`tree snapshot ${reused ? 'reused' : any ? 'partly reused' : 'not used'}: scan ${state(scanUse)}, build model ${state(modelUse)}, inputs ${inputsState}; ${checkedText}`);
+  const shown = details.slice(0, 12);
+  for (const line of shown) cache.note(`tree snapshot: ${line}`);
+  if (details.length > shown.length) cache.note(`tree snapshot: … and ${details.length - shown.length} more derived again`);
+  // names the whole derivation while every part of it is kept: stale/reuse.ts ties an answer to it
+  const id = scanId && modelId && inputsId ? `${scanId}/${modelId}/${inputsId}` : undefined;
+  return { scan, known, snapshot: { reused, ...(reason ? { reason } : {}), ...(id ? { id } : {}), parts: { scan: scanUse, model: modelUse, inputs: inputsUse } } };
 }

@@ -9,18 +9,43 @@
  * synchronously (answered as settled promises): a stat of a cached inode costs
  * microseconds, while a thread-pool round trip per question left the thread
  * idle between the awaits of one image's derivation (about 100 ms of a cold
- * stale on a large repository).
+ * stale on a large repository). While the tree-state snapshot records one
+ * image's derivation (src/snapshot/), an answer the memo gives again notes, in
+ * that recording, the paths the answer was first made from (util/tracked-fs.ts
+ * captureReads / noteReads): what an image got from the memo is what it depends on.
  */
 import type { Dirent, Stats } from 'node:fs';
-import { readdirSync, statSync } from '../util/tracked-fs.js';
+import { captureReads, noteReads, readdirSync, statSync, type TouchedPath } from '../util/tracked-fs.js';
 import { sep } from 'node:path';
+
+/** An answer and the paths it was made from (while a recording was under way: util/tracked-fs.ts captureReads). */
+interface Answer<T> {
+  value: T;
+  reads: TouchedPath[] | undefined;
+}
 
 interface Memo {
   root: string;
   runs: number;
-  stats: Map<string, Promise<Stats | undefined>>;
-  dirs: Map<string, Promise<Dirent[]>>;
-  texts: Map<string, unknown>;
+  stats: Map<string, Answer<Promise<Stats | undefined>>>;
+  dirs: Map<string, Answer<Promise<Dirent[]>>>;
+  texts: Map<string, Answer<unknown>>;
+}
+
+/**
+ * The memo's answer to `key`, asked once; a later answer notes again, in the
+ * recording under way, the paths the first one read (a snapshot part records
+ * one image's derivation: what it got from the memo is what it depends on).
+ */
+function once<T>(map: Map<string, Answer<T>>, key: string, ask: () => T): T {
+  const known = map.get(key);
+  if (known) {
+    noteReads(known.reads);
+    return known.value;
+  }
+  const made = captureReads(ask);
+  map.set(key, made);
+  return made.value;
 }
 
 const active: Memo[] = [];
@@ -53,22 +78,18 @@ export function statOnce(abs: string): Promise<Stats | undefined> {
     }
   };
   if (!memo) return ask();
-  let known = memo.stats.get(abs);
-  if (!known) memo.stats.set(abs, (known = ask()));
-  return known;
+  return once(memo.stats, abs, ask);
 }
 
 /** `readdir` with file types; rejects as readdir does. */
 export function readdirOnce(abs: string): Promise<Dirent[]> {
   const memo = memoFor(abs);
   if (!memo) return listNow(abs);
-  let known = memo.dirs.get(abs);
-  if (!known) {
-    known = listNow(abs);
-    known.catch(() => undefined); // each caller awaits (and handles) it
-    memo.dirs.set(abs, known);
-  }
-  return known;
+  return once(memo.dirs, abs, () => {
+    const listed = listNow(abs);
+    listed.catch(() => undefined); // each caller awaits (and handles) it
+    return listed;
+  });
 }
 
 function listNow(abs: string): Promise<Dirent[]> {
@@ -83,6 +104,5 @@ function listNow(abs: string): Promise<Dirent[]> {
 export function readOnce<T>(abs: string, read: (abs: string) => T): T {
   const memo = memoFor(abs);
   if (!memo) return read(abs);
-  if (!memo.texts.has(abs)) memo.texts.set(abs, read(abs));
-  return memo.texts.get(abs) as T;
+  return once(memo.texts as Map<string, Answer<T>>, abs, () => read(abs));
 }

@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { BigIntStats, Dirent, PathLike } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { dirname, normalize, sep } from 'node:path';
 
 /** A file changed this close to the recording's start (or later) may have changed within the same timestamp tick: not trusted by stat. */
 const RACY_NS = 2_000_000_000n;
@@ -42,6 +42,11 @@ export interface TouchedPath {
   real?: string;
   /** sha256 of the content, for a file that was read. */
   h?: string;
+  /**
+   * For a file read only to answer a question about its content (contentQuery): each
+   * question and its answer, `kind\0args\0answer` (checked by asking again, not by hash).
+   */
+  q?: string[];
   /** Its mtime or ctime was too recent to trust its stat (only its answer counts). */
   racy?: true;
 }
@@ -55,9 +60,12 @@ export interface ReadRecord {
 }
 
 class Recorder {
-  readonly start = BigInt(Date.now()) * 1_000_000n;
   readonly deps = new Map<string, TouchedPath>();
   unusable: string | undefined;
+  /** The keys touched while each capture under way (captureReads) runs. */
+  readonly taps: Set<string>[] = [];
+
+  constructor(readonly start: bigint = BigInt(Date.now()) * 1_000_000n) {}
 
   touch(path: PathLike): TouchedPath | undefined {
     const key = keyOf(path);
@@ -65,6 +73,7 @@ class Recorder {
       this.unusable ??= 'a path given as a URL or file descriptor';
       return undefined;
     }
+    for (const tap of this.taps) tap.add(key.k);
     let dep = this.deps.get(key.k);
     if (dep) return dep;
     dep = statDep({ p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' }, path, this.start);
@@ -82,16 +91,47 @@ class Recorder {
     } else if (!walk) delete dep.walk;
   }
 
+  /** Reads under way whose content is kept as a question's answer instead (contentQuery). */
+  quiet = 0;
+
   /** A file's content was read: kept as a hash (what a check falls back to when the stat differs). */
   read(path: PathLike, bytes?: Uint8Array): void {
     const dep = this.touch(path);
-    if (!dep || dep.h !== undefined) return;
+    if (!dep || dep.h !== undefined || this.quiet > 0) return;
     dep.h = hashOf(bytes ?? readQuiet(path));
   }
 
   real(path: PathLike, answer: string | undefined): void {
     const dep = this.touch(path);
     if (dep && dep.real === undefined) dep.real = answer ?? '-';
+  }
+
+  /**
+   * A path another recording (or a capture) noted, noted here too as it was
+   * then: an answer reused from a memo depends on what that answer was made
+   * from. A path already noted here with another stat, listing, content or
+   * realpath changed during the run: the record is not kept.
+   */
+  merge(dep: TouchedPath): void {
+    const k = dep.bytes ? `\0${dep.p}` : dep.p;
+    const have = this.deps.get(k);
+    if (!have) {
+      this.deps.set(k, { ...dep });
+      return;
+    }
+    const differs = (a: string[] | string | undefined, b: string[] | string | undefined) => a !== undefined && b !== undefined && (Array.isArray(a) && Array.isArray(b) ? a.join('\n') !== b.join('\n') : a !== b);
+    if (have.l !== dep.l || have.t !== dep.t || have.link !== dep.link || differs(have.list, dep.list) || differs(have.h, dep.h) || differs(have.real, dep.real)) {
+      this.unusable ??= 'a file changed while it was read';
+      return;
+    }
+    if (have.list === undefined && dep.list !== undefined) {
+      have.list = dep.list;
+      if (dep.walk) have.walk = true;
+    } else if (dep.list !== undefined && !dep.walk) delete have.walk;
+    if (have.h === undefined && dep.h !== undefined) have.h = dep.h;
+    for (const q of dep.q ?? []) if (!(have.q ??= []).includes(q)) have.q.push(q);
+    if (have.real === undefined && dep.real !== undefined) have.real = dep.real;
+    if (dep.racy) have.racy = true;
   }
 }
 
@@ -203,13 +243,98 @@ function listQuiet(path: PathLike): Dirent<Buffer>[] | undefined {
   }
 }
 
-/** Run `fn` with every read through this layer recorded; the record comes back beside its value (`paths` empty when fn throws). */
-export async function recordReads<T>(fn: () => Promise<T>): Promise<{ value: T; record: ReadRecord }> {
+/**
+ * Run `fn` with every read through this layer recorded; the record comes back
+ * beside its value. `startNs` (ns since the epoch): the recording's start for
+ * the racy rule, when several recordings of one derivation share one (their
+ * paths may be merged into one another: captureReads).
+ */
+export async function recordReads<T>(fn: () => Promise<T>, startNs?: bigint): Promise<{ value: T; record: ReadRecord }> {
   const outer = active;
-  const rec = new Recorder();
+  const rec = new Recorder(startNs);
   active = rec;
   try {
     const value = await fn();
+    return { value, record: { startNs: rec.start.toString(), paths: [...rec.deps.values()], ...(rec.unusable ? { unusable: rec.unusable } : {}) } };
+  } finally {
+    active = outer;
+  }
+}
+
+/**
+ * Read `path` for one question about its content (`ask`: the lines a `sed`
+ * line filter edits), noting in the recording under way the question and its
+ * answer (`answerOf`) instead of the content's hash: a check with an evaluator
+ * for `kind` (CheckOptions.queries) asks again where the stat differs, so an
+ * edit elsewhere in the file (a digest bumped on a line that still matches)
+ * changes nothing. Its stats are noted as by any read.
+ */
+export function contentQuery<T>(path: PathLike, kind: string, args: string, ask: () => T, answerOf: (value: T) => string): T {
+  const rec = active;
+  if (!rec) return ask();
+  rec.quiet++;
+  let value: T;
+  try {
+    value = ask();
+  } finally {
+    rec.quiet--;
+  }
+  const dep = rec.touch(path);
+  if (dep) {
+    const q = `${kind}\0${args}\0${answerOf(value)}`;
+    if (!(dep.q ??= []).includes(q)) dep.q.push(q);
+  }
+  return value;
+}
+
+/**
+ * Run the synchronous `fn` (a memo's question to the file system) and hand
+ * back, beside its value, the paths it touched as the recording under way noted
+ * them (undefined when none is): a later answer from the memo notes them again
+ * (`noteReads`) in whatever recording is under way then, so a recording of one
+ * image's derivation holds what the memo's answer was made from even when
+ * another image asked first.
+ */
+export function captureReads<T>(fn: () => T): { value: T; reads: TouchedPath[] | undefined } {
+  const rec = active;
+  if (!rec) return { value: fn(), reads: undefined };
+  const tap = new Set<string>();
+  rec.taps.push(tap);
+  let value: T;
+  try {
+    value = fn();
+  } finally {
+    rec.taps.splice(rec.taps.indexOf(tap), 1);
+  }
+  const reads: TouchedPath[] = [];
+  for (const k of tap) {
+    const dep = rec.deps.get(k);
+    if (dep) reads.push({ ...dep });
+  }
+  return { value, reads };
+}
+
+/**
+ * Note in the recording under way the paths a capture saw (captureReads), as
+ * they were then. `undefined` (the answer was made while nothing recorded):
+ * the recording cannot tell what that answer depends on, so it is unusable.
+ */
+export function noteReads(reads: readonly TouchedPath[] | undefined): void {
+  if (!active) return;
+  if (reads === undefined) {
+    active.unusable ??= 'an answer made before the recording started was reused';
+    return;
+  }
+  for (const dep of reads) active.merge(dep);
+}
+
+/** recordReads for a synchronous `fn` (one scanned file's read and collect, inside the scan's own recording). */
+export function recordReadsSync<T>(fn: () => T, startNs?: bigint): { value: T; record: ReadRecord } {
+  const outer = active;
+  const rec = new Recorder(startNs);
+  active = rec;
+  try {
+    const value = fn();
     return { value, record: { startNs: rec.start.toString(), paths: [...rec.deps.values()], ...(rec.unusable ? { unusable: rec.unusable } : {}) } };
   } finally {
     active = outer;
@@ -247,6 +372,25 @@ export interface RecordCheck {
   refreshed?: ReadRecord;
 }
 
+/** lstat answers shared by the checks of several records in one run (each path asked once): path key → stat tuple or `-`. */
+export type LstatMemo = Map<string, string>;
+
+export interface CheckOptions {
+  /** The lstat answers of this run's other checks (each path asked once). */
+  lstats?: LstatMemo;
+  /**
+   * The record's readers use a path they only stat for its type (exists,
+   * isFile, isDirectory), never its size or times: a file only stat'd then
+   * holds while its type does (an edit of a Dockerfile the build model only
+   * checks for is no change of the model). Without it, its size counts too.
+   */
+  typeOnlyStats?: boolean;
+  /** Evaluators of content questions (contentQuery) by kind: the answer `args` gets from the file now. Without one, a question whose file changed fails the check. */
+  queries?: Readonly<Record<string, (path: string, args: string) => string>>;
+}
+
+const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
+
 /** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
 function answerPart(tuple: string): string {
   if (tuple === '-') return '-';
@@ -264,18 +408,45 @@ const typePart = (tuple: string) => (tuple === '-' ? '-' : String(Number(tuple.s
  * that differs only by entries `harmless` accepts, when only the walk listed
  * it); a symlink, the same target text and target. realpath answers are asked
  * again, except for a path that resolved to itself with every directory
- * between it and `root` (a real path) in the record: those directories'
- * types, checked here, decide it (a directory made a symlink is a type change).
+ * between it and `root` (a real path) a directory now: their types, checked
+ * here by lstat, decide it (a directory made a symlink is no directory).
+ * `options.lstats` shares the lstat answers of several records checked at one
+ * point of a run; `options.typeOnlyStats` (CheckOptions) compares a file only
+ * stat'd by its type alone.
  */
-export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string): RecordCheck {
+export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: string, options: CheckOptions = {}): RecordCheck {
+  const { lstats, typeOnlyStats, queries } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
-  const dirs = new Set(record.paths.filter((d) => !d.bytes && isDirTuple(d.l)).map((d) => d.p));
-  /** A path that resolved to itself, every directory above it (below the root) in the record: its realpath follows from their types. */
+  /** lstat through the run's memo (`options.lstats`), when there is one. */
+  const tupleNow = (key: string, path: PathLike): string => {
+    const seen = lstats?.get(key);
+    if (seen !== undefined) return seen;
+    const now = tupleOfQuiet(lstatQuiet(path));
+    lstats?.set(key, now);
+    return now;
+  };
+  /**
+   * A path that resolved to itself, below the (real) root, spelled without `.`
+   * or `..`, whose type is as recorded (checked before this is asked), with
+   * every directory above it a directory now (lstat: not a symlink): it still
+   * resolves to itself. Those directories' lstats are shared with the run's
+   * other checks.
+   */
   const resolvesByTypes = (dep: TouchedPath): boolean => {
-    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`)) return false;
-    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (!dirs.has(d) || d.length <= root.length) return false;
+    if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`) || normalize(dep.p) !== dep.p) return false;
+    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (d.length <= root.length || !isDirTuple(tupleNow(d, d))) return false;
     return true;
+  };
+  const realNow = (dep: TouchedPath, path: PathLike): string | undefined => {
+    if (dep.real === undefined || resolvesByTypes(dep)) return undefined;
+    let real = '-';
+    try {
+      real = fs.realpathSync.native(path, 'utf8');
+    } catch {
+      real = '-';
+    }
+    return real === dep.real ? undefined : real;
   };
   const start = BigInt(Date.now()) * 1_000_000n;
   let slow = false;
@@ -284,9 +455,15 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
+    const now = tupleNow(dep.bytes ? `\0${dep.p}` : dep.p, path);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
-    const st = lstatQuiet(path);
-    const now = st ? tupleOf(st) : '-';
+    // the common case first: the stat as recorded, and not racy
+    if (now === dep.l && !dep.racy) {
+      const moved = realNow(dep, path);
+      if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
+      paths.push(dep);
+      continue;
+    }
     if (now === '-' || dep.l === '-') {
       if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
       paths.push(dep);
@@ -294,7 +471,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     }
     if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
     // a directory only stat'd: its type is the whole answer (its times change with every entry, e.g. .git's)
-    const fast = (now === dep.l && !dep.racy) || (isDirTuple(dep.l) && dep.list === undefined);
+    const fast = isDirTuple(dep.l) && dep.list === undefined;
     let fresh = dep;
     if (!fast) {
       slow = true;
@@ -309,21 +486,22 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       } else if (dep.t !== undefined) {
         if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
         if (answerPart(fresh.t ?? '-') !== answerPart(dep.t)) return fail(`what the symlink ${shown} leads to changed`);
-      } else if (dep.h === undefined && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
+      } else if (dep.h === undefined && dep.q === undefined && !typeOnlyStats && answerPart(now) !== answerPart(dep.l)) return fail(`${shown} changed (${describeChange(dep.l, now)})`);
       if (dep.h !== undefined) {
         stats.hashed++;
         if (answerPart(fresh.t ?? now) !== answerPart(dep.t ?? dep.l) || hashOf(readQuiet(path)) !== dep.h) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
+      } else if (dep.q !== undefined) {
+        stats.hashed++;
+        for (const q of dep.q) {
+          const [kind = '', args = '', answer] = q.split('\0');
+          const evaluate = queries?.[kind];
+          if (!evaluate || dep.bytes) return fail(`${shown} changed (${describeChange(dep.t ?? dep.l, fresh.t ?? now)})`);
+          if (evaluate(dep.p, args) !== answer) return fail(`${shown} changed (what its ${kind} question reads of it)`);
+        }
       }
     }
-    if (dep.real !== undefined && !resolvesByTypes(dep)) {
-      let real = '-';
-      try {
-        real = fs.realpathSync.native(path, 'utf8');
-      } catch {
-        real = '-';
-      }
-      if (real !== dep.real) return fail(`${shown} now resolves to ${real}`);
-    }
+    const moved = realNow(dep, path);
+    if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
     paths.push(fresh);
   }
   return { holds: true, stats, ...(slow ? { refreshed: { startNs: start.toString(), paths } } : {}) };

@@ -5,7 +5,7 @@
  * node:fs or node:fs/promises itself (type-only imports are fine), so a new
  * reader cannot read past the record; and a recording sees each kind of access.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,22 @@ describe('every read of the derivation is recorded', () => {
       for (const m of readFileSync(file, 'utf8').matchAll(/^import\s+(type\s+)?[^;]*?from\s+'node:fs(\/promises)?';/gm)) {
         if (!m[1]) offenders.push(`${rel}: ${m[0]}`);
       }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the build model's and the inputs' readers use a stat for a path's type only (their records are checked with typeOnlyStats)", () => {
+    const STAT_FIELDS = /\.(?:mtime|ctime|atime|birthtime)(?:Ms|Ns)?\b|\.(?:ino|nlink|blksize|uid|gid|rdev|mode)\b|\b(?:st|stat|stats|lst|target|opened)\??\.size\b/;
+    const offenders: string[] = [];
+    for (const file of ['producers', 'make', 'sources', 'dockerfile', 'images', 'shell'].flatMap((d) => sources(join(SRC, d)))) {
+      const rel = relative(SRC, file);
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // the parsed-Go-file memo: consulted only while nothing records (closure.ts readGoFile)
+          if (rel === 'sources/go/closure.ts' && /goFileCache|hit\.mtimeMs/.test(line)) return;
+          if (STAT_FIELDS.test(line)) offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offenders).toEqual([]);
   });
@@ -85,6 +101,47 @@ describe('every read of the derivation is recorded', () => {
     }
   });
 
+  it('a realpath answer holds by the types of the directories above it, and a directory made a symlink breaks it', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pinwatch-tracked-real-')));
+    made.push(dir);
+    mkdirSync(join(dir, 'a/b'), { recursive: true });
+    mkdirSync(join(dir, 'elsewhere/b'), { recursive: true });
+    writeFileSync(join(dir, 'a/b/f.txt'), 'f\n');
+    writeFileSync(join(dir, 'elsewhere/b/f.txt'), 'f\n');
+    // only the file is in the record: the directories above it are not
+    const { record } = await tracked.recordReads(async () => void tracked.realpathSync(join(dir, 'a/b/f.txt')), BigInt(Date.now() - 10_000) * 1_000_000n);
+    expect(record.paths.map((p) => relative(dir, p.p))).toEqual(['a/b/f.txt']);
+    const lstats: tracked.LstatMemo = new Map();
+    expect(tracked.checkRecord(record, () => false, dir, { lstats }).holds).toBe(true);
+    // the directories were asked by lstat (no realpath), through the run's memo
+    expect([...lstats.keys()].map((k) => relative(dir, k)).sort()).toEqual(['a', 'a/b', 'a/b/f.txt']);
+    renameSync(join(dir, 'a'), join(dir, 'a-was'));
+    symlinkSync('elsewhere', join(dir, 'a'));
+    expect(tracked.checkRecord(record, () => false, dir).reason).toMatch(/a\/b\/f\.txt now resolves to .*elsewhere\/b\/f\.txt/);
+  });
+
+  it('a content question holds while its answer does: asked again where the stat differs, never by hash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-query-'));
+    made.push(dir);
+    const file = join(dir, 'daemonset.yml');
+    writeFileSync(file, 'a: 1\nimage: x@sha256:00\n');
+    const firstImage = (path: string) => {
+      const read = readRegularText(path, { followSymlinks: true });
+      return 'text' in read ? String(read.text.split('\n').findIndex((l) => l.startsWith('image:'))) : '-';
+    };
+    const { record } = await tracked.recordReads(async () => tracked.contentQuery(file, 'first-image', '', () => firstImage(file), (a) => a), BigInt(Date.now() - 10_000) * 1_000_000n);
+    expect(record.paths.find((p) => p.p === file)).toMatchObject({ q: ['first-image\0\0' + '1'] });
+    expect(record.paths.find((p) => p.p === file)?.h).toBeUndefined();
+    const queries = { 'first-image': (path: string) => firstImage(path) };
+    // another digest on the same line: the answer is the same
+    writeFileSync(file, 'a: 1\nimage: x@sha256:11111\n');
+    expect(tracked.checkRecord(record, () => false, undefined, { queries }).holds).toBe(true);
+    // without an evaluator the change counts
+    expect(tracked.checkRecord(record, () => false).reason).toMatch(/daemonset\.yml changed/);
+    writeFileSync(file, 'a: 1\nb: 2\nimage: x@sha256:00\n');
+    expect(tracked.checkRecord(record, () => false, undefined, { queries }).reason).toMatch(/daemonset\.yml changed \(what its first-image question reads of it\)/);
+  });
+
   it('a walk listing takes an entry the caller calls harmless; any other listing does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-walk-'));
     made.push(dir);
@@ -102,5 +159,64 @@ describe('every read of the derivation is recorded', () => {
     rmSync(join(dir, 'w/values.yaml'));
     writeFileSync(join(dir, 's/notes.txt'), '');
     expect(tracked.checkRecord(record, txtOnly).reason).toMatch(/s: new entry "notes\.txt"/);
+  });
+});
+
+describe('an answer reused from the source memo is in the record of whoever reused it', () => {
+  it("a second image's recording holds the go.mod the first image's read put in the memo, and an edit of it breaks both", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-memo-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/m\n');
+    mkdirSync(join(dir, 'pkg'));
+    const { withSourceMemo, statOnce, readdirOnce } = await import('../../src/sources/memo.js');
+    const { readSourceAbs } = await import('../../src/sources/read.js');
+    const ask = async () => {
+      readSourceAbs(join(dir, 'go.mod'));
+      await statOnce(join(dir, 'pkg'));
+      await readdirOnce(join(dir, 'pkg'));
+    };
+    const records = await withSourceMemo(dir, async () => {
+      const first = await tracked.recordReads(ask);
+      const second = await tracked.recordReads(ask);
+      return [first.record, second.record];
+    });
+    const never = () => false;
+    for (const record of records) {
+      const gomod = record.paths.find((d) => d.p === join(dir, 'go.mod'));
+      expect(gomod?.h, 'the content hash of go.mod').toMatch(/^[0-9a-f]{64}$/);
+      expect(record.paths.find((d) => d.p === join(dir, 'pkg'))?.list).toEqual([]);
+      expect(tracked.checkRecord(record, never).holds).toBe(true);
+    }
+    // the second recording read nothing itself: everything came from the memo
+    expect(records[1]!.paths.map((d) => d.p).sort()).toEqual(records[0]!.paths.map((d) => d.p).sort());
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/other\n');
+    for (const record of records) expect(tracked.checkRecord(record, never).reason).toMatch(/go\.mod changed/);
+  });
+
+  it('an answer the memo made while nothing recorded makes a recording that reuses it unusable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-memo-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'go.mod'), 'module example.test/m\n');
+    const { withSourceMemo } = await import('../../src/sources/memo.js');
+    const { readSourceAbs } = await import('../../src/sources/read.js');
+    const record = await withSourceMemo(dir, async () => {
+      readSourceAbs(join(dir, 'go.mod'));
+      return (await tracked.recordReads(async () => readSourceAbs(join(dir, 'go.mod')))).record;
+    });
+    expect(record.unusable).toMatch(/before the recording started/);
+    expect(tracked.checkRecord(record, () => false).holds).toBe(false);
+  });
+
+  it('a file only stat\'d holds by its type alone under typeOnlyStats, by its size too without', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-typeonly-'));
+    made.push(dir);
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM scratch\n');
+    const { record } = await tracked.recordReads(async () => void tracked.statSync(join(dir, 'Dockerfile')).isFile());
+    writeFileSync(join(dir, 'Dockerfile'), 'FROM scratch\nCOPY . /\n');
+    expect(tracked.checkRecord(record, () => false).reason).toMatch(/Dockerfile changed \(size 13 → 22\)/);
+    expect(tracked.checkRecord(record, () => false, undefined, { typeOnlyStats: true }).holds).toBe(true);
+    rmSync(join(dir, 'Dockerfile'));
+    mkdirSync(join(dir, 'Dockerfile'));
+    expect(tracked.checkRecord(record, () => false, undefined, { typeOnlyStats: true }).reason).toMatch(/Dockerfile changed \(its type\)/);
   });
 });
