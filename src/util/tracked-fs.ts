@@ -368,7 +368,10 @@ export interface RecordCheck {
   reason?: string;
   /** Paths checked; directories listed again, files hashed again (where a stat differed or was racy). */
   stats: { paths: number; listed: number; hashed: number };
-  /** When it holds but some answers had to be checked by content: the record with today's stats (next time lstat-only). */
+  /**
+   * When it holds but some answers had to be checked by content: the record with today's stats (next time
+   * lstat-only); only when a file was hashed again or more than REFRESH_LISTINGS directories were listed again.
+   */
   refreshed?: ReadRecord;
 }
 
@@ -504,8 +507,14 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
     paths.push(fresh);
   }
-  return { holds: true, stats, ...(slow ? { refreshed: { startNs: start.toString(), paths } } : {}) };
+  // a refreshed record is written again whole (the scan part is ~1 MB): worth it when files were hashed (a fresh
+  // checkout, racy stats) or many directories listed, not for the one listing a new harmless file changed
+  const worth = slow && (stats.hashed > 0 || stats.listed > REFRESH_LISTINGS);
+  return { holds: true, stats, ...(worth ? { refreshed: { startNs: start.toString(), paths } } : {}) };
 }
+
+/** Directories listed again (and holding) below which a record is not rewritten with today's stats: listing them again next time costs less. */
+export const REFRESH_LISTINGS = 8;
 
 function describeChange(was: string, now: string): string {
   const [, ino0, mode0, size0, mtime0] = was.split(':');

@@ -162,6 +162,44 @@ describe('every read of the derivation is recorded', () => {
   });
 });
 
+describe('a record that holds is handed back with today\'s stats only when that pays', () => {
+  it('one directory listed again: not rewritten; more than REFRESH_LISTINGS, or a file hashed again: rewritten, and then lstat-only', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-refresh-'));
+    made.push(dir);
+    const dirs = Array.from({ length: tracked.REFRESH_LISTINGS + 2 }, (_, i) => join(dir, `d${i}`));
+    for (const d of dirs) mkdirSync(d);
+    writeFileSync(join(dir, 'f.yaml'), 'a: 1\n');
+    // recorded as if later than every stat here, so none is racy
+    const start = BigInt(Date.now() + 10_000) * 1_000_000n;
+    const { record } = await tracked.recordReads(async () => {
+      for (const d of dirs) tracked.readdirWalkSync(d, { withFileTypes: true, encoding: 'buffer' });
+      tracked.readFileSync(join(dir, 'f.yaml'), 'utf8');
+    }, start);
+    const txt: tracked.HarmlessEntry = (_d, name) => name.endsWith('.txt');
+    const quiet = tracked.checkRecord(record, txt);
+    expect([quiet.holds, quiet.stats.listed, quiet.stats.hashed, quiet.refreshed]).toEqual([true, 0, 0, undefined]);
+
+    writeFileSync(join(dirs[0]!, 'notes.txt'), '');
+    const one = tracked.checkRecord(record, txt);
+    expect([one.holds, one.stats.listed, one.refreshed]).toEqual([true, 1, undefined]);
+
+    for (const d of dirs) writeFileSync(join(d, 'notes.txt'), '');
+    // the racy rule: stats (ctime too) within 2 s of a check are not trusted, so the refreshed record would list them again
+    await new Promise((r) => setTimeout(r, 2_100));
+    const many = tracked.checkRecord(record, txt);
+    expect([many.holds, many.stats.listed]).toEqual([true, dirs.length]);
+    expect(many.refreshed).toBeDefined();
+    const after = tracked.checkRecord(many.refreshed!, txt);
+    expect([after.holds, after.stats.listed, after.refreshed]).toEqual([true, 0, undefined]);
+
+    // the same content written again: hashed again, holds, rewritten
+    writeFileSync(join(dir, 'f.yaml'), 'a: 1\n', { flag: 'w' });
+    const hashed = tracked.checkRecord(record, txt);
+    expect([hashed.holds, hashed.stats.hashed > 0]).toEqual([true, true]);
+    expect(hashed.refreshed).toBeDefined();
+  });
+});
+
 describe('an answer reused from the source memo is in the record of whoever reused it', () => {
   it("a second image's recording holds the go.mod the first image's read put in the memo, and an edit of it breaks both", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-memo-'));
