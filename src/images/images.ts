@@ -155,7 +155,7 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
       const knowledge: ImageKnowledge = { image: u.declared?.key ?? shortName(u.repository), repository: u.repository, pins: [], recipes, unpinned: u.declared ? 'declared' : 'recipe', ...(u.declared ? { declared: u.declared } : {}) };
       if (recipes.length === 0 && !u.declared) knowledge.missingInputsReason = `no build recipe tags ${u.repository}`;
       else {
-        knowledge.inputs = await deriveSafely(repoRoot, knowledge.image, recipes, u.declared?.entry);
+        knowledge.inputs = await deriveImageInputs(repoRoot, { image: knowledge.image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(u.declared ? { entry: u.declared.entry } : {}) });
         knowledge.inputs.steps.unshift(`${u.repository} is pinned nowhere in the tree; ${u.declared ? `declared in pinwatch.yaml as images.${u.declared.key}` : `built by ${recipeLabel(recipes[0]!)}`}`);
         if (recipes.length > 1) knowledge.inputs.steps.splice(1, 0, `${recipes.length} recipes build ${u.repository}; inputs derived from the first: ${recipeLabel(recipes[0]!)}`);
       }
@@ -201,10 +201,6 @@ function recipesOf(model: BuildModel, repository: string, pins: Pin[], notes: st
     notes.push(`recipes for ${repository} could not be found: ${e instanceof Error ? e.message : String(e)}`);
     return [];
   }
-}
-
-async function deriveSafely(repoRoot: string, image: string, recipes: BuildRecipe[], entry: ImageConfig | undefined): Promise<BuildInputs> {
-  return deriveImageInputs(repoRoot, { image, ...(recipes[0] ? { recipe: recipes[0] } : {}), ...(entry ? { entry } : {}) });
 }
 
 /** One image's build inputs from its request; what cannot be derived becomes `unknownReason` (never throws). */

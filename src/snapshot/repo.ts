@@ -173,7 +173,8 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function realOf(root: string): string {
+/** The root's real path (symlinks resolved), or the root as given when it cannot be resolved: what the snapshot and stale's kept answer are keyed on. */
+export function realOf(root: string): string {
   try {
     return realpathSync(root);
   } catch {

@@ -52,7 +52,6 @@
  * - `head` is this run's HEAD; gitProcesses, timings and `reused` are this run's.
  * A subject of N (a forged "release" message) is never read by any method.
  */
-import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Cache } from '../cache/index.js';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
@@ -64,7 +63,7 @@ import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
 import { shallowStateOf, type ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
-import { configHash } from '../snapshot/index.js';
+import { configHash, realOf } from '../snapshot/index.js';
 import { inputMatcher } from '../sources/matcher.js';
 import { ageDays, type ObservedFacts } from './history.js';
 import type { StaleReport } from './types.js';
@@ -137,14 +136,6 @@ export interface AnswerReuse {
 }
 
 const short = (sha: string) => sha.slice(0, 10);
-
-function realOf(root: string): string {
-  try {
-    return realpathSync(root);
-  } catch {
-    return root;
-  }
-}
 
 /** Open the kept answer of `root` (as the caller gave it) for these options, and start checking its git facts. */
 export function openAnswer(root: string, config: Config, opts: AnswerOptions, cache: Cache): AnswerReuse {
