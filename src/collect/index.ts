@@ -6,4 +6,4 @@ export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml, parseYamlDocument, parseYamlDocuments, parseYamlValue, type YamlDocument, type YamlDocumentOptions } from './yaml/index.js';
 export { isValuesFile, readChartInfo, type ChartInfo } from './yaml/chart.js';
-export { isSkaffoldName, parseSkaffold, type SkaffoldArtifact, type SkaffoldFile } from './skaffold/index.js';
+export { parseSkaffold, type SkaffoldArtifact, type SkaffoldFile } from './skaffold/index.js';

@@ -10,7 +10,7 @@ import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type P
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { staleConfigOptions } from '../stale/repo.js';
+import { staleConfigOptions } from '../stale/judge.js';
 import { computeStale, startHistory, type StaleOptions, type StaleImage } from '../stale/index.js';
 
 export interface ExplainedPin {

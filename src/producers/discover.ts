@@ -9,31 +9,11 @@
  */
 import * as path from 'node:path';
 import { listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
+import { MAKEFILE_NAMES } from './finders.js';
 import { expandRecipe, loadMakefile, readerWithEnvironment, repoFileSystem, type ExpandedRecipe, type MakeFileSystem, type MakeReader } from '../make/index.js';
 
 export { excludeMatcher, listRecipeTree, type RecipeTree } from '../scan/recipe-tree.js';
-
-const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'];
-
-/** Repo-relative paths of every Makefile, sorted. */
-export function findMakefiles(root: string, exclude: readonly string[], tree = listRecipeTree(root, exclude)): string[] {
-  return findFilesNamed(root, exclude, (name) => MAKEFILE_NAMES.includes(name), tree);
-}
-
-const basenames = new WeakMap<readonly string[], string[]>();
-
-/** Each file's name (its last path component), worked out once per listing: every recipe kind looks for its files by name. */
-function namesOf(files: readonly string[]): string[] {
-  let names = basenames.get(files);
-  if (!names) basenames.set(files, (names = files.map((f) => f.slice(f.lastIndexOf('/') + 1))));
-  return names;
-}
-
-/** Repo-relative paths of every file of the tree whose name `wanted` accepts, sorted; `tree` (listRecipeTree's result) saves the walk when several kinds look for their files. */
-export function findFilesNamed(root: string, exclude: readonly string[], wanted: (name: string) => boolean, tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  const names = namesOf(tree.files);
-  return tree.files.filter((_, i) => wanted(names[i]!));
-}
+export { findFilesNamed, findMakefiles } from './finders.js';
 
 /** The Makefile `make` reads in a directory: GNUmakefile, makefile, Makefile. */
 export function defaultMakefileIn(dirAbs: string, exists: (abs: string) => boolean): string | undefined {

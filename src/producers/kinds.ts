@@ -9,13 +9,14 @@
  */
 import type { Problem } from '../model/index.js';
 import type { BuildRecipe, FollowedMake, RecipeKind, RecipeReadOptions } from './types.js';
-import { findBakeFiles, readBakeFile } from './bake/index.js';
-import { findCloudBuildFiles, readCloudBuildFile } from './cloudbuild/index.js';
-import { findComposeFiles, readComposeFile } from './compose/index.js';
-import { findGoreleaserFiles, readGoreleaserFile } from './goreleaser/index.js';
+import { readBakeFile } from './bake/index.js';
+import { readCloudBuildFile } from './cloudbuild/index.js';
+import { readComposeFile } from './compose/index.js';
+import { readGoreleaserFile } from './goreleaser/index.js';
 import { listRecipeTree, type RecipeTree } from './discover.js';
-import { findSkaffoldFiles, readSkaffoldFile } from './skaffold/index.js';
-import { findWorkflows, readWorkflowFile } from './workflows/index.js';
+import { RECIPE_FINDERS, type RecipeFinder } from './finders.js';
+import { readSkaffoldFile } from './skaffold/index.js';
+import { readWorkflowFile } from './workflows/index.js';
 
 export interface RecipeReader {
   kind: RecipeKind;
@@ -25,14 +26,17 @@ export interface RecipeReader {
   read(root: string, file: string, problems: Problem[], options?: RecipeReadOptions): BuildRecipe[];
 }
 
-export const RECIPE_READERS: readonly RecipeReader[] = [
-  { kind: 'github-actions', find: findWorkflows, read: readWorkflowFile },
-  { kind: 'bake', find: findBakeFiles, read: readBakeFile },
-  { kind: 'compose', find: findComposeFiles, read: readComposeFile },
-  { kind: 'goreleaser', find: findGoreleaserFiles, read: readGoreleaserFile },
-  { kind: 'skaffold', find: findSkaffoldFiles, read: readSkaffoldFile },
-  { kind: 'cloudbuild', find: findCloudBuildFiles, read: readCloudBuildFile },
-];
+const READS: Readonly<Record<string, RecipeReader['read']>> = {
+  'github-actions': readWorkflowFile,
+  bake: readBakeFile,
+  compose: readComposeFile,
+  goreleaser: readGoreleaserFile,
+  skaffold: readSkaffoldFile,
+  cloudbuild: readCloudBuildFile,
+};
+
+/** Each kind of finders.ts RECIPE_FINDERS (its files found there), with its reader. */
+export const RECIPE_READERS: readonly RecipeReader[] = RECIPE_FINDERS.map((f: RecipeFinder) => ({ ...f, read: READS[f.kind]! }));
 
 /** Every recipe of every non-Make kind in the repository, the files they were read from, and the makes they run; `env` is pinwatch.yaml `buildEnv`. */
 export function readOtherRecipes(root: string, exclude: readonly string[], problems: Problem[], tree: RecipeTree = listRecipeTree(root, exclude), env: ReadonlyMap<string, string> = new Map()): { files: string[]; recipes: BuildRecipe[]; makes: FollowedMake[] } {

@@ -30,29 +30,23 @@
  * Under -v the cache summary says per part what was reused, and for each part
  * that was not the first path that changed.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheFor, type Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
 import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type ImagesResult } from '../images/images.js';
 import { startRecovery } from '../journal/index.js';
-import { findMakefiles } from '../producers/discover.js';
-import { RECIPE_READERS } from '../producers/kinds.js';
+import { startTreeRecovery, type StartedRecovery } from './recovery.js';
 import { loadBuildModel, type BuildModel } from '../producers/index.js';
-import { LINES_QUERY, linesQueryAnswer } from '../producers/assemble.js';
-import { scanRepo, type RecipeTree, type ScanResult, type WalkResult } from '../scan/index.js';
+import { scanRepo, type ScanResult } from '../scan/index.js';
 import { ExclusionCounter } from '../scan/exclusions.js';
-import type { FileOutcome, FileTask } from '../scan/read-collect.js';
+import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
-import type { ExclusionCount } from '../scan/types.js';
-import { walkNoticesFile } from '../scan/walk.js';
 import type { BuildInputs } from '../sources/types.js';
-import { checkRecord, recordReads, recordReadsSync, unchangedSince, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
-
-/** The cache namespace of tree-state snapshots. */
-export const SNAPSHOT_NS = 'snapshot';
+import { recordReads, recordReadsSync, unchangedSince, type ReadRecord } from '../util/tracked-fs.js';
+import { checkedText, checkKept, configHash, partKey, realOf, recipeListingKey, requestKey, SNAPSHOT_NS, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
 
 /** How one part of the snapshot was had: reused, or derived again and why. */
 export interface PartUse {
@@ -95,75 +89,12 @@ export interface DeriveOptions {
    * `reused`: the scan was reused and every other part's record holds (the whole snapshot is likely reused).
    */
   onScan?: (scan: ScanResult, reused: boolean) => void;
+  /** The recovery of an interrupted write, already started in this run (stale/repo.ts looked at the tree first). */
+  recovery?: StartedRecovery;
+  /** The kept records as already checked in this run (checkKept, with this cache and config, after `recovery`). */
+  checked?: KeptChecks;
 }
 
-/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
-type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
-
-interface FileEntry {
-  /** fileKey of the task. */
-  key: string;
-  record: ReadRecord;
-  outcome: FileOutcome;
-}
-
-interface ScanPart {
-  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
-  record: ReadRecord;
-  walk: { record: ReadRecord; value: KeptWalk };
-  /** Each file read and collected, with its reads (the file, the Chart.yaml beside a values file). */
-  files: FileEntry[];
-  scan: Omit<ScanResult, 'root' | 'config'>;
-  /** Names this part's derivation (kept when only its records' stats are refreshed): DerivedTree's `snapshot.id`. */
-  id?: string;
-  /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
-  tree: string | undefined;
-}
-
-interface ModelPart {
-  /** As ScanPart's. */
-  id?: string;
-  record: ReadRecord;
-  /** recipeListingKey of the listing the model was derived from. */
-  tree: string;
-  model: BuildModel;
-}
-
-interface InputsEntry {
-  /** requestKey of the image's request. */
-  request: string;
-  image: string;
-  record: ReadRecord;
-  inputs: BuildInputs;
-}
-
-interface InputsPart {
-  /** As ScanPart's. */
-  id?: string;
-  images: InputsEntry[];
-}
-
-/** A stable hash of the loaded config (every key it holds, in its order: what the derivation was given). */
-export function configHash(config: Config): string {
-  const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/**
- * A value's identity for "derived from the same thing": the hash of its
- * structured-clone bytes (the same members, values, types and order) after one
- * round trip through them, so a value read back from the cache and the value
- * it was made from give the same bytes (a fresh array is written as a dense
- * one, the same array read back as a sparse one). Undefined when it cannot be
- * cloned: nothing is then kept for it.
- */
-function requestKey(value: unknown): string | undefined {
-  try {
-    return createHash('sha256').update(serialize(deserialize(serialize(value)))).digest('hex');
-  } catch {
-    return undefined;
-  }
-}
 
 function isDirectory(path: string): boolean {
   try {
@@ -173,46 +104,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** The root's real path (symlinks resolved), or the root as given when it cannot be resolved: what the snapshot and stale's kept answer are keyed on. */
-export function realOf(root: string): string {
-  try {
-    return realpathSync(root);
-  } catch {
-    return root;
-  }
-}
-
-/**
- * Which new or removed directory entries change nothing the scan found (nor the
- * listing recipe discovery reads): a regular file that the walk does not notice
- * (walkNoticesFile) and no recipe kind finds by name.
- */
-function harmlessEntries(root: string, config: Config): HarmlessEntry {
-  let notices: ((rel: string) => boolean) | undefined;
-  return (dir, name, type) => {
-    if (type !== 'f') return false;
-    const rel = relative(root, join(dir, name)).split(sep).join('/');
-    if (rel.startsWith('../') || rel === '..' || rel === '') return false;
-    notices ??= walkNoticesFile(root, config);
-    if (notices(rel)) return false;
-    const tree = { files: [rel], vendored: [] };
-    if (findMakefiles(root, config.exclude, tree).length > 0) return false;
-    return !RECIPE_READERS.some((r) => r.find(root, config.exclude, tree).includes(rel));
-  };
-}
-
-/**
- * What of the scan's listing of the tree the build model reads: the files a
- * recipe kind finds by name (Makefiles, workflows, bake files…) and the
- * vendored trees. The rest of the listing is, as for harmlessEntries, a file no
- * recipe reader looks for: a new NOTES.txt or values file changes nothing of
- * the model. Its requestKey is what a kept model was derived from.
- */
-function recipeListingKey(root: string, config: Config, tree: RecipeTree): string | undefined {
-  const files = new Set([...findMakefiles(root, config.exclude, tree), ...RECIPE_READERS.flatMap((r) => r.find(root, config.exclude, tree))]);
-  return requestKey({ files: [...files].sort(), vendored: tree.vendored });
-}
-
 /** A deep copy as the cache keeps values (node:v8: Maps, Sets and Buffers stay what they are). */
 const cloneOf = <T>(value: T): T => deserialize(serialize(value)) as T;
 
@@ -220,9 +111,6 @@ const cloneOf = <T>(value: T): T => deserialize(serialize(value)) as T;
 function fileKey(task: FileTask): string {
   return JSON.stringify([task.file, task.abs, task.kind, task.absBytes ? Buffer.from(task.absBytes).toString('base64') : null]);
 }
-
-/** The model and inputs readers list directories for themselves: any entry there counts. */
-const strict: HarmlessEntry = () => false;
 
 /** A record fit to keep: nothing made it unusable and no path changed while it was read. */
 function keepable(record: ReadRecord): string | undefined {
@@ -249,10 +137,9 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   };
   // no cache, or no directory to look at (the scan then says so, as without a cache)
   if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
-  // an interrupted write is finished (or undone) first: the tree is then what the records are checked against
-  const started = await startRecovery(root);
+  // an interrupted write is finished (or undone) first: the tree is then what the records are checked against;
   // stale temp files of a killed run are looked for (in git) while the records are checked
-  const temps = started.staleTemps();
+  const { started, temps } = options.recovery ?? (await startTreeRecovery(root));
   const recovered = async () => {
     const found = await temps;
     return started.journal.length > 0 || found.length > 0 ? { journal: started.journal, staleTemps: async () => found } : undefined;
@@ -265,33 +152,16 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const recovery = { journal: started.journal, staleTemps: () => temps };
   const real = realOf(root);
   const hash = configHash(config);
-  const keyOf = (part: string) => JSON.stringify(['tree', part, real, hash]);
+  const keyOf = (part: 'scan' | 'model' | 'inputs') => partKey(part, real, hash);
   const none = 'none kept for this config and pinwatch build';
   // one start for every recording of this run: their paths may be merged into one another (sources/memo.ts)
   const startNs = BigInt(Date.now()) * 1_000_000n;
 
   // every kept record is checked first, at one point in time, each path asked once
-  const t0 = performance.now();
-  const lstats: LstatMemo = new Map();
-  const keptScan = cache.getValue<ScanPart>(SNAPSHOT_NS, keyOf('scan'));
-  const keptModel = cache.getValue<ModelPart>(SNAPSHOT_NS, keyOf('model'));
-  const keptInputs = cache.getValue<InputsPart>(SNAPSHOT_NS, keyOf('inputs'));
-  const harmless = harmlessEntries(root, config);
-  const scanCheck = keptScan ? checkRecord(keptScan.record, harmless, real, { lstats }) : undefined;
-  const walkCheck = keptScan ? checkRecord(keptScan.walk.record, harmless, real, { lstats }) : undefined;
-  const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
-  for (const entry of keptScan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
-  const modelCheck = keptModel ? checkRecord(keptModel.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
-  const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
+  const checked = options.checked ?? checkKept(root, real, config, cache);
+  const { scan: keptScan, model: keptModel, inputs: keptInputs, scanCheck, walkCheck, fileChecks, modelCheck, inputChecks } = checked;
   const keptByImage = new Map<string, InputsEntry>();
-  for (const entry of keptInputs?.images ?? []) {
-    inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
-    keptByImage.set(entry.image, entry);
-  }
-  const checkMs = Math.round(performance.now() - t0);
-  const checks = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
-  const sum = (k: keyof RecordCheck['stats']) => checks.reduce((n, c) => n + c.stats[k], 0);
-  const refreshed = checks.some((c) => c.holds && c.refreshed);
+  for (const entry of keptInputs?.images ?? []) keptByImage.set(entry.image, entry);
   /** One line per part (or image) derived again: why, and whether it was kept. */
   const details: string[] = [];
 
@@ -430,8 +300,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const total = inputsUse.reused.length + inputsUse.derived.length;
   const state = (use: PartUse) => (use.reused ? 'reused' : 'derived again');
   const inputsState = inputsUse.derived.length === 0 ? `of ${total} image(s) reused` : `of ${inputsUse.reused.length} of ${total} image(s) reused`;
-  const checkedText = checks.length === 0 ? 'nothing kept to check' : `${sum('paths')} paths checked (${sum('listed')} listed again, ${sum('hashed')} hashed again${refreshed ? ', their stats kept for the next run' : ''}) in ${checkMs} ms`;
-  cache.note(`tree snapshot ${reused ? 'reused' : any ? 'partly reused' : 'not used'}: scan ${state(scanUse)}, build model ${state(modelUse)}, inputs ${inputsState}; ${checkedText}`);
+  cache.note(`tree snapshot ${reused ? 'reused' : any ? 'partly reused' : 'not used'}: scan ${state(scanUse)}, build model ${state(modelUse)}, inputs ${inputsState}; ${checkedText(checked)}`);
   const shown = details.slice(0, 12);
   for (const line of shown) cache.note(`tree snapshot: ${line}`);
   if (details.length > shown.length) cache.note(`tree snapshot: … and ${details.length - shown.length} more derived again`);

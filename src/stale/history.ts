@@ -67,10 +67,7 @@ export interface ObservedFacts extends ObservedRefs {
   prefix?: string;
 }
 
-const DAY_MS = 86_400_000;
-
-/** Whole days from `date` (ISO 8601) to `now`: an unshipped commit's age. */
-export const ageDays = (now: Date, date: string): number => Math.floor((now.getTime() - Date.parse(date)) / DAY_MS);
+import { ageDays } from './age.js';
 
 type Subject = ProvenanceSubject<StaleImageInput>;
 

@@ -5,3 +5,4 @@ export * from './findings.js';
 export * from './policy.js';
 export * from './commit-meta.js';
 export { startHistory, type StartedHistory } from './window.js';
+export { judgeStale, selectImages, staleConfigOptions, treeForStale, type StaleTree } from './judge.js';

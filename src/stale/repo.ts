@@ -1,137 +1,73 @@
 /**
  * `staleReport`: the whole stale pipeline from a repository root and a config
- * (scan → images and build inputs → engine). `check` and the CLI call this.
+ * (scan → images and build inputs → engine). `check` and the CLI call this. It
+ * looks at the answer kept by the run before first (reuse.ts), with the tree
+ * snapshot's records (snapshot/check.ts): when both hold, that answer is this
+ * run's and nothing more is loaded or derived; otherwise judge.ts (loaded only
+ * then) derives the tree, reads the history and judges.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
-import type { ScanResult } from '../scan/index.js';
-import { deriveTree, type DerivedTree } from '../snapshot/index.js';
-import { RECOVERY_CODES } from '../journal/index.js';
-import type { BuildModel } from '../producers/index.js';
-import { imagesFromPins, type ImagesResult } from '../images/images.js';
-import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { methodsFor, tagRulesOf } from '../provenance/sources.js';
-import { computeStale, type StaleOptions } from './history.js';
-import type { StaleReport } from './types.js';
-import { startHistory, type StartedHistory } from './window.js';
-import { keepAnswer, noteVerdict, openAnswer, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
-import type { ObservedFacts } from './history.js';
+import { checkedText, checkKept, heldWhole, keepRefreshedWhole, realOf } from '../snapshot/check.js';
+import { startTreeRecovery } from '../snapshot/recovery.js';
+import type { Looked, StaleReportOptions, StaleReportResult, StaleTree } from './judge.js';
+import { noteVerdict, openAnswer, reusedReport, type AnswerOptions } from './reuse.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
 
-export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
-  /** Reuse a scan the caller already made (check does lint and stale on one scan). */
-  scan?: ScanResult;
-  /** Reuse a build model the caller already read. */
-  model?: BuildModel;
-  /** Reuse the image knowledge the caller already derived (with `scan`: check's deriveTree). */
-  known?: ImagesResult;
-  /** Only these images (each an IMAGE: repository, config key or short name). */
-  only?: string[];
-  /** With `scan`: the tree it came from (`treeForStale`), so a kept answer may be reused and this one kept. */
-  tree?: StaleTree;
-}
-
-export interface StaleReportResult extends StaleReport {
-  /** Notes from gathering build knowledge (modules missing, pins without a repository). */
-  notes: string[];
-}
-
-/** The tree's derivation for stale, the kept answer looked at, and the history pass when it was started. */
-export interface StaleTree {
-  derived: DerivedTree;
-  reuse: AnswerReuse;
-  history?: StartedHistory;
-  /** When the look began (performance.now()), git's process count then, the kept answer's check's processes, and how long the tree took (ms). */
-  start: { ms: number; processes: number; checks: number; tree?: number };
-}
+export type { Looked, StaleReportOptions, StaleReportResult } from './judge.js';
 
 /**
- * The scan and image knowledge of the tree (deriveTree), for stale and check:
- * with an answer kept for these options, its git facts are checked (reuse.ts)
- * while the snapshot is, and the history pass is started only once the snapshot
- * misses (at the scan, as without one) or staleReport rules reuse out; with
- * none, the history pass starts first, reading on the other core meanwhile.
+ * The kept answer looked at before anything is derived: when its git facts
+ * hold (reuse.ts), the tree snapshot holds whole as the very derivation the
+ * answer came from (snapshot/check.ts heldWhole) and no interrupted write is to
+ * be recovered, the answer is this run's, without a scan, a build model, an
+ * image or a history read; otherwise what was opened and checked is handed on,
+ * so deriveTree checks nothing twice.
  */
-export async function treeForStale(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev = 'HEAD'): Promise<StaleTree> {
+async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions, rev: string, now: Date | undefined): Promise<{ report: StaleReportResult } | Looked> {
   const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes, checks: 0 };
-  const reuse = openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
+  const cache = cacheFor(repoRoot);
+  const reuse = openAnswer(repoRoot, config, answer, cache);
   start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
-  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
+  const root = resolve(repoRoot);
+  if (!reuse.verdict || !reuse.kept || !isDirectory(root)) return { start, reuse };
+  const recovery = await startTreeRecovery(root);
+  if (recovery.started.journal.length > 0) return { start, reuse, recovery };
+  const real = realOf(root);
+  const checked = checkKept(root, real, config, cache);
+  if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
+    const tree = Math.round(performance.now() - start.ms);
+    const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
+    if (verdict.ok && temps.length === 0) {
+      keepRefreshedWhole(checked, real, config, cache);
+      cache.note(`tree snapshot reused: scan reused, build model reused, inputs of ${checked.inputChecks.size} image(s) reused; ${checkedText(checked)}`);
+      noteVerdict(cache, verdict);
+      return { report: reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree, reuse: Math.round(performance.now() - start.ms) }) };
+    }
+  }
+  return { start, reuse, recovery, checked };
+}
+
+function isDirectory(path: string): boolean {
   try {
-    const derived = await deriveTree(repoRoot, config, {
-      onScan: (s, reused) => {
-        if (!history && reused) return; // the answer may be reused: staleReport decides
-        (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
-      },
-    });
-    start.tree = Math.round(performance.now() - start.ms);
-    return { derived, reuse, start, ...(history ? { history } : {}) };
-  } catch (e) {
-    history?.close();
-    throw e;
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
-  const rev = opts.head ?? 'HEAD';
-  const cache = cacheFor(repoRoot);
-  const { scan: givenScan, model: _m, known: givenKnown, tree: givenTree, history: givenHistory, ...answerOpts } = opts;
+  const { scan: givenScan, model: _m, known: _k, tree: givenTree, history: givenHistory, ...answerOpts } = opts;
   // a caller's own scan or history: no kept answer, unless it says which tree the scan came from
-  const tree = givenTree ?? (givenScan || givenHistory ? undefined : await treeForStale(repoRoot, config, answerOpts, rev));
-  let history = givenHistory ?? tree?.history;
-  let scan: ScanResult;
-  let known: ImagesResult;
-  let images: ImagesResult['images'];
-  try {
-    scan = givenScan ?? tree!.derived.scan;
-    known = givenKnown ?? (givenScan ? await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}) : tree!.derived.known);
-    if (tree) {
-      const { reuse, derived } = tree;
-      const verdict: Verdict | undefined = reuse.verdict ? await reuse.verdict : reuse.refused ? { ok: false, reason: reuse.refused } : undefined;
-      if (verdict?.ok && reuse.kept) {
-        if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
-          history?.close();
-          noteVerdict(cache, verdict);
-          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
-        }
-        noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
-      } else if (verdict) noteVerdict(cache, verdict);
-    }
-    // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    (history ??= startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
-    images = selectImages(known, opts.only, config.aliases);
-  } catch (e) {
-    history?.close();
-    throw e;
+  if (givenTree || givenScan || givenHistory) {
+    const { judgeStale } = await import('./judge.js');
+    return judgeStale(repoRoot, config, opts, givenTree);
   }
-  const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...staleConfigOptions(config, opts.registry) });
-  const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
-  // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
-  const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
-  // the kept answer's check ran git too
-  const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes: [...recovered, ...notes, ...known.notes] };
-  if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed);
-  return result;
-}
-
-/** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
-export function staleConfigOptions(config: Config, registry: StaleOptions['registry']): Pick<StaleOptions, 'methods' | 'buildCommit' | 'tagRules' | 'fixPattern'> {
-  return {
-    methods: methodsFor(config, registry),
-    buildCommit: config.provenance.buildCommit,
-    tagRules: tagRulesOf(config),
-    ...(config.stale.fixPattern ? { fixPattern: new RegExp(config.stale.fixPattern, 'm') } : {}),
-  };
-}
-
-/**
- * The images asked for by name (src/images/resolve.ts: an ambiguous or unknown
- * name is a usage error, never a silent pick or an empty report), in the
- * report's order, each once.
- */
-export function selectImages(known: ImagesResult, only: string[] | undefined, aliases: Readonly<Record<string, string>> = {}): ImagesResult['images'] {
-  if (!only || only.length === 0) return known.images;
-  const picked = new Set(only.map((q) => resolveImage(q, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases })));
-  return known.images.filter((i) => picked.has(i));
+  const rev = opts.head ?? 'HEAD';
+  const looked = await lookFirst(repoRoot, config, answerOpts, rev, opts.now);
+  if ('report' in looked) return looked.report;
+  const { judgeStale, treeForStale } = await import('./judge.js');
+  return judgeStale(repoRoot, config, opts, await treeForStale(repoRoot, config, answerOpts, rev, looked));
 }

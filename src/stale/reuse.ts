@@ -63,9 +63,10 @@ import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
 import { shallowStateOf, type ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
-import { configHash, realOf } from '../snapshot/index.js';
+import { configHash, realOf } from '../snapshot/check.js';
 import { inputMatcher } from '../sources/matcher.js';
-import { ageDays, type ObservedFacts } from './history.js';
+import { ageDays } from './age.js';
+import type { ObservedFacts } from './history.js';
 import type { StaleReport } from './types.js';
 
 /** The cache namespace of kept answers. */

@@ -394,6 +394,37 @@ export interface CheckOptions {
 
 const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
 
+/** A time in ns (decimal) as Node's plain Stats gives it in ms: `sec * 1e3 + nsec / 1e6` in doubles, as lib/internal/fs/utils.js computes it. */
+function msOfNs(ns: string): number {
+  const t = BigInt(ns);
+  return Number(t / 1_000_000_000n) * 1e3 + Number(t % 1_000_000_000n) / 1e6;
+}
+
+/**
+ * Whether the path's lstat now is `recorded`, a tuple that was not racy,
+ * asked without building a BigIntStats (about a third of the cost; most of a
+ * warm check is this question): the device, inode, mode and size exactly (as
+ * safe integers), mtime and ctime to the double milliseconds a plain stat
+ * reports. That suffices: `recorded` was not racy, so its ctime lies more than
+ * RACY_NS before the recording started, and any change since (an edit, a
+ * rename over it, a chmod) sets the ctime to a time after that start, far more
+ * than a double's sub-microsecond rounding away. False means "not known equal":
+ * the caller asks the exact BigInt lstat (so a Node whose plain times were
+ * computed otherwise is only slower, never wrong).
+ */
+function plainStatIs(path: PathLike, recorded: string): boolean {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  if (!st || recorded === '-') return false;
+  const [dev, ino, mode, size, mtimeNs, ctimeNs] = recorded.split(':');
+  if (!Number.isSafeInteger(st.dev) || !Number.isSafeInteger(st.ino) || !Number.isSafeInteger(st.size)) return false;
+  return String(st.ino) === ino && String(st.size) === size && String(st.mode) === mode && String(st.dev) === dev && st.mtimeMs === msOfNs(mtimeNs!) && st.ctimeMs === msOfNs(ctimeNs!);
+}
+
 /** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
 function answerPart(tuple: string): string {
   if (tuple === '-') return '-';
@@ -422,10 +453,10 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
   /** lstat through the run's memo (`options.lstats`), when there is one. */
-  const tupleNow = (key: string, path: PathLike): string => {
+  const tupleNow = (key: string, path: PathLike, notRacy?: string): string => {
     const seen = lstats?.get(key);
     if (seen !== undefined) return seen;
-    const now = tupleOfQuiet(lstatQuiet(path));
+    const now = notRacy !== undefined && plainStatIs(path, notRacy) ? notRacy : tupleOfQuiet(lstatQuiet(path));
     lstats?.set(key, now);
     return now;
   };
@@ -458,7 +489,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
-    const now = tupleNow(dep.bytes ? `\0${dep.p}` : dep.p, path);
+    const now = tupleNow(dep.bytes ? `\0${dep.p}` : dep.p, path, dep.racy ? undefined : dep.l);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     // the common case first: the stat as recorded, and not racy
     if (now === dep.l && !dep.racy) {

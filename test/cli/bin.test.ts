@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateTree } from '../../bench/scan/generate.mjs';
+import { buildDemoRepo } from '../../src/demo/build.js';
+import { execFileSync } from 'node:child_process';
 
 let dir: string;
 beforeAll(() => {
@@ -77,6 +79,24 @@ describe('bin/pinwatch.js', () => {
     expect(JSON.parse(scan.out).pins.length).toBeGreaterThan(0);
     expect(has(scan.modules, '/src/cli/commands/scan.ts')).toBe(true);
     for (const part of ['/src/producers/', '/src/make/', '/src/stale/', '/src/provenance/', '/src/rules/', '/src/report/findings-', '/src/cli/commands/check.ts']) expect(has(scan.modules, part), part).toBe(false);
+  });
+
+  it('a stale run that reuses the answer kept by the run before loads no scan, recipe, image or history-engine code (issue 15)', () => {
+    const demo = buildDemoRepo(join(dir, 'demo'));
+    const args = ['stale', '--repo', demo, '--format', 'json', '--fail-on-stale', 'never'];
+    const filled = loadedModules(args);
+    expect((JSON.parse(filled.out) as { stats: { reused?: unknown } }).stats.reused).toBeUndefined();
+    expect(has(filled.modules, '/src/scan/repo.ts')).toBe(true);
+    writeFileSync(join(demo, 'NOTES.txt'), 'notes\n');
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.test', GIT_AUTHOR_DATE: '2026-09-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-09-01T00:00:00Z' };
+    execFileSync('git', ['-c', 'commit.gpgsign=false', 'add', 'NOTES.txt'], { cwd: demo, env });
+    execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-qm', 'docs: notes'], { cwd: demo, env });
+    const reused = loadedModules(args);
+    const answer = JSON.parse(reused.out) as { stats: { reused?: { newCommits: number } }; images: unknown[] };
+    expect(answer.stats.reused?.newCommits).toBe(1);
+    expect(answer.images.length).toBeGreaterThan(0);
+    expect(has(reused.modules, '/src/snapshot/check.ts')).toBe(true);
+    for (const part of ['/src/scan/repo.ts', '/src/collect/', '/src/producers/repo.ts', '/src/make/', '/src/images/', '/src/sources/derive.ts', '/src/stale/history.ts', '/src/stale/judge.ts', '/src/provenance/', '/node_modules/diff/']) expect(has(reused.modules, part), part).toBe(false);
   });
 
   it('an internal error under PINWATCH_DEBUG prints a stack that names src/ files and lines (source maps); without it, no stack', () => {

@@ -5,7 +5,7 @@
  * library's StalePolicy.
  */
 import { PinwatchError } from '../../errors.js';
-import { FAIL_ON_STALE_LEVELS, type FailOnStale, type StalePolicy } from '../../stale/index.js';
+import { FAIL_ON_STALE_LEVELS, type FailOnStale, type StalePolicy } from '../../stale/policy.js';
 
 export interface StalePolicyFlags {
   failOnStale?: string;

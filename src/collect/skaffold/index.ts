@@ -1,2 +1,2 @@
 /** Skaffold configs (barrel): the artifacts a skaffold.yaml builds, read from text. */
-export { isSkaffoldName, parseSkaffold, type SkaffoldArtifact, type SkaffoldFile, type SkaffoldProblem, type SkaffoldRequire } from './parse.js';
+export { parseSkaffold, type SkaffoldArtifact, type SkaffoldFile, type SkaffoldProblem, type SkaffoldRequire } from './parse.js';

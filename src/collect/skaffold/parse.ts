@@ -163,7 +163,3 @@ function str(map: YAMLMap, key: string): string | undefined {
   return isScalar(v) && v.value !== null && v.value !== undefined ? String(v.value) : undefined;
 }
 
-/** Names Skaffold looks for: `skaffold.yaml` (the default `-f`) and `skaffold.yml`. */
-export function isSkaffoldName(name: string): boolean {
-  return name === 'skaffold.yaml' || name === 'skaffold.yml';
-}

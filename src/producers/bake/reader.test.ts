@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../model/index.js';
 import { parseHcl } from './hcl.js';
 import { readBake } from './reader.js';
-import { findBakeFiles, readBakeFile } from './repo.js';
+import { readBakeFile } from './repo.js';
+import { findBakeFiles } from '../finders.js';
 
 let root: string;
 beforeAll(() => {

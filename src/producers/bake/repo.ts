@@ -8,16 +8,8 @@
 import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
-import { findFilesNamed, listRecipeTree, type RecipeTree } from '../discover.js';
 import type { BuildRecipe } from '../types.js';
 import { readBake } from './reader.js';
-
-const BAKE_FILE = /^docker-bake(\.[A-Za-z0-9_-]+)*\.(hcl|json)$/;
-
-/** Repo-relative bake files, sorted. */
-export function findBakeFiles(root: string, exclude: readonly string[], tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return findFilesNamed(root, exclude, (name) => BAKE_FILE.test(name), tree);
-}
 
 export function readBakeFile(root: string, file: string, problems: Problem[]): BuildRecipe[] {
   if (/^docker-bake\.override\.(hcl|json)$/.test(path.posix.basename(file))) {

@@ -1,4 +1,5 @@
 /** The Google Cloud Build recipe kind (barrel): cloudbuild.yaml steps as BuildRecipes. */
-export { findCloudBuildFiles, isCloudBuildName, readCloudBuildFile } from './repo.js';
+export { readCloudBuildFile } from './repo.js';
+export { findCloudBuildFiles, isCloudBuildName } from '../finders.js';
 export { readCloudBuild, type CloudBuildReadOptions } from './reader.js';
 export { BUILTIN_SUBSTITUTIONS, substituter } from './substitutions.js';

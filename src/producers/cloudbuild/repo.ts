@@ -1,18 +1,9 @@
 /** The Cloud Build recipe kind at repository level: every cloudbuild.yaml / cloudbuild.yml (and cloudbuild-*.y*ml, *.cloudbuild.y*ml) in the tree, minus exclude globs. */
 import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
-import { findFilesNamed, type RecipeTree } from '../discover.js';
 import type { Problem } from '../../model/index.js';
 import type { BuildRecipe } from '../types.js';
 import { readCloudBuild, type CloudBuildReadOptions } from './reader.js';
-
-export function isCloudBuildName(name: string): boolean {
-  return /^(?:cloudbuild(?:[-_.][A-Za-z0-9_.-]+)?|[A-Za-z0-9_.-]+[-_.]cloudbuild)\.ya?ml$/.test(name);
-}
-
-export function findCloudBuildFiles(root: string, exclude: readonly string[], tree?: RecipeTree): string[] {
-  return findFilesNamed(root, exclude, isCloudBuildName, tree);
-}
 
 export function readCloudBuildFile(root: string, file: string, problems: Problem[], options: CloudBuildReadOptions = {}): BuildRecipe[] {
   let text: string;

@@ -1,4 +1,5 @@
 /** The docker compose recipe kind (barrel): compose files, their .env interpolation, and the services they build. */
-export { findComposeFiles, projectEnv, readComposeFile } from './repo.js';
+export { projectEnv, readComposeFile } from './repo.js';
+export { findComposeFiles } from '../finders.js';
 export { readCompose } from './reader.js';
 export { interpolateCompose, parseDotEnv, type Interpolated } from '../../util/compose-interpolate.js';

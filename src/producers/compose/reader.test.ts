@@ -9,7 +9,8 @@ import { interpolateCompose as interpolateWith, parseDotEnv } from '../../util/c
 
 const interpolateCompose = (text: string, env: ReadonlyMap<string, string>) => interpolateWith(text, env, (name) => marker('env', name));
 import { readCompose } from './reader.js';
-import { findComposeFiles, readComposeFile } from './repo.js';
+import { readComposeFile } from './repo.js';
+import { findComposeFiles } from '../finders.js';
 
 let root: string;
 beforeAll(() => {

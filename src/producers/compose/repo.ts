@@ -10,18 +10,11 @@ import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import type { Problem } from '../../model/index.js';
 import { readRegularText } from '../../util/safe-read.js';
-import { findFilesNamed, listRecipeTree, type RecipeTree } from '../discover.js';
 import type { BuildRecipe } from '../types.js';
 import { parseDotEnv } from '../../util/compose-interpolate.js';
 import { readCompose, serviceImages } from './reader.js';
 
-const COMPOSE_FILE = /^(docker-)?compose([.-][A-Za-z0-9_.-]+)?\.ya?ml$/;
 const OVERRIDE_FILE = /^(docker-)?compose\.override\.ya?ml$/;
-
-/** Repo-relative compose files, sorted. */
-export function findComposeFiles(root: string, exclude: readonly string[], tree: RecipeTree = listRecipeTree(root, exclude)): string[] {
-  return findFilesNamed(root, exclude, (name) => COMPOSE_FILE.test(name), tree);
-}
 
 /** The variables of the project `.env` beside a compose file (none when there is no such file), its problems reported. */
 export function projectEnv(root: string, composeFile: string, problems: Problem[]): Map<string, string> {

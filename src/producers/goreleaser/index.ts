@@ -1,3 +1,4 @@
 /** The goreleaser recipe kind (barrel): goreleaser configs and the images (dockers, dockers_v2, kos) they release. */
-export { findGoreleaserFiles, readGoreleaserFile } from './repo.js';
+export { readGoreleaserFile } from './repo.js';
+export { findGoreleaserFiles } from '../finders.js';
 export { readGoreleaser } from './reader.js';

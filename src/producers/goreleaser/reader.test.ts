@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../model/index.js';
 import { deriveBuildInputs } from '../../sources/index.js';
 import { readGoreleaser } from './reader.js';
-import { findGoreleaserFiles } from './repo.js';
+import { findGoreleaserFiles } from '../finders.js';
 
 let root: string;
 beforeAll(() => {

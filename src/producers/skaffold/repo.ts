@@ -1,15 +1,9 @@
 /** The Skaffold recipe kind at repository level: every skaffold.yaml / skaffold.yml in the tree (minus exclude globs), each read for its artifacts. */
 import { readFileSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
-import { isSkaffoldName } from '../../collect/index.js';
-import { findFilesNamed, type RecipeTree } from '../discover.js';
 import type { Problem } from '../../model/index.js';
 import type { BuildRecipe } from '../types.js';
 import { readSkaffold, type SkaffoldReadOptions } from './reader.js';
-
-export function findSkaffoldFiles(root: string, exclude: readonly string[], tree?: RecipeTree): string[] {
-  return findFilesNamed(root, exclude, isSkaffoldName, tree);
-}
 
 export function readSkaffoldFile(root: string, file: string, problems: Problem[], options: SkaffoldReadOptions = {}): BuildRecipe[] {
   let text: string;

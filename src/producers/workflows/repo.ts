@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, statSync } from '../../util/tracked-fs.js';
 import * as path from 'node:path';
 import { parseYamlValue } from '../../collect/index.js';
-import { excludeMatcher } from '../discover.js';
+import { findWorkflows } from '../finders.js';
 import type { Problem } from '../../model/index.js';
 import type { BuildRecipe, RecipeReadOptions } from '../types.js';
 import { readWorkflow, type WorkflowAssemble, type WorkflowReadOptions } from './reader.js';
@@ -20,22 +20,6 @@ import type { FollowedMake, PinWrite } from '../types.js';
 import { cacheFor, sha256Hex, type Cache } from '../../cache/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
-
-export const WORKFLOWS_DIR = '.github/workflows';
-
-/** Repo-relative workflow files, sorted. */
-export function findWorkflows(root: string, exclude: readonly string[]): string[] {
-  const excluded = excludeMatcher(exclude);
-  let names: string[];
-  try {
-    names = readdirSync(path.join(root, WORKFLOWS_DIR), { withFileTypes: true })
-      .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
-  return names.map((n) => `${WORKFLOWS_DIR}/${n}`).filter((f) => !excluded(f)).sort();
-}
 
 function readText(abs: string): string | undefined {
   try {

@@ -1,0 +1,221 @@
+/**
+ * The tree-state snapshot's kept parts and their check (repo.ts derives and
+ * keeps them): the entries' shapes, their keys, and the one check of every
+ * kept record at one point of a run, each path asked once. `checkKept` is what
+ * deriveTree starts from; `heldWhole` says whether every part holds as the very
+ * derivation an id names, which is all stale's kept answer needs to know
+ * (stale/repo.ts asks it before deriving anything: then no scan, model or image
+ * is worked out at all).
+ */
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { Cache } from '../cache/index.js';
+import type { Config } from '../config/types.js';
+import { findMakefiles, RECIPE_FINDERS } from '../producers/finders.js';
+import { LINES_QUERY, linesQueryAnswer } from '../producers/lines-query.js';
+import type { BuildModel } from '../producers/types.js';
+import type { RecipeTree, ScanResult, WalkResult } from '../scan/index.js';
+import type { FileOutcome } from '../scan/read-collect.js';
+import type { ExclusionCount } from '../scan/types.js';
+import { walkNoticesFile } from '../scan/walk.js';
+import type { BuildInputs } from '../sources/types.js';
+import { checkRecord, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
+
+/** The cache namespace of tree-state snapshots. */
+export const SNAPSHOT_NS = 'snapshot';
+
+/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
+export type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
+
+export interface FileEntry {
+  /** fileKey of the task. */
+  key: string;
+  record: ReadRecord;
+  outcome: FileOutcome;
+}
+
+export interface ScanPart {
+  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
+  record: ReadRecord;
+  walk: { record: ReadRecord; value: KeptWalk };
+  /** Each file read and collected, with its reads (the file, the Chart.yaml beside a values file). */
+  files: FileEntry[];
+  scan: Omit<ScanResult, 'root' | 'config'>;
+  /** Names this part's derivation (kept when only its records' stats are refreshed): DerivedTree's `snapshot.id`. */
+  id?: string;
+  /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
+  tree: string | undefined;
+}
+
+export interface ModelPart {
+  /** As ScanPart's. */
+  id?: string;
+  record: ReadRecord;
+  /** recipeListingKey of the listing the model was derived from. */
+  tree: string;
+  model: BuildModel;
+}
+
+export interface InputsEntry {
+  /** requestKey of the image's request. */
+  request: string;
+  image: string;
+  record: ReadRecord;
+  inputs: BuildInputs;
+}
+
+export interface InputsPart {
+  /** As ScanPart's. */
+  id?: string;
+  images: InputsEntry[];
+}
+
+/** A stable hash of the loaded config (every key it holds, in its order: what the derivation was given). */
+export function configHash(config: Config): string {
+  const text = JSON.stringify(config, (_k, v: unknown) => (v instanceof RegExp ? `/${v.source}/${v.flags}` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * A value's identity for "derived from the same thing": the hash of its
+ * structured-clone bytes (the same members, values, types and order) after one
+ * round trip through them, so a value read back from the cache and the value
+ * it was made from give the same bytes (a fresh array is written as a dense
+ * one, the same array read back as a sparse one). Undefined when it cannot be
+ * cloned: nothing is then kept for it.
+ */
+export function requestKey(value: unknown): string | undefined {
+  try {
+    return createHash('sha256').update(serialize(deserialize(serialize(value)))).digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The root's real path (symlinks resolved), or the root as given when it cannot be resolved: what the snapshot and stale's kept answer are keyed on. */
+export function realOf(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
+  }
+}
+
+/** The cache key of one part of the snapshot of the real root `real` under the config hashed `hash`. */
+export const partKey = (part: 'scan' | 'model' | 'inputs', real: string, hash: string): string => JSON.stringify(['tree', part, real, hash]);
+
+/**
+ * Which new or removed directory entries change nothing the scan found (nor the
+ * listing recipe discovery reads): a regular file that the walk does not notice
+ * (walkNoticesFile) and no recipe kind finds by name.
+ */
+export function harmlessEntries(root: string, config: Config): HarmlessEntry {
+  let notices: ((rel: string) => boolean) | undefined;
+  return (dir, name, type) => {
+    if (type !== 'f') return false;
+    const rel = relative(root, join(dir, name)).split(sep).join('/');
+    if (rel.startsWith('../') || rel === '..' || rel === '') return false;
+    notices ??= walkNoticesFile(root, config);
+    if (notices(rel)) return false;
+    const tree = { files: [rel], vendored: [] };
+    if (findMakefiles(root, config.exclude, tree).length > 0) return false;
+    return !RECIPE_FINDERS.some((r) => r.find(root, config.exclude, tree).includes(rel));
+  };
+}
+
+/**
+ * What of the scan's listing of the tree the build model reads: the files a
+ * recipe kind finds by name (Makefiles, workflows, bake files…) and the
+ * vendored trees. The rest of the listing is, as for harmlessEntries, a file no
+ * recipe reader looks for: a new NOTES.txt or values file changes nothing of
+ * the model. Its requestKey is what a kept model was derived from.
+ */
+export function recipeListingKey(root: string, config: Config, tree: RecipeTree): string | undefined {
+  const files = new Set([...findMakefiles(root, config.exclude, tree), ...RECIPE_FINDERS.flatMap((r) => r.find(root, config.exclude, tree))]);
+  return requestKey({ files: [...files].sort(), vendored: tree.vendored });
+}
+
+/** The model and inputs readers list directories for themselves: any entry there counts. */
+const strict: HarmlessEntry = () => false;
+
+/** Every kept part of a snapshot and the check of each of its records, made at one point of a run. */
+export interface KeptChecks {
+  scan?: ScanPart;
+  model?: ModelPart;
+  inputs?: InputsPart;
+  scanCheck?: RecordCheck;
+  walkCheck?: RecordCheck;
+  /** Per scanned file (its key). */
+  fileChecks: Map<string, { entry: FileEntry; check: RecordCheck }>;
+  modelCheck?: RecordCheck;
+  /** Per image's request (its requestKey). */
+  inputChecks: Map<string, { entry: InputsEntry; check: RecordCheck }>;
+  /** Every check made, and how long they took. */
+  all: RecordCheck[];
+  ms: number;
+}
+
+/**
+ * Read the kept parts of the snapshot of `real` under `config` and check every
+ * record at once, each path asked once (lstats shared); nothing is derived.
+ */
+export function checkKept(root: string, real: string, config: Config, cache: Cache): KeptChecks {
+  const t0 = performance.now();
+  const hash = configHash(config);
+  const lstats: LstatMemo = new Map();
+  const scan = cache.getValue<ScanPart>(SNAPSHOT_NS, partKey('scan', real, hash));
+  const model = cache.getValue<ModelPart>(SNAPSHOT_NS, partKey('model', real, hash));
+  const inputs = cache.getValue<InputsPart>(SNAPSHOT_NS, partKey('inputs', real, hash));
+  const harmless = harmlessEntries(root, config);
+  const scanCheck = scan ? checkRecord(scan.record, harmless, real, { lstats }) : undefined;
+  const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats }) : undefined;
+  const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
+  for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
+  const modelCheck = model ? checkRecord(model.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
+  const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
+  for (const entry of inputs?.images ?? []) inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
+  const all = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
+  return { ...(scan ? { scan } : {}), ...(model ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck ? { modelCheck } : {}), inputChecks, all, ms: Math.round(performance.now() - t0) };
+}
+
+/**
+ * Whether every kept part holds and together they are the derivation `id`
+ * names (`scan/model/inputs` ids: DerivedTree's `snapshot.id`): then deriveTree
+ * would reuse each of them, and the images layer, a function of the scan, the
+ * model and the config alone (images/ reads no file), would ask for exactly the
+ * kept inputs. Undefined when so; else why not.
+ */
+export function heldWhole(kept: KeptChecks, id: string): string | undefined {
+  const { scan, model, inputs } = kept;
+  if (!scan || !model || !inputs) return 'a part of the snapshot is not kept';
+  if (`${scan.id}/${model.id}/${inputs.id}` !== id) return 'the tree snapshot is not the one it was derived from';
+  const failed = kept.all.find((c) => !c.holds);
+  if (failed) return failed.reason ?? 'its record does not hold';
+  if (model.tree !== scan.tree) return 'the listing of the tree the recipe readers look in changed';
+  return undefined;
+}
+
+/** Keep the refreshed records (today's stats, next time lstat-only) of a snapshot that held whole (heldWhole). */
+export function keepRefreshedWhole(kept: KeptChecks, real: string, config: Config, cache: Cache): void {
+  const { scan, model, inputs, scanCheck, walkCheck, modelCheck } = kept;
+  if (!scan || !model || !inputs) return;
+  const hash = configHash(config);
+  const files = [...kept.fileChecks.values()];
+  if (scanCheck?.refreshed || walkCheck?.refreshed || files.some((c) => c.check.refreshed)) {
+    const refreshed = scan.files.map((f) => ({ ...f, record: kept.fileChecks.get(f.key)?.check.refreshed ?? f.record }));
+    cache.putValue(SNAPSHOT_NS, partKey('scan', real, hash), { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { ...scan.walk, record: walkCheck?.refreshed ?? scan.walk.record }, files: refreshed } satisfies ScanPart);
+  }
+  if (modelCheck?.refreshed) cache.putValue(SNAPSHOT_NS, partKey('model', real, hash), { ...model, record: modelCheck.refreshed } satisfies ModelPart);
+  if ([...kept.inputChecks.values()].some((c) => c.check.refreshed)) {
+    cache.putValue(SNAPSHOT_NS, partKey('inputs', real, hash), { ...inputs, images: inputs.images.map((e) => kept.inputChecks.get(e.request)?.check.refreshed ? { ...e, record: kept.inputChecks.get(e.request)!.check.refreshed! } : e) } satisfies InputsPart);
+  }
+}
+
+/** The checks' part of the -v summary line: how many paths, listed or hashed again, in how long. */
+export function checkedText(kept: KeptChecks): string {
+  const sum = (k: keyof RecordCheck['stats']) => kept.all.reduce((n, c) => n + c.stats[k], 0);
+  const refreshed = kept.all.some((c) => c.holds && c.refreshed);
+  return kept.all.length === 0 ? 'nothing kept to check' : `${sum('paths')} paths checked (${sum('listed')} listed again, ${sum('hashed')} hashed again${refreshed ? ', their stats kept for the next run' : ''}) in ${kept.ms} ms`;
+}
