@@ -108,14 +108,20 @@ function removeQuietly(path: string): void {
 
 const journalDirs = new Map<string, Promise<string>>();
 
-/** `<git dir>/pinwatch` (per worktree: `git rev-parse --absolute-git-dir`, once per root), else `<root>/.pinwatch`. */
-export function journalDir(root: string): Promise<string> {
+/**
+ * `<git dir>/pinwatch` (per worktree: `git rev-parse --absolute-git-dir`, once per root), else `<root>/.pinwatch`.
+ * `gitDir`: that rev-parse's answer when the caller asked it already, from `root`, in a rev-parse of its own
+ * (stale's kept-answer check does: one process fewer); undefined from it asks again.
+ */
+export function journalDir(root: string, gitDir?: Promise<string | undefined>): Promise<string> {
   let dir = journalDirs.get(root);
   if (!dir) {
-    dir = runGit(root, ['rev-parse', '--absolute-git-dir']).then(
-      (r) => (r.code === 0 && r.stdout.trim() ? join(r.stdout.trim(), 'pinwatch') : join(root, '.pinwatch')),
-      () => join(root, '.pinwatch'),
-    );
+    const ask = () =>
+      runGit(root, ['rev-parse', '--absolute-git-dir']).then(
+        (r) => (r.code === 0 && r.stdout.trim() ? join(r.stdout.trim(), 'pinwatch') : join(root, '.pinwatch')),
+        () => join(root, '.pinwatch'),
+      );
+    dir = gitDir ? gitDir.then((d) => (d ? join(d, 'pinwatch') : ask()), ask) : ask();
     journalDirs.set(root, dir);
   }
   return dir;
@@ -300,12 +306,13 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
 
 /**
  * The same in two steps, so a caller can overlap the second with its own work:
- * the journal is recovered before this resolves (it may rename files); the
+ * the journal is recovered before this resolves (it may rename files; `gitDir` as
+ * journalDir takes it); the
  * search for stale temp files (one `git ls-files --others`, about 0.1 s on a
  * large tree) has started, and `staleTemps()` removes what it found and says so.
  */
-export async function startRecovery(root: string): Promise<{ journal: RecoveryNote[]; staleTemps(): Promise<RecoveryNote[]> }> {
-  const dir = await journalDir(root);
+export async function startRecovery(root: string, gitDir?: Promise<string | undefined>): Promise<{ journal: RecoveryNote[]; staleTemps(): Promise<RecoveryNote[]> }> {
+  const dir = await journalDir(root, gitDir);
   const outsideGit = dir === join(root, '.pinwatch');
   const notes: RecoveryNote[] = [];
   const path = join(dir, JOURNAL);

@@ -12,8 +12,8 @@ export interface StartedRecovery {
   temps: Promise<Awaited<ReturnType<Awaited<ReturnType<typeof startRecovery>>['staleTemps']>>>;
 }
 
-/** Start the recovery of an interrupted write at `root` (finished before this resolves) and the look for stale temp files. */
-export async function startTreeRecovery(root: string): Promise<StartedRecovery> {
-  const started = await startRecovery(root);
+/** Start the recovery of an interrupted write at `root` (finished before this resolves) and the look for stale temp files; `gitDir` as journal/ journalDir takes it. */
+export async function startTreeRecovery(root: string, gitDir?: Promise<string | undefined>): Promise<StartedRecovery> {
+  const started = await startRecovery(root, gitDir);
   return { started, temps: started.staleTemps() };
 }

@@ -33,7 +33,7 @@ async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions
   start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   const root = resolve(repoRoot);
   if (!reuse.verdict || !reuse.kept || !isDirectory(root)) return { start, reuse };
-  const recovery = await startTreeRecovery(root);
+  const recovery = await startTreeRecovery(root, reuse.gitDir);
   if (recovery.started.journal.length > 0) return { start, reuse, recovery };
   const real = realOf(root);
   const checked = checkKept(root, real, config, cache);

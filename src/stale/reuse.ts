@@ -131,6 +131,8 @@ export interface AnswerReuse {
   refused?: string;
   /** The kept answer's git facts, checked (only when one is kept). */
   verdict?: Promise<Verdict>;
+  /** The root's git dir (`rev-parse --absolute-git-dir`), asked in the same rev-parse as HEAD (only when one is kept; undefined: not known). */
+  gitDir?: Promise<string | undefined>;
   /** Whether history rewriters were present at the start (nothing is kept then). */
   rewriters?: string;
   kept?: KeptAnswer;
@@ -148,8 +150,10 @@ export function openAnswer(root: string, config: Config, opts: AnswerOptions, ca
   const kept = cache.getValue<KeptAnswer>(ANSWER_NS, keyed.key);
   if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for these options, config and pinwatch build' };
   const t0 = performance.now();
-  const verdict = checkFacts(root, opts.head ?? 'HEAD', kept, config, t0).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
-  return { key: keyed.key, kept, verdict };
+  const rev = opts.head ?? 'HEAD';
+  const head = headAndShallow(root, rev);
+  const verdict = checkFacts(root, rev, kept, config, t0, head).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
+  return { key: keyed.key, kept, verdict, gitDir: head.then((h) => h.gitDir, () => undefined) };
 }
 
 function wellFormed(k: KeptAnswer | undefined): k is KeptAnswer {
@@ -164,23 +168,24 @@ async function newCommits(root: string, rev: string, tip: string): Promise<Histo
 }
 
 /**
- * HEAD's commit, the root's prefix and the shallow state in one `rev-parse`
- * (shallow.ts and objects.ts ask them in two): the flag, the commit, then the
- * prefix and the shallow file's path, which are printed raw (a newline in
- * either leaves the split unsure: then no prefix is known, and no reuse).
+ * HEAD's commit, the root's prefix, the shallow state and the git dir in one
+ * `rev-parse` (shallow.ts and objects.ts ask the first three in two, the
+ * journal the last in another): the flag, the commit, then the prefix, the
+ * shallow file's path and the git dir, which are printed raw (a newline in
+ * any leaves the split unsure: then no prefix is known, and no reuse).
  */
-async function headAndShallow(root: string, rev: string): Promise<{ head: { commit?: string; prefix?: string }; shallow: ShallowState }> {
-  const out = await git(root, ['rev-parse', '--is-shallow-repository', `${rev}^{commit}`, '--show-prefix', '--git-path', 'shallow']);
+async function headAndShallow(root: string, rev: string): Promise<{ head: { commit?: string; prefix?: string }; shallow: ShallowState; gitDir?: string }> {
+  const out = await git(root, ['rev-parse', '--is-shallow-repository', `${rev}^{commit}`, '--show-prefix', '--git-path', 'shallow', '--absolute-git-dir']);
   const lines = (out.endsWith('\n') ? out.slice(0, -1) : out).split('\n');
-  const [flag = '', commit = '', prefix, path] = lines;
-  const ok = lines.length === 4 && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(commit);
-  return { head: ok ? { commit, prefix } : {}, shallow: shallowStateOf(root, flag, ok ? path! : '') };
+  const [flag = '', commit = '', prefix, path, gitDir] = lines;
+  const ok = lines.length === 5 && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(commit);
+  return { head: ok ? { commit, prefix } : {}, shallow: shallowStateOf(root, flag, ok ? path! : ''), ...(ok && gitDir ? { gitDir } : {}) };
 }
 
-async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config, t0: number): Promise<Verdict> {
+async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config, t0: number, asked: ReturnType<typeof headAndShallow>): Promise<Verdict> {
   const methods = config.provenance.methods;
   const [{ head, shallow }, commits, tags, abbreviations] = await Promise.all([
-    headAndShallow(root, rev),
+    asked,
     newCommits(root, rev, kept.tip),
     kept.tags !== undefined || methods.includes('git-tag') ? readTags(root) : undefined,
     kept.abbreviations ? resolveAbbreviations(root, kept.abbreviations.map(([a]) => a)) : undefined,

@@ -378,6 +378,16 @@ export interface RecordCheck {
 /** lstat answers shared by the checks of several records in one run (each path asked once): path key → stat tuple or `-`. */
 export type LstatMemo = Map<string, string>;
 
+const chainsOf = new WeakMap<LstatMemo, Map<string, boolean>>();
+
+/** Whether each directory (and every one above it, to the root) is a directory, as the lstats of `lstats` tell: asked once per directory for all records checked with them. */
+function dirChains(lstats: LstatMemo | undefined): Map<string, boolean> {
+  if (!lstats) return new Map();
+  let chains = chainsOf.get(lstats);
+  if (!chains) chainsOf.set(lstats, (chains = new Map()));
+  return chains;
+}
+
 export interface CheckOptions {
   /** The lstat answers of this run's other checks (each path asked once). */
   lstats?: LstatMemo;
@@ -467,10 +477,18 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
    * resolves to itself. Those directories' lstats are shared with the run's
    * other checks.
    */
+  const chains = dirChains(lstats);
+  /** Every directory from `d` up to the root is a directory now (each answer kept with the run's lstats). */
+  const chainIsDirs = (d: string): boolean => {
+    if (d === root) return true;
+    if (d.length <= root!.length) return false;
+    let ok = chains.get(d);
+    if (ok === undefined) chains.set(d, (ok = isDirTuple(tupleNow(d, d)) && chainIsDirs(dirname(d))));
+    return ok;
+  };
   const resolvesByTypes = (dep: TouchedPath): boolean => {
     if (root === undefined || dep.bytes || dep.real !== dep.p || !dep.p.startsWith(`${root}${sep}`) || normalize(dep.p) !== dep.p) return false;
-    for (let d = dirname(dep.p); d !== root; d = dirname(d)) if (d.length <= root.length || !isDirTuple(tupleNow(d, d))) return false;
-    return true;
+    return chainIsDirs(dirname(dep.p));
   };
   const realNow = (dep: TouchedPath, path: PathLike): string | undefined => {
     if (dep.real === undefined || resolvesByTypes(dep)) return undefined;
