@@ -7,7 +7,7 @@
  * (stale/repo.ts asks it before deriving anything: then no scan, model or image
  * is worked out at all).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -29,46 +29,71 @@ export const SNAPSHOT_NS = 'snapshot';
 /** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
 export type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
 
-export interface FileEntry {
-  /** fileKey of the task. */
+/** A scanned file's record as checkKept reads it: fileKey of its task, and its reads. */
+export interface FileRecord {
   key: string;
   record: ReadRecord;
+}
+
+/** A scanned file kept: its record and what reading and collecting it gave. */
+export interface FileEntry extends FileRecord {
   outcome: FileOutcome;
 }
 
-export interface ScanPart {
-  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
-  record: ReadRecord;
-  walk: { record: ReadRecord; value: KeptWalk };
-  /** Each file read and collected, with its reads (the file, the Chart.yaml beside a values file). */
-  files: FileEntry[];
-  scan: Omit<ScanResult, 'root' | 'config'>;
+/** The scan part's records (what checkKept reads; its values are kept apart: ScanPart joins them). */
+export interface ScanRecords {
+  /** Ties the records to the values written with them (a refresh rewrites the records alone, with the same tag). */
+  tag?: string;
   /** Names this part's derivation (kept when only its records' stats are refreshed): DerivedTree's `snapshot.id`. */
   id?: string;
+  /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
+  record: ReadRecord;
+  walk: { record: ReadRecord };
+  /** Each file read and collected (the file, the Chart.yaml beside a values file). */
+  files: FileRecord[];
   /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
   tree: string | undefined;
 }
 
-export interface ModelPart {
-  /** As ScanPart's. */
+export interface ScanPart extends Omit<ScanRecords, 'walk' | 'files'> {
+  walk: { record: ReadRecord; value: KeptWalk };
+  files: FileEntry[];
+  scan: Omit<ScanResult, 'root' | 'config'>;
+}
+
+export interface ModelRecords {
+  /** As ScanRecords'. */
+  tag?: string;
   id?: string;
   record: ReadRecord;
   /** recipeListingKey of the listing the model was derived from. */
   tree: string;
+}
+
+export interface ModelPart extends ModelRecords {
   model: BuildModel;
 }
 
-export interface InputsEntry {
+/** An image's inputs record as checkKept reads it. */
+export interface InputsRecord {
   /** requestKey of the image's request. */
   request: string;
   image: string;
   record: ReadRecord;
+}
+
+export interface InputsEntry extends InputsRecord {
   inputs: BuildInputs;
 }
 
-export interface InputsPart {
-  /** As ScanPart's. */
+export interface InputsRecords {
+  /** As ScanRecords'. */
+  tag?: string;
   id?: string;
+  images: InputsRecord[];
+}
+
+export interface InputsPart extends Omit<InputsRecords, 'images'> {
   images: InputsEntry[];
 }
 
@@ -103,8 +128,43 @@ export function realOf(root: string): string {
   }
 }
 
-/** The cache key of one part of the snapshot of the real root `real` under the config hashed `hash`. */
-export const partKey = (part: 'scan' | 'model' | 'inputs', real: string, hash: string): string => JSON.stringify(['tree', part, real, hash]);
+type PartName = 'scan' | 'model' | 'inputs';
+
+/** The cache key of one part's records in the snapshot of the real root `real` under the config hashed `hash`. */
+export const partKey = (part: PartName, real: string, hash: string): string => JSON.stringify(['tree', part, real, hash]);
+
+/** The cache key of one part's values (what deriveTree reuses; the records alone tell whether they hold). */
+const valuesKey = (part: PartName, real: string, hash: string): string => JSON.stringify(['tree', `${part} values`, real, hash]);
+
+interface ScanValues {
+  tag: string;
+  walk: KeptWalk;
+  outcomes: FileOutcome[];
+  scan: ScanPart['scan'];
+}
+
+/**
+ * Keep a part: its records and its values as two entries tied by a new tag
+ * (`recordsOnly`: the records alone, with the tag they have: a refresh of their
+ * stats, the values unchanged), so a check reads only the records.
+ */
+export function putPart(cache: Cache, real: string, hash: string, part: ScanPart | ModelPart | InputsPart, name: PartName, recordsOnly = false): void {
+  const tag = recordsOnly && part.tag ? part.tag : randomUUID();
+  const put = (records: ScanRecords | ModelRecords | InputsRecords, values: object) => {
+    if (!recordsOnly) cache.putValue(SNAPSHOT_NS, valuesKey(name, real, hash), { tag, ...values });
+    cache.putValue(SNAPSHOT_NS, partKey(name, real, hash), { ...records, tag });
+  };
+  if (name === 'scan') {
+    const { walk, files, scan, ...rest } = part as ScanPart;
+    put({ ...rest, walk: { record: walk.record }, files: files.map((f) => ({ key: f.key, record: f.record })) }, { walk: walk.value, outcomes: files.map((f) => f.outcome), scan } satisfies Omit<ScanValues, 'tag'>);
+  } else if (name === 'model') {
+    const { model, ...rest } = part as ModelPart;
+    put(rest, { model });
+  } else {
+    const { images, ...rest } = part as InputsPart;
+    put({ ...rest, images: images.map((e) => ({ request: e.request, image: e.image, record: e.record })) }, { inputs: images.map((e) => e.inputs) });
+  }
+}
 
 /**
  * Which new or removed directory entries change nothing the scan found (nor the
@@ -141,20 +201,59 @@ export function recipeListingKey(root: string, config: Config, tree: RecipeTree)
 const strict: HarmlessEntry = () => false;
 
 /** Every kept part of a snapshot and the check of each of its records, made at one point of a run. */
-export interface KeptChecks {
-  scan?: ScanPart;
-  model?: ModelPart;
-  inputs?: InputsPart;
+interface Checked<S, M, I, F, E> {
+  scan?: S;
+  model?: M;
+  inputs?: I;
   scanCheck?: RecordCheck;
   walkCheck?: RecordCheck;
   /** Per scanned file (its key). */
-  fileChecks: Map<string, { entry: FileEntry; check: RecordCheck }>;
+  fileChecks: Map<string, { entry: F; check: RecordCheck }>;
   modelCheck?: RecordCheck;
   /** Per image's request (its requestKey). */
-  inputChecks: Map<string, { entry: InputsEntry; check: RecordCheck }>;
+  inputChecks: Map<string, { entry: E; check: RecordCheck }>;
   /** Every check made, and how long they took. */
   all: RecordCheck[];
   ms: number;
+}
+
+/** The checks of the kept records (checkKept). */
+export type KeptChecks = Checked<ScanRecords, ModelRecords, InputsRecords, FileRecord, InputsRecord>;
+/** The same with each part's values joined to its records (joinValues): what deriveTree reuses. */
+export type JoinedChecks = Checked<ScanPart, ModelPart, InputsPart, FileEntry, InputsEntry>;
+
+/**
+ * The kept checks with each part's values read and joined to its records; a
+ * part whose values are missing or were not written with these records (another
+ * tag) is taken as not kept.
+ */
+export function joinValues(kept: KeptChecks, cache: Cache, real: string, hash: string): JoinedChecks {
+  const tagged = <T extends { tag: string }>(name: PartName, tag: string | undefined): T | undefined => {
+    if (!tag) return undefined;
+    const v = cache.getValue<T>(SNAPSHOT_NS, valuesKey(name, real, hash));
+    return v?.tag === tag ? v : undefined;
+  };
+  const sv = kept.scan ? tagged<ScanValues>('scan', kept.scan.tag) : undefined;
+  const mv = kept.model ? tagged<{ tag: string; model: BuildModel }>('model', kept.model.tag) : undefined;
+  const iv = kept.inputs ? tagged<{ tag: string; inputs: BuildInputs[] }>('inputs', kept.inputs.tag) : undefined;
+  const out: JoinedChecks = { fileChecks: new Map(), inputChecks: new Map(), all: kept.all, ms: kept.ms };
+  if (kept.scan && sv && sv.outcomes.length === kept.scan.files.length) {
+    const files = kept.scan.files.map((f, i) => ({ ...f, outcome: sv.outcomes[i]! }));
+    out.scan = { ...kept.scan, walk: { record: kept.scan.walk.record, value: sv.walk }, files, scan: sv.scan };
+    if (kept.scanCheck) out.scanCheck = kept.scanCheck;
+    if (kept.walkCheck) out.walkCheck = kept.walkCheck;
+    for (const f of files) out.fileChecks.set(f.key, { entry: f, check: kept.fileChecks.get(f.key)!.check });
+  }
+  if (kept.model && mv) {
+    out.model = { ...kept.model, model: mv.model };
+    if (kept.modelCheck) out.modelCheck = kept.modelCheck;
+  }
+  if (kept.inputs && iv && iv.inputs.length === kept.inputs.images.length) {
+    const images = kept.inputs.images.map((e, i) => ({ ...e, inputs: iv.inputs[i]! }));
+    out.inputs = { ...kept.inputs, images };
+    for (const e of images) out.inputChecks.set(e.request, { entry: e, check: kept.inputChecks.get(e.request)!.check });
+  }
+  return out;
 }
 
 /**
@@ -165,16 +264,16 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const t0 = performance.now();
   const hash = configHash(config);
   const lstats: LstatMemo = new Map();
-  const scan = cache.getValue<ScanPart>(SNAPSHOT_NS, partKey('scan', real, hash));
-  const model = cache.getValue<ModelPart>(SNAPSHOT_NS, partKey('model', real, hash));
-  const inputs = cache.getValue<InputsPart>(SNAPSHOT_NS, partKey('inputs', real, hash));
+  const scan = cache.getValue<ScanRecords>(SNAPSHOT_NS, partKey('scan', real, hash));
+  const model = cache.getValue<ModelRecords>(SNAPSHOT_NS, partKey('model', real, hash));
+  const inputs = cache.getValue<InputsRecords>(SNAPSHOT_NS, partKey('inputs', real, hash));
   const harmless = harmlessEntries(root, config);
   const scanCheck = scan ? checkRecord(scan.record, harmless, real, { lstats }) : undefined;
   const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats }) : undefined;
-  const fileChecks = new Map<string, { entry: FileEntry; check: RecordCheck }>();
+  const fileChecks = new Map<string, { entry: FileRecord; check: RecordCheck }>();
   for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
   const modelCheck = model ? checkRecord(model.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
-  const inputChecks = new Map<string, { entry: InputsEntry; check: RecordCheck }>();
+  const inputChecks = new Map<string, { entry: InputsRecord; check: RecordCheck }>();
   for (const entry of inputs?.images ?? []) inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
   const all = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
   return { ...(scan ? { scan } : {}), ...(model ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck ? { modelCheck } : {}), inputChecks, all, ms: Math.round(performance.now() - t0) };
@@ -197,19 +296,19 @@ export function heldWhole(kept: KeptChecks, id: string): string | undefined {
   return undefined;
 }
 
-/** Keep the refreshed records (today's stats, next time lstat-only) of a snapshot that held whole (heldWhole). */
+/** Keep the refreshed records (today's stats, next time lstat-only) of a snapshot that held whole (heldWhole); its values stay as they are. */
 export function keepRefreshedWhole(kept: KeptChecks, real: string, config: Config, cache: Cache): void {
   const { scan, model, inputs, scanCheck, walkCheck, modelCheck } = kept;
   if (!scan || !model || !inputs) return;
   const hash = configHash(config);
-  const files = [...kept.fileChecks.values()];
-  if (scanCheck?.refreshed || walkCheck?.refreshed || files.some((c) => c.check.refreshed)) {
-    const refreshed = scan.files.map((f) => ({ ...f, record: kept.fileChecks.get(f.key)?.check.refreshed ?? f.record }));
-    cache.putValue(SNAPSHOT_NS, partKey('scan', real, hash), { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { ...scan.walk, record: walkCheck?.refreshed ?? scan.walk.record }, files: refreshed } satisfies ScanPart);
+  const records = (name: PartName, value: ScanRecords | ModelRecords | InputsRecords) => cache.putValue(SNAPSHOT_NS, partKey(name, real, hash), value);
+  if (scanCheck?.refreshed || walkCheck?.refreshed || [...kept.fileChecks.values()].some((c) => c.check.refreshed)) {
+    const files = scan.files.map((f) => ({ key: f.key, record: kept.fileChecks.get(f.key)?.check.refreshed ?? f.record }));
+    records('scan', { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { record: walkCheck?.refreshed ?? scan.walk.record }, files });
   }
-  if (modelCheck?.refreshed) cache.putValue(SNAPSHOT_NS, partKey('model', real, hash), { ...model, record: modelCheck.refreshed } satisfies ModelPart);
+  if (modelCheck?.refreshed) records('model', { ...model, record: modelCheck.refreshed });
   if ([...kept.inputChecks.values()].some((c) => c.check.refreshed)) {
-    cache.putValue(SNAPSHOT_NS, partKey('inputs', real, hash), { ...inputs, images: inputs.images.map((e) => kept.inputChecks.get(e.request)?.check.refreshed ? { ...e, record: kept.inputChecks.get(e.request)!.check.refreshed! } : e) } satisfies InputsPart);
+    records('inputs', { ...inputs, images: inputs.images.map((e) => ({ ...e, record: kept.inputChecks.get(e.request)?.check.refreshed ?? e.record })) });
   }
 }
 

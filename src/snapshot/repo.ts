@@ -46,7 +46,7 @@ import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
 import type { BuildInputs } from '../sources/types.js';
 import { recordReads, recordReadsSync, unchangedSince, type ReadRecord } from '../util/tracked-fs.js';
-import { checkedText, checkKept, configHash, partKey, realOf, recipeListingKey, requestKey, SNAPSHOT_NS, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
+import { checkedText, checkKept, configHash, joinValues, putPart, realOf, recipeListingKey, requestKey, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
 
 /** How one part of the snapshot was had: reused, or derived again and why. */
 export interface PartUse {
@@ -152,13 +152,12 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const recovery = { journal: started.journal, staleTemps: () => temps };
   const real = realOf(root);
   const hash = configHash(config);
-  const keyOf = (part: 'scan' | 'model' | 'inputs') => partKey(part, real, hash);
   const none = 'none kept for this config and pinwatch build';
   // one start for every recording of this run: their paths may be merged into one another (sources/memo.ts)
   const startNs = BigInt(Date.now()) * 1_000_000n;
 
   // every kept record is checked first, at one point in time, each path asked once
-  const checked = options.checked ?? checkKept(root, real, config, cache);
+  const checked = joinValues(options.checked ?? checkKept(root, real, config, cache), cache, real, hash);
   const { scan: keptScan, model: keptModel, inputs: keptInputs, scanCheck, walkCheck, fileChecks, modelCheck, inputChecks } = checked;
   const keptByImage = new Map<string, InputsEntry>();
   for (const entry of keptInputs?.images ?? []) keptByImage.set(entry.image, entry);
@@ -183,7 +182,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const anyRefreshed = scanCheck.refreshed || walkCheck.refreshed || [...fileChecks.values()].some((c) => c.check.refreshed);
     if (anyRefreshed) {
       const files = keptScan.files.map((f) => ({ ...f, record: fileChecks.get(f.key)?.check.refreshed ?? f.record }));
-      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { ...keptScan, record: scanCheck.refreshed ?? keptScan.record, walk: { ...keptScan.walk, record: walkCheck.refreshed ?? keptScan.walk.record }, files } satisfies ScanPart);
+      putPart(cache, real, hash, { ...keptScan, record: scanCheck.refreshed ?? keptScan.record, walk: { ...keptScan.walk, record: walkCheck.refreshed ?? keptScan.walk.record }, files } satisfies ScanPart, 'scan', true);
     }
   } else {
     scanUse.reason = !keptScan ? none : !walkCheck?.holds ? (walkCheck?.reason ?? 'its record does not hold') : fileFailure ? (fileFailure.check.reason ?? 'its record does not hold') : (scanCheck?.reason ?? 'its record does not hold');
@@ -233,7 +232,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     if (!unfit) {
       const { root: _r, config: _c, ...kept } = value;
       scanId = randomUUID();
-      cache.putValue(SNAPSHOT_NS, keyOf('scan'), { id: scanId, record, walk: keptWalk!, files, scan: kept, tree: treeKey } satisfies ScanPart);
+      putPart(cache, real, hash, { id: scanId, record, walk: keptWalk!, files, scan: kept, tree: treeKey } satisfies ScanPart, 'scan');
     }
     const paths = record.paths.length + (keptWalk?.record.paths.length ?? 0) + files.reduce((n, f) => n + f.record.paths.length, 0);
     const walked = keptScan && walkCheck?.holds ? 'the walk reused' : 'walked again';
@@ -249,7 +248,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     model = keptModel.model;
     modelUse.reused = true;
     modelId = keptModel.id;
-    if (modelCheck.refreshed) cache.putValue(SNAPSHOT_NS, keyOf('model'), { ...keptModel, record: modelCheck.refreshed } satisfies ModelPart);
+    if (modelCheck.refreshed) putPart(cache, real, hash, { ...keptModel, record: modelCheck.refreshed } satisfies ModelPart, 'model', true);
   } else {
     modelUse.reason = !keptModel ? none : !modelCheck?.holds ? (modelCheck?.reason ?? 'its record does not hold') : 'the listing of the tree the recipe readers look in changed';
     let record: ReadRecord | undefined;
@@ -260,7 +259,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
       model = undefined;
     }
     const unfit = !record || !model ? 'it could not be read' : treeKey === undefined ? 'its listing cannot be compared' : keepable(record);
-    if (!unfit) cache.putValue(SNAPSHOT_NS, keyOf('model'), { id: (modelId = randomUUID()), record: record!, tree: treeKey!, model: model! } satisfies ModelPart);
+    if (!unfit) putPart(cache, real, hash, { id: (modelId = randomUUID()), record: record!, tree: treeKey!, model: model! } satisfies ModelPart, 'model');
     details.push(`build model derived again (${modelUse.reason})${record ? ` from ${record.paths.length} paths` : ''}, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
 
@@ -293,7 +292,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   // the same derivation (its id kept) when every image's inputs were reused and no image came or went
   const sameInputs = !!keptInputs && inputsUse.derived.length === 0 && entries.length === keptInputs.images.length;
   inputsId = inputsUnfit ? undefined : sameInputs ? keptInputs.id : randomUUID();
-  if (inputsChanged || !sameInputs) cache.putValue(SNAPSHOT_NS, keyOf('inputs'), { ...(inputsId ? { id: inputsId } : {}), images: entries } satisfies InputsPart);
+  if (inputsChanged || !sameInputs) putPart(cache, real, hash, { ...(inputsId ? { id: inputsId } : {}), images: entries } satisfies InputsPart, 'inputs');
   const reused = scanUse.reused && modelUse.reused && inputsUse.derived.length === 0;
   const reason = scanUse.reason ?? modelUse.reason ?? (inputsUse.derived[0] ? `inputs of ${inputsUse.derived[0].image}: ${inputsUse.derived[0].reason}` : undefined);
   const any = scanUse.reused || modelUse.reused || inputsUse.reused.length > 0;
