@@ -33,7 +33,7 @@ export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now
     policy,
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
     ...(flags.base !== undefined ? { base: flags.base } : {}),
-    ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}),
+    ...(flags.registry ? { registry: await registryOptions(config, ctx.io.env, flags) } : {}),
   });
   // one scan feeds lint and stale: its recovery notes come from both, printed once
   const notes = [...new Set([...config.origin.assumed.map((a) => `assumed: ${a}`), ...lintReportNotes(result.lint, config), ...result.stale.warnings, ...result.stale.notes, ...prNotes(result)])];

@@ -19,7 +19,7 @@ export async function runExplain(ctx: CommandContext, image: string, flags: Expl
   const format = pickFormat(ctx, FORMATS, 'text');
   const { repo } = ctx.global;
   const config = loadCommandConfig(ctx);
-  const e = await explainImage(repo, config, image, flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {});
+  const e = await explainImage(repo, config, image, flags.registry ? { registry: await registryOptions(config, ctx.io.env, flags) } : {});
   emit(ctx, format === 'json' ? formatExplainJson(e) : formatExplainText(e));
   return 0;
 }

@@ -57,7 +57,7 @@ export async function runRunning(ctx: CommandContext, flags: RunningFlags): Prom
   const policy: RunningPolicy = { failOnRunning: parseFailOnRunning(flags.failOnRunning) };
   const config = loadCommandConfig(ctx);
   const pods = await podsFromFlags(ctx, flags);
-  const report = await runningBuilds(ctx.global.repo, config, pods, flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {});
+  const report = await runningBuilds(ctx.global.repo, config, pods, flags.registry ? { registry: await registryOptions(config, ctx.io.env, flags) } : {});
   if (format === 'json') emit(ctx, formatRunningJson(report));
   else if (format === 'markdown') emit(ctx, formatRunningMarkdown(report));
   else if (format === 'github') {

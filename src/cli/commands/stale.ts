@@ -2,7 +2,6 @@
 import type { CommandContext } from '../context.js';
 import { pickFormat } from '../flags/global.js';
 import { emit, findingCounts, setStepOutputs } from '../output.js';
-import { findingsReport } from '../findings-output.js';
 import { loadCommandConfig } from '../config.js';
 import { registryOptions, type RegistryFlags } from '../flags/registry.js';
 import { staleReport } from '../../stale/repo.js';
@@ -27,14 +26,16 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   const policy = stalePolicy(flags, new Date());
   const { repo } = ctx.global;
   const config = loadCommandConfig(ctx);
+  const registry = flags.registry ? await registryOptions(config, ctx.io.env, flags) : undefined;
   const report = await withProgress(ctx, `stale: reading the history${flags.registry ? ' and asking the registry' : ''}`, () =>
-    staleReport(repo, config, { only: images, now: policy.now, ...(flags.registry ? { registry: registryOptions(config, ctx.io.env, flags) } : {}) }),
+    staleReport(repo, config, { only: images, now: policy.now, ...(registry ? { registry } : {}) }),
   );
   if (format === 'json') emit(ctx, formatStaleJson(report));
   else if (format === 'text') emit(ctx, formatStaleText(report, textOptions(ctx)));
   else if (format === 'markdown') emit(ctx, formatStaleMarkdown(report));
   else {
     const findings = staleFindings(report, policy);
+    const { findingsReport } = await import('../findings-output.js');
     emit(ctx, findingsReport(format, findings, { title: 'pinwatch stale', rules: STALE_RULES, root: repo, notes: [...report.warnings, ...report.notes] }));
     if (format === 'github') setStepOutputs(ctx, { ...findingCounts(findings), 'stale-count': report.images.filter((i) => i.status === 'stale').length });
   }

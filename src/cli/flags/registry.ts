@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../config/types.js';
 import { PinwatchError } from '../../errors.js';
-import { RegistryClient, type RegistryClientOptions } from '../../registry/client.js';
+import type { RegistryClientOptions } from '../../registry/client.js';
 import type { Env } from '../../registry/credentials.js';
 import type { StaleOptions } from '../../stale/index.js';
 
@@ -29,8 +29,9 @@ export function registryClientOptions(env: Env, flags: RegistryFlags, configured
   return opts;
 }
 
-/** `--registry` options for the stale engine: one client built from the registry flags, env and config. */
-export function registryOptions(config: Config, env: Env, flags: RegistryFlags = {}): NonNullable<StaleOptions['registry']> {
-  const client = new RegistryClient(registryClientOptions(env, flags, config.insecureRegistries));
-  return { opts: { client } };
+/** `--registry` options for the stale engine: one client built from the registry flags, env and config (the client's code loaded only then). */
+export async function registryOptions(config: Config, env: Env, flags: RegistryFlags = {}): Promise<NonNullable<StaleOptions['registry']>> {
+  const opts = registryClientOptions(env, flags, config.insecureRegistries);
+  const { RegistryClient } = await import('../../registry/client.js');
+  return { opts: { client: new RegistryClient(opts) } };
 }
