@@ -13,7 +13,11 @@ import { exportTree } from '../git/tree-export.js';
 import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
-import { staleFindings, STALE_RULES, staleReport, treeForStale, type StalePolicy, type StaleReportOptions, type StaleReportResult } from '../stale/index.js';
+import { staleFindings, STALE_RULES } from '../stale/findings.js';
+import type { StalePolicy } from '../stale/policy.js';
+import { lookFirst, staleReport, type Looked, type StaleReportOptions, type StaleReportResult } from '../stale/repo.js';
+import type { ScanResult } from '../scan/index.js';
+import type { BuildModel } from '../producers/types.js';
 
 export interface CheckOptions {
   policy: StalePolicy;
@@ -51,25 +55,9 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
   // stale's kept answer may be reused (stale/reuse.ts: its facts are checked meanwhile); one tree walk for
   // both (the scan's records the listing the build model reads), or the tree's snapshot
   const staleOptions = { now: options.policy.now, ...(options.registry ? { registry: options.registry } : {}), ...(options.base !== undefined ? { base: options.base } : {}) };
-  const tree = await treeForStale(repoRoot, config, staleOptions);
-  const { scan, known } = tree.derived;
-  let model: Awaited<ReturnType<typeof loadBuildModel>>;
-  try {
-    // a model that could not be read fails check as it always did (images/ only notes it)
-    model = known.model ?? (await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {}));
-  } catch (e) {
-    tree.history?.close();
-    throw e;
-  }
-  const stale = await staleReport(repoRoot, config, {
-    scan,
-    model,
-    known,
-    tree,
-    now: options.policy.now,
-    ...(options.registry ? { registry: options.registry } : {}),
-    ...(options.base !== undefined ? { base: options.base } : {}),
-  });
+  // stale's kept answer reused whole (stale/repo.ts lookFirst): lint runs on the kept scan and model, nothing else is derived
+  const looked = await lookFirst(repoRoot, config, staleOptions, 'HEAD', options.policy.now, true);
+  const { scan, model, stale } = 'report' in looked && looked.tree ? { ...looked.tree, stale: looked.report } : await deriveAndJudge(repoRoot, config, staleOptions, looked as Looked);
   const lint = lintScanned(repoRoot, config, scan, model, {
     ...(options.baseline !== undefined ? { baseline: options.baseline } : {}),
     extraRuleIds: STALE_RULES.map((r) => r.id),
@@ -91,6 +79,23 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
     rebuild: stale.images.filter((i) => (i.rebuild ?? []).length > 0).map((i) => i.image),
   };
   return { lint, stale, findings: lint.findings, pr };
+}
+
+/** check's tree and stale when no kept answer was reused whole: the tree derived (reusing what lookFirst checked), the model, and stale judged on them. */
+async function deriveAndJudge(repoRoot: string, config: Config, staleOptions: StaleReportOptions, looked: Looked): Promise<{ scan: ScanResult; model: BuildModel; stale: StaleReportResult }> {
+  const { treeForStale } = await import('../stale/judge.js');
+  const tree = await treeForStale(repoRoot, config, staleOptions, 'HEAD', looked);
+  const { scan, known } = tree.derived;
+  let model: BuildModel;
+  try {
+    // a model that could not be read fails check as it always did (images/ only notes it)
+    model = known.model ?? (await loadBuildModel(repoRoot, config, scan.recipeTree ? { tree: scan.recipeTree } : {}));
+  } catch (e) {
+    tree.history?.close();
+    throw e;
+  }
+  const stale = await staleReport(repoRoot, config, { scan, model, known, tree, ...staleOptions });
+  return { scan, model, stale };
 }
 
 /** Fingerprints of the lint findings of the base revision's tree (written to a temp folder, linted with this config). */

@@ -9,7 +9,9 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
-import { checkedText, checkKept, heldWhole, keepRefreshedWhole, realOf } from '../snapshot/check.js';
+import { checkedText, checkKept, configHash, heldWhole, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
+import type { ScanResult } from '../scan/index.js';
+import type { BuildModel } from '../producers/types.js';
 import { startTreeRecovery } from '../snapshot/recovery.js';
 import type { Looked, StaleReportOptions, StaleReportResult, StaleTree } from './judge.js';
 import { noteVerdict, openAnswer, reusedReport, type AnswerOptions } from './reuse.js';
@@ -18,15 +20,22 @@ import { gitStats } from '../git/run.js';
 
 export type { Looked, StaleReportOptions, StaleReportResult } from './judge.js';
 
+/** A kept answer reused: the report, and with `values` the scan and build model it was derived from (check lints them). */
+export interface Reused {
+  report: StaleReportResult;
+  tree?: { scan: ScanResult; model: BuildModel };
+}
+
 /**
  * The kept answer looked at before anything is derived: when its git facts
  * hold (reuse.ts), the tree snapshot holds whole as the very derivation the
  * answer came from (snapshot/check.ts heldWhole) and no interrupted write is to
  * be recovered, the answer is this run's, without a scan, a build model, an
- * image or a history read; otherwise what was opened and checked is handed on,
- * so deriveTree checks nothing twice.
+ * image or a history read (`values`: the kept scan and model are read too, as
+ * deriveTree would reuse them); otherwise what was opened and checked is handed
+ * on (judge.ts treeForStale), so deriveTree checks nothing twice.
  */
-async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions, rev: string, now: Date | undefined): Promise<{ report: StaleReportResult } | Looked> {
+export async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev: string, now: Date | undefined, values = false): Promise<Reused | Looked> {
   const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes, checks: 0 };
   const cache = cacheFor(repoRoot);
   const reuse = openAnswer(repoRoot, config, answer, cache);
@@ -38,13 +47,16 @@ async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions
   const real = realOf(root);
   const checked = checkKept(root, real, config, cache);
   if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
-    const tree = Math.round(performance.now() - start.ms);
+    const treeMs = Math.round(performance.now() - start.ms);
     const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
-    if (verdict.ok && temps.length === 0) {
+    const joined = values ? joinValues(checked, cache, real, configHash(config)) : undefined;
+    const tree = joined ? (joined.scan && joined.model ? { scan: { ...joined.scan.scan, root, config }, model: joined.model.model } : undefined) : undefined;
+    if (verdict.ok && temps.length === 0 && (!values || tree)) {
       keepRefreshedWhole(checked, real, config, cache);
       cache.note(`tree snapshot reused: scan reused, build model reused, inputs of ${checked.inputChecks.size} image(s) reused; ${checkedText(checked)}`);
       noteVerdict(cache, verdict);
-      return { report: reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree, reuse: Math.round(performance.now() - start.ms) }) };
+      const report = reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree: treeMs, reuse: Math.round(performance.now() - start.ms) });
+      return { report, ...(tree ? { tree } : {}) };
     }
   }
   return { start, reuse, recovery, checked };
