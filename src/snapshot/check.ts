@@ -292,7 +292,7 @@ export function heldWhole(kept: KeptChecks, id: string): string | undefined {
   if (`${scan.id}/${model.id}/${inputs.id}` !== id) return 'the tree snapshot is not the one it was derived from';
   const failed = kept.all.find((c) => !c.holds);
   if (failed) return failed.reason ?? 'its record does not hold';
-  if (model.tree !== scan.tree) return 'the listing of the tree the recipe readers look in changed';
+  if (scan.tree === undefined || model.tree !== scan.tree) return 'the listing of the tree the recipe readers look in changed';
   return undefined;
 }
 
