@@ -16,6 +16,12 @@
  * parses those with `yaml`. It is about 25x faster than `yaml`'s
  * parseAllDocuments. fast-parse.test.ts compares both, node by node, on
  * fixtures and fuzzed input.
+ *
+ * With `inert` (the YAML collector's, for large manifests), a block map or
+ * sequence below the second level whose text the caller calls inert is checked
+ * (skimmed) instead of built: the same rules, no nodes, and it stands in the
+ * tree as an empty node of the same kind and range. A part the skim does not
+ * take (a quoted or repeated key) is built as always.
  */
 import { isScalar, Pair, Scalar, Schema, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 
@@ -62,7 +68,30 @@ interface Cursor {
   lines: Line[];
   /** Index of the current content line. */
   i: number;
+  inert: Inert | undefined;
 }
+
+/**
+ * What fastParseAll may leave out: `next(from)` is the first offset at or after
+ * `from` where the caller may need the tree (Infinity when none). A block map
+ * or sequence that is a value of a key two or more levels below a document's
+ * root map (not under its `global` or `images` key), and whose text holds no
+ * such offset, is left out when the skim takes it (an empty node of the same
+ * kind and range stands in).
+ */
+export interface Inert {
+  next(from: number): number;
+}
+
+/** Where a map's pair values may be left out: not at a document's root, nor anywhere under its `global` or `images` key. */
+const enum Skim {
+  Root,
+  Below,
+  Never,
+}
+
+/** Thrown when a skim meets what it does not check (a quoted or repeated key): that part is built instead. */
+const NOT_SKIMMED = Symbol('not skimmed');
 
 /**
  * Node factories. yaml's constructors mark each node's kind with a symbol-keyed
@@ -125,7 +154,7 @@ export function fastParse(text: string): YAMLMap | YAMLSeq | undefined {
  * marker's end; a text of blank and comment lines only has no document), or
  * undefined when any part of the text is outside the subset.
  */
-export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
+export function fastParseAll(text: string, inert?: Inert): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
   if (UNSUPPORTED_TEXT.test(text)) return undefined;
   try {
     const docs: (YAMLMap | YAMLSeq | Scalar)[] = [];
@@ -140,7 +169,7 @@ export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | und
         continue;
       }
       if (first.col !== 0) return undefined;
-      const cur: Cursor = { text, lines, i: 0 };
+      const cur: Cursor = { text, lines, i: 0, inert };
       const root = rootNode(cur, first);
       if (cur.i !== lines.length) return undefined;
       docs.push(root);
@@ -173,7 +202,7 @@ function documentLines(text: string): { lines: Line[]; marker?: Line }[] {
 /** A block collection, or a flow collection alone on its line (`{}` values files). */
 function rootNode(cur: Cursor, first: Line): YAMLMap | YAMLSeq {
   const c = cur.text[first.start];
-  if (c !== '{' && c !== '[') return blockNode(cur, 0, first.start);
+  if (c !== '{' && c !== '[') return blockNode(cur, 0, first.start, Skim.Root);
   const node = inlineValue(cur.text, first.start, first.end) as YAMLMap | YAMLSeq;
   cur.i++;
   return node;
@@ -197,16 +226,16 @@ function contentLines(text: string): Line[] {
 }
 
 /** A block map or sequence starting at `pos` (on the current line) with its items at column `col`. */
-function blockNode(cur: Cursor, col: number, pos: number): YAMLMap | YAMLSeq {
-  if (isSeqItem(cur.text, pos, cur.lines[cur.i]!.end)) return blockSeq(cur, col, pos);
-  return blockMap(cur, col, pos);
+function blockNode(cur: Cursor, col: number, pos: number, skim: Skim): YAMLMap | YAMLSeq {
+  if (isSeqItem(cur.text, pos, cur.lines[cur.i]!.end)) return blockSeq(cur, col, pos, skim === Skim.Root ? Skim.Below : skim);
+  return blockMap(cur, col, pos, skim);
 }
 
 function isSeqItem(text: string, pos: number, end: number): boolean {
   return text[pos] === '-' && (pos + 1 === end || text[pos + 1] === ' ');
 }
 
-function blockMap(cur: Cursor, col: number, firstPos: number): YAMLMap {
+function blockMap(cur: Cursor, col: number, firstPos: number, skim: Skim): YAMLMap {
   const map = newMap(false);
   map.range = [firstPos, firstPos, firstPos];
   let pos = firstPos;
@@ -215,7 +244,8 @@ function blockMap(cur: Cursor, col: number, firstPos: number): YAMLMap {
     const key = keyAt(cur.text, pos, line.end);
     const pair = newPair(key, null);
     map.items.push(pair);
-    pair.value = pairValue(cur, col, key.range![1] + 1, line);
+    const below = skim !== Skim.Root ? skim : key.value === 'global' || key.value === 'images' ? Skim.Never : Skim.Below;
+    pair.value = pairValue(cur, col, key.range![1] + 1, line, below, skim === Skim.Below);
     const next = cur.lines[cur.i];
     if (!next || next.col < col) break;
     if (next.col > col) fail();
@@ -225,13 +255,13 @@ function blockMap(cur: Cursor, col: number, firstPos: number): YAMLMap {
   return map;
 }
 
-function blockSeq(cur: Cursor, col: number, firstPos: number): YAMLSeq {
+function blockSeq(cur: Cursor, col: number, firstPos: number, skim: Skim): YAMLSeq {
   const seq = newSeq(false);
   seq.range = [firstPos, firstPos, firstPos];
   let pos = firstPos;
   for (;;) {
     const line = cur.lines[cur.i]!;
-    seq.items.push(seqItem(cur, col, pos, line));
+    seq.items.push(seqItem(cur, col, pos, line, skim));
     const next = cur.lines[cur.i];
     if (!next || next.col < col) break;
     if (next.col > col) fail();
@@ -282,16 +312,24 @@ function isKeyChar(c: number): boolean {
   return c < 128 && (KEY_CLASS[c]! & 2) !== 0;
 }
 
-/** The value after `key:` (pos is just after the colon); advances the cursor past it. */
-function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line): Node {
+/**
+ * The value after `key:` (pos is just after the colon); advances the cursor
+ * past it. `skim` is for the maps below; `leave` says this value may be left out.
+ */
+function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line, skim: Skim, leave: boolean): Node {
   const { text } = cur;
   let q = pos;
   while (q < line.end && text.charCodeAt(q) === 32) q++;
   cur.i++;
   if (q === line.end || text[q] === '#') {
     const next = cur.lines[cur.i];
-    if (next && next.col > keyCol) return blockNode(cur, next.col, next.start + next.col);
-    if (next && next.col === keyCol && isSeqItem(text, next.start + next.col, next.end)) return blockSeq(cur, keyCol, next.start + next.col);
+    const compact = next !== undefined && next.col === keyCol && isSeqItem(text, next.start + next.col, next.end);
+    if (next && (next.col > keyCol || compact) && leave && cur.inert) {
+      const left = leftOut(cur, keyCol, compact);
+      if (left) return left;
+    }
+    if (next && next.col > keyCol) return blockNode(cur, next.col, next.start + next.col, skim);
+    if (compact) return blockSeq(cur, keyCol, next.start + next.col, skim);
     const empty = newScalar(null);
     empty.source = '';
     empty.type = Scalar.PLAIN;
@@ -301,20 +339,166 @@ function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line): Node {
   return valueOnLine(cur, keyCol, q, line);
 }
 
-function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line): Node {
+function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line, skim: Skim): Node {
   const { text } = cur;
   let q = dash + 1;
   while (q < line.end && text.charCodeAt(q) === 32) q++;
   if (q === line.end || text[q] === '#') {
     cur.i++;
     const next = cur.lines[cur.i];
-    if (next && next.col > dashCol) return blockNode(cur, next.col, next.start + next.col);
+    if (next && next.col > dashCol) return blockNode(cur, next.col, next.start + next.col, skim);
     return fail();
   }
   if (isSeqItem(text, q, line.end)) fail();
-  if (looksLikeKey(text, q, line.end)) return blockMap(cur, q - line.start, q);
+  if (looksLikeKey(text, q, line.end)) return blockMap(cur, q - line.start, q, skim);
   cur.i++;
   return valueOnLine(cur, dashCol, q, line);
+}
+
+/**
+ * The value of the key at `keyCol` (a block map or sequence on the lines below;
+ * `compact`: a sequence at the key's column) as an empty node of the same kind
+ * and range, when no offset the caller reads lies in its text and the skim
+ * takes it; else undefined, with the cursor where it was.
+ */
+function leftOut(cur: Cursor, keyCol: number, compact: boolean): YAMLMap | YAMLSeq | undefined {
+  const { text, lines } = cur;
+  const first = cur.i;
+  const from = lines[first]!.start;
+  const read = cur.inert!.next(from);
+  let j = first;
+  for (; j < lines.length; j++) {
+    const line = lines[j]!;
+    if (line.start > read) return undefined;
+    if (line.col < keyCol || (line.col === keyCol && !(compact && isSeqItem(text, line.start + line.col, line.end)))) break;
+  }
+  // up to the next content line: comment-like lines there may be a block scalar's text
+  if (read < (j < lines.length ? lines[j]!.start : text.length)) return undefined;
+  const pos = from + lines[first]!.col;
+  let end: number;
+  try {
+    end = compact ? skimSeq(cur, keyCol, pos) : skimBlock(cur, lines[first]!.col, pos);
+  } catch (e) {
+    if (e !== NOT_SKIMMED && e !== OUTSIDE) throw e;
+    end = -1;
+  }
+  if (end === -1 || cur.i !== j) {
+    cur.i = first;
+    return undefined;
+  }
+  const node = compact || isSeqItem(text, pos, lines[first]!.end) ? newSeq(false) : newMap(false);
+  node.range = [pos, end, end];
+  return node;
+}
+
+/** blockNode's checks without its nodes: the end of the node (its range[2]), or throws. */
+function skimBlock(cur: Cursor, col: number, pos: number): number {
+  return isSeqItem(cur.text, pos, cur.lines[cur.i]!.end) ? skimSeq(cur, col, pos) : skimMap(cur, col, pos);
+}
+
+/** blockMap's checks; a quoted or repeated key is not skimmed (the map is then built, and the walk reports the repeat). */
+function skimMap(cur: Cursor, col: number, firstPos: number): number {
+  const { text, lines } = cur;
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  let pos = firstPos;
+  for (;;) {
+    const line = lines[cur.i]!;
+    KEY.lastIndex = pos;
+    const m = KEY.exec(text);
+    if (!m) throw NOT_SKIMMED;
+    const p = Math.min(pos + m[0].length, line.end);
+    if (p - pos > MAX_KEY || text.charCodeAt(p) !== 58 || (p + 1 < line.end && text.charCodeAt(p + 1) !== 32)) throw NOT_SKIMMED;
+    const key = text.slice(pos, p);
+    if (!isStringKey(key)) throw NOT_SKIMMED;
+    if (keys.length < SMALL_MAP) {
+      if (keys.includes(key)) throw NOT_SKIMMED;
+      keys.push(key);
+    } else {
+      if (seen.size === 0) for (const k of keys) seen.add(k);
+      if (seen.has(key)) throw NOT_SKIMMED;
+      seen.add(key);
+    }
+    const end = skimPairValue(cur, col, p + 1, line);
+    const next = lines[cur.i];
+    if (!next || next.col < col) return end;
+    if (next.col > col) throw NOT_SKIMMED;
+    pos = next.start + next.col;
+  }
+}
+
+/** Up to this many keys, a skimmed map looks for a repeated key in a list; above, in a set. */
+const SMALL_MAP = 16;
+
+/** A plain key that yaml resolves to a string (keyAt's test, without the node). */
+function isStringKey(key: string): boolean {
+  if (!mayBeNonString(key)) return true;
+  for (const tag of CORE_TAGS) if (tag.test!.test(key)) return false;
+  return true;
+}
+
+/** pairValue's checks. */
+function skimPairValue(cur: Cursor, keyCol: number, pos: number, line: Line): number {
+  const { text } = cur;
+  const q = skipSpaces(text, pos, line.end);
+  cur.i++;
+  if (q === line.end || text[q] === '#') {
+    const next = cur.lines[cur.i];
+    if (next && next.col > keyCol) return skimBlock(cur, next.col, next.start + next.col);
+    if (next && next.col === keyCol && isSeqItem(text, next.start + next.col, next.end)) return skimSeq(cur, keyCol, next.start + next.col);
+    return q;
+  }
+  return skimValueOnLine(cur, keyCol, q, line);
+}
+
+/** blockSeq's checks. */
+function skimSeq(cur: Cursor, col: number, firstPos: number): number {
+  const { text, lines } = cur;
+  let pos = firstPos;
+  for (;;) {
+    const line = lines[cur.i]!;
+    const end = skimSeqItem(cur, col, pos, line);
+    const next = lines[cur.i];
+    if (!next || next.col < col) return end;
+    if (next.col > col) throw NOT_SKIMMED;
+    pos = next.start + next.col;
+    if (!isSeqItem(text, pos, next.end)) return end;
+  }
+}
+
+/** seqItem's checks. */
+function skimSeqItem(cur: Cursor, dashCol: number, dash: number, line: Line): number {
+  const { text } = cur;
+  const q = skipSpaces(text, dash + 1, line.end);
+  if (q === line.end || text[q] === '#') {
+    cur.i++;
+    const next = cur.lines[cur.i];
+    if (next && next.col > dashCol) return skimBlock(cur, next.col, next.start + next.col);
+    throw NOT_SKIMMED;
+  }
+  if (isSeqItem(text, q, line.end)) throw NOT_SKIMMED;
+  if (looksLikeKey(text, q, line.end)) return skimMap(cur, q - line.start, q);
+  cur.i++;
+  return skimValueOnLine(cur, dashCol, q, line);
+}
+
+/**
+ * valueOnLine's checks: a one-line plain scalar is checked as blockPlain checks
+ * it; any other value (quoted, flow, block scalar, folded plain) is built by
+ * valueOnLine itself, as one scalar or flow collection.
+ */
+function skimValueOnLine(cur: Cursor, ownerCol: number, q: number, line: Line): number {
+  const { text } = cur;
+  const next = cur.lines[cur.i];
+  if ((next && next.col > ownerCol) || '|>"\'[{'.includes(text[q]!)) return valueOnLine(cur, ownerCol, q, line).range![2];
+  checkPlainStart(text, q, line.end);
+  // up to ` #`: a `: ` leaves the subset, and so does a final `:` without a comment after it
+  for (let p = q; p < line.end; p++) {
+    const c = text.charCodeAt(p);
+    if (c === 32 && text.charCodeAt(p + 1) === 35) return lineEnd(text, line.end);
+    if (c === 58 && (p + 1 === line.end || text.charCodeAt(p + 1) === 32)) throw NOT_SKIMMED;
+  }
+  return lineEnd(text, line.end);
 }
 
 /** `word:` or `"quoted":` followed by a space or the line end (a compact map inside a sequence item). */
