@@ -70,8 +70,12 @@ interface Cursor {
   /** Index of the current content line. */
   i: number;
   scan: number;
+  /** Where the document's lines start and end. */
+  first: number;
   stop: number;
   inert: Inert | undefined;
+  /** The lines enclosing the last read offset a value was checked against (holdsRead). */
+  enclosing?: Enclosing;
 }
 
 /** A content line: not blank, not a comment (`^` at a line start; the match ends past its first character). */
@@ -193,7 +197,7 @@ export function fastParseAll(text: string, inert?: Inert): (YAMLMap | YAMLSeq | 
   try {
     const docs: (YAMLMap | YAMLSeq | Scalar)[] = [];
     for (const { from, to, marker } of documentRanges(text)) {
-      const cur: Cursor = { text, lines: [], i: 0, scan: from, stop: to, inert };
+      const cur: Cursor = { text, lines: [], i: 0, scan: from, first: from, stop: to, inert };
       const first = lineAt(cur, 0);
       if (!first) {
         const empty = newScalar(null);
@@ -394,7 +398,9 @@ function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line, skim: S
 function leftOut(cur: Cursor, keyCol: number, compact: boolean, next: Line): YAMLMap | YAMLSeq | undefined {
   const { text } = cur;
   if (keyCol === 0) return undefined; // never the case below the root map; regionEnd needs a column to its left
-  const stop = inertEnd(text, next.start, keyCol, compact, cur.stop, cur.inert!.next(next.start));
+  const read = cur.inert!.next(next.start);
+  if (!compact && read < cur.stop && holdsRead(cur, next.start, keyCol, read)) return undefined;
+  const stop = inertEnd(text, next.start, keyCol, compact, cur.stop, read);
   if (stop === -1) return undefined;
   const r: Reader = { text, stop, start: next.start, p: next.start + next.col, end: next.end, col: next.col };
   const pos = r.p;
@@ -437,6 +443,89 @@ function inertEnd(text: string, from: number, keyCol: number, compact: boolean, 
 }
 
 const REGION_ENDS = new Map<number, RegExp>();
+
+/**
+ * The content lines that end the values around a read offset, nearest first:
+ * the offset's own line, then each nearest earlier line indented less than the
+ * one before it (the keys enclosing it). Read backwards on demand.
+ */
+interface Enclosing {
+  read: number;
+  starts: number[];
+  cols: number[];
+  /** No earlier line is indented less than the last one. */
+  done: boolean;
+}
+
+/**
+ * Whether the value of a key at `keyCol` whose lines start at `from` holds
+ * `read`: no content line in [from, read] is at or left of the key. Answered
+ * from the lines enclosing `read` (a few per level), not by searching the value
+ * forward once per level: the values around a read offset are most of the
+ * candidates a large manifest offers. A pre-check only (inertEnd decides).
+ */
+function holdsRead(cur: Cursor, from: number, keyCol: number, read: number): boolean {
+  const { text } = cur;
+  let e = cur.enclosing;
+  if (!e || e.read !== read) {
+    const start = text.lastIndexOf('\n', read - 1) + 1;
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const p = skipIndent(text, start, end);
+    // a comment line ends nothing: the chain starts at the nearest content line before it
+    e = cur.enclosing = { read, starts: [start], cols: [p < end && text[p] !== '#' ? p - start : Infinity], done: false };
+  }
+  for (let k = 0; ; k++) {
+    if (k === e.starts.length && !enclosingLine(text, e, cur.first)) return true;
+    if (e.cols[k]! <= keyCol) return e.starts[k]! < from;
+    if (e.starts[k]! < from) return true;
+  }
+}
+
+/** Adds the nearest content line before the last one that is indented less (growing windows of native search); false when there is none. */
+function enclosingLine(text: string, e: Enclosing, first: number): boolean {
+  if (e.done) return false;
+  const x = e.starts[e.starts.length - 1]!;
+  const c = e.cols[e.cols.length - 1]!;
+  if (c === 0 || x <= first) {
+    e.done = true;
+    return false;
+  }
+  const re = indentRegex(LESS_THAN, Math.min(c, 1 << 20), () => (c === Infinity ? /\n *[^ \n#]/g : new RegExp(`\\n {0,${c - 1}}[^ \\n#]`, 'g')));
+  for (let w = 1024; ; w *= 4) {
+    const lo = Math.max(first, x - w);
+    // line starts in [lo, x): their newlines are in [lo - 1, x - 1)
+    const window = text.slice(Math.max(lo - 1, 0), x);
+    const shift = Math.max(lo - 1, 0);
+    let last = -1;
+    let spaces = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(window); m !== null; m = re.exec(window)) {
+      last = shift + m.index + 1;
+      spaces = m[0].length - 2;
+    }
+    if (last === -1 && lo === 0) {
+      // the text's first line has no newline before it
+      const end = text.indexOf('\n');
+      const p = skipIndent(text, 0, end === -1 ? text.length : end);
+      if (p < x && text[p] !== '#' && text[p] !== '\n' && p < c) {
+        last = 0;
+        spaces = p;
+      }
+    }
+    if (last !== -1) {
+      e.starts.push(last);
+      e.cols.push(spaces);
+      return true;
+    }
+    if (lo === first) {
+      e.done = true;
+      return false;
+    }
+  }
+}
+
+const LESS_THAN = new Map<number, RegExp>();
 
 /** The content line a skim is at (`col` -1: none left before `stop`). */
 interface Reader {
