@@ -17,11 +17,14 @@
  * parseAllDocuments. fast-parse.test.ts compares both, node by node, on
  * fixtures and fuzzed input.
  *
- * With `inert` (the YAML collector's, for large manifests), a block map or
- * sequence below the second level whose text the caller calls inert is checked
- * (skimmed) instead of built: the same rules, no nodes, and it stands in the
- * tree as an empty node of the same kind and range. A part the skim does not
- * take (a quoted or repeated key) is built as always.
+ * With `inert` (the YAML collector's), a block map or sequence that is the
+ * value of a key below the document's root map, and whose text the caller calls
+ * inert, is checked (skimmed) instead of built: the same rules on the raw text,
+ * mostly with native searches, no lines or nodes, and it stands in the tree as
+ * an empty node of the same kind and range. A part the skim does not take (a
+ * quoted or repeated key, a double-quoted scalar over several lines, leading
+ * blank lines in a block scalar) is built as always. Content lines are read on
+ * demand, so a left-out value's lines are never materialised.
  */
 import { isScalar, Pair, Scalar, Schema, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 
@@ -112,8 +115,8 @@ function skipTo(cur: Cursor, offset: number): void {
 /**
  * What fastParseAll may leave out: `next(from)` is the first offset at or after
  * `from` where the caller may need the tree (Infinity when none). A block map
- * or sequence that is a value of a key two or more levels below a document's
- * root map (not under its `global` or `images` key), and whose text holds no
+ * or sequence that is the value of a key in a map other than a document's root
+ * map (and not under its `global` or `images` key), and whose text holds no
  * such offset, is left out when the skim takes it (an empty node of the same
  * kind and range stands in).
  */
