@@ -15,6 +15,7 @@ import { isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import { generateTree } from '../../bench/scan/generate.mjs';
 import { generateManifest } from '../../bench/scan/manifest.mjs';
 import { COZYSTACK_FIXTURE, cozystackFiles } from '../support/cozystack.js';
+import { collectorYamlFixtures, mutateText } from '../support/yaml-fixtures.js';
 import { fastParse, fastParseAll } from '../../src/collect/yaml/fast-parse.js';
 
 function shape(node: unknown): unknown {
@@ -43,19 +44,10 @@ function check(text: string, label: string): boolean {
   return true;
 }
 
-const COLLECT_DIR = fileURLToPath(new URL('../../src/collect/', import.meta.url));
 /** Recipe files (a workflow, compose, GoReleaser, Cloud Build) in the shapes real ones use. */
 const RECIPE_DIR = fileURLToPath(new URL('./fixtures/recipes/', import.meta.url));
 function fixtureTexts(): { name: string; text: string }[] {
-  const out: { name: string; text: string }[] = [];
-  const walk = (d: string, inFixtures: boolean): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p, inFixtures || e.name === 'fixtures');
-      else if (inFixtures && /\.ya?ml$/.test(e.name)) out.push({ name: p, text: readFileSync(p, 'utf8') });
-    }
-  };
-  walk(COLLECT_DIR, false);
+  const out = collectorYamlFixtures();
   for (const name of readdirSync(RECIPE_DIR)) out.push({ name: `recipe ${name}`, text: readFileSync(join(RECIPE_DIR, name), 'utf8') });
   for (const f of cozystackFiles()) if (f.kind === 'yaml') out.push({ name: f.path, text: readFileSync(join(COZYSTACK_FIXTURE, f.path), 'utf8') });
   const dir = mkdtempSync(join(tmpdir(), 'pinwatch-fast-'));
@@ -95,22 +87,7 @@ const TOKENS = [
 ];
 
 function mutate(text: string, next: () => number): string {
-  let out = text;
-  const n = 1 + Math.floor(next() * 3);
-  for (let k = 0; k < n; k++) {
-    const pos = Math.floor(next() * (out.length + 1));
-    const op = next();
-    if (op < 0.55) out = out.slice(0, pos) + TOKENS[Math.floor(next() * TOKENS.length)] + out.slice(pos);
-    else if (op < 0.8) out = out.slice(0, pos) + out.slice(pos + 1 + Math.floor(next() * 4));
-    else {
-      const lines = out.split('\n');
-      const li = Math.floor(next() * lines.length);
-      if (op < 0.9) lines[li] = ` ${lines[li]}`;
-      else lines[li] = lines[li]!.replace(/^ /, '');
-      out = lines.join('\n');
-    }
-  }
-  return out;
+  return mutateText(text, next, TOKENS, { edits: 3, insert: 0.55, cut: 4 });
 }
 
 describe('fastParse builds exactly the nodes yaml builds', () => {

@@ -10,7 +10,8 @@ import type { CollectContext } from '../types.js';
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    // native searches: a 1 MB manifest has ~16k lines and a million characters
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) this.starts.push(nl + 1);
   }
   /** 1-based line and column of `offset`. */
   position(offset: number): { line: number; column: number } {

@@ -4,7 +4,8 @@
  * yaml node ranges. A file that does not parse, or that leaks Helm template
  * syntax, is scraped as text instead and the result says why. Plain values
  * files and plain multi-document manifests take the fast parser (fast-parse.ts),
- * which builds the same nodes.
+ * which builds the same nodes, less the subtrees the walk would find nothing in
+ * (inert.ts).
  */
 import { isCollection, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import type { Problem } from '../../model/index.js';
@@ -12,11 +13,17 @@ import { LineIndex, messageOf } from '../common/pin.js';
 import { scrapeText } from '../text/index.js';
 import type { CollectContext, CollectResult } from '../types.js';
 import { fastParseAll } from './fast-parse.js';
+import { inertRegions } from './inert.js';
 import { walkDocument } from './walk.js';
 
-export function collectYaml(text: string, ctx: CollectContext): CollectResult {
+/**
+ * `built: true` builds every node of a fast-parsed text (tests compare it with
+ * the default, which leaves out the subtrees inert.ts proves the walk has
+ * nothing to read in).
+ */
+export function collectYaml(text: string, ctx: CollectContext, options: { built?: boolean } = {}): CollectResult {
   const lines = new LineIndex(text);
-  const fast = fastParseAll(text);
+  const fast = fastParseAll(text, options.built ? undefined : inertRegions(text));
   if (fast) return walkDocuments(text, ctx, lines, fast.map((root) => ({ root, doc: undefined })));
   let docs: Document.Parsed[];
   try {

@@ -16,6 +16,15 @@
  * parses those with `yaml`. It is about 25x faster than `yaml`'s
  * parseAllDocuments. fast-parse.test.ts compares both, node by node, on
  * fixtures and fuzzed input.
+ *
+ * With `inert` (the YAML collector's), a block map or sequence that is the
+ * value of a key below the document's root map, and whose text the caller calls
+ * inert, is checked (skimmed) instead of built: the same rules on the raw text,
+ * mostly with native searches, no lines or nodes, and it stands in the tree as
+ * an empty node of the same kind and range. A part the skim does not take (a
+ * quoted or repeated key, a double-quoted scalar over several lines, leading
+ * blank lines in a block scalar) is built as always. Content lines are read on
+ * demand, so a left-out value's lines are never materialised.
  */
 import { isScalar, Pair, Scalar, Schema, YAMLMap, YAMLSeq, type Node, type ScalarTag } from 'yaml';
 
@@ -59,10 +68,71 @@ interface Line {
 
 interface Cursor {
   text: string;
+  /** The document's content lines read so far (lineAt reads on, from `scan` up to `stop`, as the parse needs them). */
   lines: Line[];
   /** Index of the current content line. */
   i: number;
+  scan: number;
+  /** Where the document's lines start and end. */
+  first: number;
+  stop: number;
+  inert: Inert | undefined;
+  /** The lines enclosing the last read offset a value was checked against (holdsRead). */
+  enclosing?: Enclosing;
 }
+
+/** A content line: not blank, not a comment (`^` at a line start; the match ends past its first character). */
+const CONTENT = /^ *[^ \n#]/gm;
+
+/** Content line `k` of the cursor's document, read on demand; undefined past its end. */
+function lineAt(cur: Cursor, k: number): Line | undefined {
+  const { lines, text } = cur;
+  while (lines.length <= k) {
+    CONTENT.lastIndex = cur.scan;
+    const p = CONTENT.test(text) ? CONTENT.lastIndex - 1 : cur.stop;
+    if (p >= cur.stop) {
+      cur.scan = cur.stop;
+      return undefined;
+    }
+    const start = text.lastIndexOf('\n', p) + 1;
+    let end = text.indexOf('\n', p);
+    if (end === -1) end = text.length;
+    lines.push({ start, end, col: p - start });
+    cur.scan = end + 1;
+  }
+  return lines[k];
+}
+
+/** Moves the cursor past the content lines that start before `offset` (a line start), reading none it can skip. */
+function skipTo(cur: Cursor, offset: number): void {
+  if (cur.lines.length <= cur.i) {
+    cur.scan = Math.max(cur.scan, offset);
+    return;
+  }
+  for (let line = lineAt(cur, cur.i); line && line.start < offset; line = lineAt(cur, cur.i)) cur.i++;
+}
+
+/**
+ * What fastParseAll may leave out: `next(from)` is the first offset at or after
+ * `from` where the caller may need the tree (Infinity when none). A block map
+ * or sequence that is the value of a key in a map other than a document's root
+ * map (and not under its `global` or `images` key), and whose text holds no
+ * such offset, is left out when the skim takes it (an empty node of the same
+ * kind and range stands in).
+ */
+export interface Inert {
+  next(from: number): number;
+}
+
+/** Where a map's pair values may be left out: not at a document's root, nor anywhere under its `global` or `images` key. */
+const enum Skim {
+  Root,
+  Below,
+  Never,
+}
+
+/** Thrown when a skim meets what it does not check (a quoted or repeated key): that part is built instead. */
+const NOT_SKIMMED = Symbol('not skimmed');
 
 /**
  * Node factories. yaml's constructors mark each node's kind with a symbol-keyed
@@ -125,12 +195,13 @@ export function fastParse(text: string): YAMLMap | YAMLSeq | undefined {
  * marker's end; a text of blank and comment lines only has no document), or
  * undefined when any part of the text is outside the subset.
  */
-export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
+export function fastParseAll(text: string, inert?: Inert): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
   if (UNSUPPORTED_TEXT.test(text)) return undefined;
   try {
     const docs: (YAMLMap | YAMLSeq | Scalar)[] = [];
-    for (const { lines, marker } of documentLines(text)) {
-      const first = lines[0];
+    for (const { from, to, marker } of documentRanges(text)) {
+      const cur: Cursor = { text, lines: [], i: 0, scan: from, first: from, stop: to, inert };
+      const first = lineAt(cur, 0);
       if (!first) {
         const empty = newScalar(null);
         empty.source = '';
@@ -140,9 +211,8 @@ export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | und
         continue;
       }
       if (first.col !== 0) return undefined;
-      const cur: Cursor = { text, lines, i: 0 };
       const root = rootNode(cur, first);
-      if (cur.i !== lines.length) return undefined;
+      if (lineAt(cur, cur.i)) return undefined;
       docs.push(root);
     }
     return docs;
@@ -153,70 +223,67 @@ export function fastParseAll(text: string): (YAMLMap | YAMLSeq | Scalar)[] | und
 }
 
 /**
- * The content lines of each document and the `---` line that starts it. A bare
+ * Where each document's lines lie, and the `---` line that starts it. A bare
  * `---` line starts a document; the lines before the first one are a document
- * only when they hold content.
+ * only when they hold content. Other markers and directives (a line starting
+ * `---` and more, `...` or `%`) leave the subset.
  */
-function documentLines(text: string): { lines: Line[]; marker?: Line }[] {
-  const docs: { lines: Line[]; marker?: Line }[] = [];
-  let current: { lines: Line[]; marker?: Line } = { lines: [] };
-  for (const line of contentLines(text)) {
-    if (line.col === 0 && line.end - line.start === 3 && text.startsWith('---', line.start)) {
-      if (current.marker || current.lines.length > 0) docs.push(current);
-      current = { lines: [], marker: line };
-    } else current.lines.push(line);
+function documentRanges(text: string): { from: number; to: number; marker?: Line }[] {
+  if (OTHER_MARKER.test(text)) fail();
+  const docs: { from: number; to: number; marker?: Line }[] = [];
+  let from = 0;
+  let marker: Line | undefined;
+  MARKER.lastIndex = 0;
+  while (MARKER.test(text)) {
+    const start = MARKER.lastIndex - 3;
+    if (marker || hasContent(text, from, start)) docs.push({ from, to: start, marker });
+    marker = { start, end: start + 3, col: 0 };
+    from = lineEnd(text, start + 3);
+    MARKER.lastIndex = from;
   }
-  if (current.marker || current.lines.length > 0) docs.push(current);
+  if (marker || hasContent(text, from, text.length)) docs.push({ from, to: text.length, marker });
   return docs;
+}
+
+const MARKER = /^---$/gm;
+const OTHER_MARKER = /^(?:---.|\.\.\.|%)/m;
+
+function hasContent(text: string, from: number, to: number): boolean {
+  CONTENT.lastIndex = from;
+  return CONTENT.test(text) && CONTENT.lastIndex - 1 < to;
 }
 
 /** A block collection, or a flow collection alone on its line (`{}` values files). */
 function rootNode(cur: Cursor, first: Line): YAMLMap | YAMLSeq {
   const c = cur.text[first.start];
-  if (c !== '{' && c !== '[') return blockNode(cur, 0, first.start);
+  if (c !== '{' && c !== '[') return blockNode(cur, 0, first.start, Skim.Root);
   const node = inlineValue(cur.text, first.start, first.end) as YAMLMap | YAMLSeq;
   cur.i++;
   return node;
 }
 
-/** Lines that are not blank or comment-only; bare `---` markers are kept, other markers and directives leave the subset. */
-function contentLines(text: string): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const p = skipIndent(text, start, end);
-    if (p < end && text[p] !== '#') {
-      if (p === start && (text.startsWith('---', p) || text.startsWith('...', p) || text[p] === '%') && !(end - start === 3 && text[p] === '-')) fail();
-      out.push({ start, end, col: p - start });
-    }
-    start = end + 1;
-  }
-  return out;
-}
-
 /** A block map or sequence starting at `pos` (on the current line) with its items at column `col`. */
-function blockNode(cur: Cursor, col: number, pos: number): YAMLMap | YAMLSeq {
-  if (isSeqItem(cur.text, pos, cur.lines[cur.i]!.end)) return blockSeq(cur, col, pos);
-  return blockMap(cur, col, pos);
+function blockNode(cur: Cursor, col: number, pos: number, skim: Skim): YAMLMap | YAMLSeq {
+  if (isSeqItem(cur.text, pos, lineAt(cur, cur.i)!.end)) return blockSeq(cur, col, pos, skim === Skim.Root ? Skim.Below : skim);
+  return blockMap(cur, col, pos, skim);
 }
 
 function isSeqItem(text: string, pos: number, end: number): boolean {
   return text[pos] === '-' && (pos + 1 === end || text[pos + 1] === ' ');
 }
 
-function blockMap(cur: Cursor, col: number, firstPos: number): YAMLMap {
+function blockMap(cur: Cursor, col: number, firstPos: number, skim: Skim): YAMLMap {
   const map = newMap(false);
   map.range = [firstPos, firstPos, firstPos];
   let pos = firstPos;
   for (;;) {
-    const line = cur.lines[cur.i]!;
+    const line = lineAt(cur, cur.i)!;
     const key = keyAt(cur.text, pos, line.end);
     const pair = newPair(key, null);
     map.items.push(pair);
-    pair.value = pairValue(cur, col, key.range![1] + 1, line);
-    const next = cur.lines[cur.i];
+    const below = skim !== Skim.Root ? skim : key.value === 'global' || key.value === 'images' ? Skim.Never : Skim.Below;
+    pair.value = pairValue(cur, col, key.range![1] + 1, line, below, skim === Skim.Below);
+    const next = lineAt(cur, cur.i);
     if (!next || next.col < col) break;
     if (next.col > col) fail();
     pos = next.start + next.col;
@@ -225,14 +292,14 @@ function blockMap(cur: Cursor, col: number, firstPos: number): YAMLMap {
   return map;
 }
 
-function blockSeq(cur: Cursor, col: number, firstPos: number): YAMLSeq {
+function blockSeq(cur: Cursor, col: number, firstPos: number, skim: Skim): YAMLSeq {
   const seq = newSeq(false);
   seq.range = [firstPos, firstPos, firstPos];
   let pos = firstPos;
   for (;;) {
-    const line = cur.lines[cur.i]!;
-    seq.items.push(seqItem(cur, col, pos, line));
-    const next = cur.lines[cur.i];
+    const line = lineAt(cur, cur.i)!;
+    seq.items.push(seqItem(cur, col, pos, line, skim));
+    const next = lineAt(cur, cur.i);
     if (!next || next.col < col) break;
     if (next.col > col) fail();
     pos = next.start + next.col;
@@ -282,16 +349,24 @@ function isKeyChar(c: number): boolean {
   return c < 128 && (KEY_CLASS[c]! & 2) !== 0;
 }
 
-/** The value after `key:` (pos is just after the colon); advances the cursor past it. */
-function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line): Node {
+/**
+ * The value after `key:` (pos is just after the colon); advances the cursor
+ * past it. `skim` is for the maps below; `leave` says this value may be left out.
+ */
+function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line, skim: Skim, leave: boolean): Node {
   const { text } = cur;
   let q = pos;
   while (q < line.end && text.charCodeAt(q) === 32) q++;
   cur.i++;
   if (q === line.end || text[q] === '#') {
-    const next = cur.lines[cur.i];
-    if (next && next.col > keyCol) return blockNode(cur, next.col, next.start + next.col);
-    if (next && next.col === keyCol && isSeqItem(text, next.start + next.col, next.end)) return blockSeq(cur, keyCol, next.start + next.col);
+    const next = lineAt(cur, cur.i);
+    const compact = next !== undefined && next.col === keyCol && isSeqItem(text, next.start + next.col, next.end);
+    if (next && (next.col > keyCol || compact) && leave && cur.inert) {
+      const left = leftOut(cur, keyCol, compact, next);
+      if (left) return left;
+    }
+    if (next && next.col > keyCol) return blockNode(cur, next.col, next.start + next.col, skim);
+    if (compact) return blockSeq(cur, keyCol, next.start + next.col, skim);
     const empty = newScalar(null);
     empty.source = '';
     empty.type = Scalar.PLAIN;
@@ -301,20 +376,418 @@ function pairValue(cur: Cursor, keyCol: number, pos: number, line: Line): Node {
   return valueOnLine(cur, keyCol, q, line);
 }
 
-function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line): Node {
+function seqItem(cur: Cursor, dashCol: number, dash: number, line: Line, skim: Skim): Node {
   const { text } = cur;
   let q = dash + 1;
   while (q < line.end && text.charCodeAt(q) === 32) q++;
   if (q === line.end || text[q] === '#') {
     cur.i++;
-    const next = cur.lines[cur.i];
-    if (next && next.col > dashCol) return blockNode(cur, next.col, next.start + next.col);
+    const next = lineAt(cur, cur.i);
+    if (next && next.col > dashCol) return blockNode(cur, next.col, next.start + next.col, skim);
     return fail();
   }
   if (isSeqItem(text, q, line.end)) fail();
-  if (looksLikeKey(text, q, line.end)) return blockMap(cur, q - line.start, q);
+  if (looksLikeKey(text, q, line.end)) return blockMap(cur, q - line.start, q, skim);
   cur.i++;
   return valueOnLine(cur, dashCol, q, line);
+}
+
+/**
+ * The value of the key at `keyCol` (a block map or sequence from `next` on;
+ * `compact`: a sequence at the key's column) as an empty node of the same kind
+ * and range, when no offset the caller reads lies in its text and the skim
+ * takes it; the cursor then reads on after it. Else undefined, nothing moved.
+ */
+function leftOut(cur: Cursor, keyCol: number, compact: boolean, next: Line): YAMLMap | YAMLSeq | undefined {
+  const { text } = cur;
+  if (keyCol === 0) return undefined; // never the case below the root map; regionEnd needs a column to its left
+  const read = cur.inert!.next(next.start);
+  if (!compact && read < cur.stop && holdsRead(cur, next.start, keyCol, read)) return undefined;
+  const stop = inertEnd(text, next.start, keyCol, compact, cur.stop, read);
+  if (stop === -1) return undefined;
+  const r: Reader = { text, stop, start: next.start, p: next.start + next.col, end: next.end, col: next.col };
+  const pos = r.p;
+  let end: number;
+  try {
+    end = compact ? skimSeq(r, keyCol) : skimBlock(r, next.col);
+  } catch (e) {
+    if (e !== NOT_SKIMMED && e !== OUTSIDE) throw e;
+    return undefined;
+  }
+  if (r.col !== -1) return undefined; // a line left over inside: the parse fails there
+  cur.lines.length = cur.i;
+  cur.scan = stop;
+  const node = compact || isSeqItem(text, pos, next.end) ? newSeq(false) : newMap(false);
+  node.range = [pos, end, end];
+  return node;
+}
+
+/**
+ * Where the value of a key at `keyCol` ends — at the first content line at or
+ * left of the key (for a compact sequence: left of it, or at it and not an
+ * item), or at the document's end (`stop`) — when that is before `read` (the
+ * first offset the caller reads); else -1. A native search, and only up to
+ * `read`: the values around a read offset are looked at once per level.
+ */
+function inertEnd(text: string, from: number, keyCol: number, compact: boolean, stop: number, read: number): number {
+  const key = compact ? -keyCol - 1 : keyCol;
+  let re = REGION_ENDS.get(key);
+  if (!re) {
+    // `\n` rather than `^` with the m flag: Irregexp then scans for the newline natively
+    re = compact ? new RegExp(`\\n(?: {0,${keyCol - 1}}[^ \\n#]| {${keyCol}}(?!-(?: |\\n|$))[^ \\n#])`) : new RegExp(`\\n {0,${keyCol}}[^ \\n#]`);
+    REGION_ENDS.set(key, re);
+  }
+  // from the newline before `from` (a value starts on a line after its key); the
+  // line holding `read` ends the value if it starts there (at or left of the key)
+  const limit = Math.min(read + 1, stop);
+  const found = re.exec(text.slice(from - 1, limit));
+  if (!found) return read < stop ? -1 : stop;
+  return from + found.index;
+}
+
+const REGION_ENDS = new Map<number, RegExp>();
+
+/**
+ * The content lines that end the values around a read offset, nearest first:
+ * the offset's own line, then each nearest earlier line indented less than the
+ * one before it (the keys enclosing it). Read backwards on demand.
+ */
+interface Enclosing {
+  read: number;
+  starts: number[];
+  cols: number[];
+  /** No earlier line is indented less than the last one. */
+  done: boolean;
+}
+
+/**
+ * Whether the value of a key at `keyCol` whose lines start at `from` holds
+ * `read`: no content line in [from, read] is at or left of the key. Answered
+ * from the lines enclosing `read` (a few per level), not by searching the value
+ * forward once per level: the values around a read offset are most of the
+ * candidates a large manifest offers. A pre-check only (inertEnd decides).
+ */
+function holdsRead(cur: Cursor, from: number, keyCol: number, read: number): boolean {
+  const { text } = cur;
+  let e = cur.enclosing;
+  if (!e || e.read !== read) {
+    const start = text.lastIndexOf('\n', read - 1) + 1;
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const p = skipIndent(text, start, end);
+    // a comment line ends nothing: the chain starts at the nearest content line before it
+    e = cur.enclosing = { read, starts: [start], cols: [p < end && text[p] !== '#' ? p - start : Infinity], done: false };
+  }
+  for (let k = 0; ; k++) {
+    if (k === e.starts.length && !enclosingLine(text, e, cur.first)) return true;
+    if (e.cols[k]! <= keyCol) return e.starts[k]! < from;
+    if (e.starts[k]! < from) return true;
+  }
+}
+
+/** Adds the nearest content line before the last one that is indented less (growing windows of native search); false when there is none. */
+function enclosingLine(text: string, e: Enclosing, first: number): boolean {
+  if (e.done) return false;
+  const x = e.starts[e.starts.length - 1]!;
+  const c = e.cols[e.cols.length - 1]!;
+  if (c === 0 || x <= first) {
+    e.done = true;
+    return false;
+  }
+  const re = indentRegex(LESS_THAN, Math.min(c, 1 << 20), () => (c === Infinity ? /\n *[^ \n#]/g : new RegExp(`\\n {0,${c - 1}}[^ \\n#]`, 'g')));
+  for (let w = 1024; ; w *= 4) {
+    const lo = Math.max(first, x - w);
+    // line starts in [lo, x): their newlines are in [lo - 1, x - 1)
+    const window = text.slice(Math.max(lo - 1, 0), x);
+    const shift = Math.max(lo - 1, 0);
+    let last = -1;
+    let spaces = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(window); m !== null; m = re.exec(window)) {
+      last = shift + m.index + 1;
+      spaces = m[0].length - 2;
+    }
+    if (last === -1 && lo === 0) {
+      // the text's first line has no newline before it
+      const end = text.indexOf('\n');
+      const p = skipIndent(text, 0, end === -1 ? text.length : end);
+      if (p < x && text[p] !== '#' && text[p] !== '\n' && p < c) {
+        last = 0;
+        spaces = p;
+      }
+    }
+    if (last !== -1) {
+      e.starts.push(last);
+      e.cols.push(spaces);
+      return true;
+    }
+    if (lo === first) {
+      e.done = true;
+      return false;
+    }
+  }
+}
+
+const LESS_THAN = new Map<number, RegExp>();
+
+/** The content line a skim is at (`col` -1: none left before `stop`). */
+interface Reader {
+  text: string;
+  stop: number;
+  start: number;
+  /** Its first non-space character. */
+  p: number;
+  end: number;
+  col: number;
+}
+
+/** Moves the reader to the first content line at or after `from` (a line start). */
+function readLine(r: Reader, from: number): void {
+  CONTENT.lastIndex = from;
+  const p = from < r.stop && CONTENT.test(r.text) ? CONTENT.lastIndex - 1 : r.stop;
+  if (p >= r.stop) {
+    r.start = r.p = r.end = r.stop;
+    r.col = -1;
+    return;
+  }
+  r.start = r.text.lastIndexOf('\n', p) + 1;
+  r.p = p;
+  r.col = p - r.start;
+  const e = r.text.indexOf('\n', p);
+  r.end = e === -1 ? r.text.length : e;
+}
+
+/** blockNode's checks without its nodes, from the reader's line: the node's end (range[2]); throws when it is not taken. */
+function skimBlock(r: Reader, col: number): number {
+  return isSeqItem(r.text, r.p, r.end) ? skimSeq(r, col) : skimMap(r, col);
+}
+
+/** blockMap's checks; a quoted or repeated key is not skimmed (the map is then built, and the walk reports the repeat). */
+function skimMap(r: Reader, col: number): number {
+  const { text } = r;
+  const keys: string[] = [];
+  let seen: Set<string> | undefined;
+  for (;;) {
+    const pos = r.p;
+    KEY.lastIndex = pos;
+    if (!KEY.test(text)) throw NOT_SKIMMED;
+    const p = Math.min(KEY.lastIndex, r.end);
+    if (p - pos > MAX_KEY || text.charCodeAt(p) !== 58 || (p + 1 < r.end && text.charCodeAt(p + 1) !== 32)) throw NOT_SKIMMED;
+    const key = text.slice(pos, p);
+    if (!isStringKey(key)) throw NOT_SKIMMED;
+    if (seen) {
+      if (seen.has(key)) throw NOT_SKIMMED;
+      seen.add(key);
+    } else {
+      if (keys.includes(key)) throw NOT_SKIMMED;
+      keys.push(key);
+      if (keys.length > SMALL_MAP) seen = new Set(keys);
+    }
+    const end = skimPairValue(r, col, p + 1);
+    if (r.col < col) return end;
+    if (r.col > col) throw NOT_SKIMMED;
+  }
+}
+
+/** Up to this many keys, a skimmed map looks for a repeated key in a list; above, in a set. */
+const SMALL_MAP = 16;
+
+/** Plain keys seen to resolve to a string, or not (a CRD repeats a few hundred keys thousands of times). */
+const STRING_KEYS = new Map<string, boolean>();
+
+/** A plain key that yaml resolves to a string (keyAt's test, without the node). */
+function isStringKey(key: string): boolean {
+  if (!mayBeNonString(key)) return true;
+  let known = STRING_KEYS.get(key);
+  if (known === undefined) {
+    known = !CORE_TAGS.some((tag) => tag.test!.test(key));
+    if (STRING_KEYS.size > 4096) STRING_KEYS.clear();
+    STRING_KEYS.set(key, known);
+  }
+  return known;
+}
+
+/** pairValue's checks (pos is just after the colon). */
+function skimPairValue(r: Reader, keyCol: number, pos: number): number {
+  const { text } = r;
+  const q = skipSpaces(text, pos, r.end);
+  if (q === r.end || text.charCodeAt(q) === 35) {
+    readLine(r, r.end + 1);
+    if (r.col > keyCol) return skimBlock(r, r.col);
+    if (r.col === keyCol && isSeqItem(text, r.p, r.end)) return skimSeq(r, keyCol);
+    return q;
+  }
+  return skimValue(r, keyCol, q);
+}
+
+/** blockSeq's checks. */
+function skimSeq(r: Reader, col: number): number {
+  for (;;) {
+    const end = skimSeqItem(r, col);
+    if (r.col < col) return end;
+    if (r.col > col) throw NOT_SKIMMED;
+    if (!isSeqItem(r.text, r.p, r.end)) return end;
+  }
+}
+
+/** seqItem's checks. */
+function skimSeqItem(r: Reader, dashCol: number): number {
+  const { text } = r;
+  const q = skipSpaces(text, r.p + 1, r.end);
+  if (q === r.end || text.charCodeAt(q) === 35) {
+    readLine(r, r.end + 1);
+    if (r.col > dashCol) return skimBlock(r, r.col);
+    throw NOT_SKIMMED;
+  }
+  if (isSeqItem(text, q, r.end)) throw NOT_SKIMMED;
+  if (looksLikeKey(text, q, r.end)) {
+    r.p = q;
+    r.col = q - r.start;
+    return skimMap(r, r.col);
+  }
+  return skimValue(r, dashCol, q);
+}
+
+/** A one-line plain scalar's text up to a ` #`, a `: ` or a final `:` (blockPlain's checks). */
+const PLAIN_TEXT = /(?:[^ :\n]| (?!#)|:(?! |\n|$))*/y;
+/** A continuation line of a folded plain scalar (foldedPlain's checks): no `#`, no `: `, no final `:`. */
+const FOLDED_TEXT = /(?:[^#:\n]|:(?! |\n|$))*(?:\n|$)/y;
+
+/**
+ * valueOnLine's checks for the value at q: the reader ends at the next content
+ * line. One-line quoted and flow values are built (one node each); a quoted
+ * scalar over several lines is not skimmed.
+ */
+function skimValue(r: Reader, ownerCol: number, q: number): number {
+  const { text } = r;
+  const c = text[q]!;
+  if (c === '|' || c === '>') return skimBlockScalar(r, ownerCol, q);
+  if (c === '"' || c === "'" || c === '[' || c === '{') {
+    if ((c === '"' || c === "'") && closingQuote(text, c, q + 1, r.end) === -1) return skimQuoted(r, ownerCol, q);
+    const end = inlineValue(text, q, r.end).range![2];
+    readLine(r, r.end + 1);
+    if (r.col > ownerCol) throw NOT_SKIMMED;
+    return end;
+  }
+  checkPlainStart(text, q, r.end);
+  PLAIN_TEXT.lastIndex = q;
+  PLAIN_TEXT.test(text);
+  const stop = PLAIN_TEXT.lastIndex;
+  if (stop < r.end && text.charCodeAt(stop) === 58) throw NOT_SKIMMED;
+  const comment = stop < r.end;
+  let end = lineEnd(text, r.end);
+  let prevEnd = r.end;
+  readLine(r, r.end + 1);
+  if (r.col <= ownerCol) return end;
+  if (comment) throw NOT_SKIMMED;
+  while (r.col > ownerCol) {
+    for (let p = prevEnd; p < r.start; p++) {
+      const b = text.charCodeAt(p);
+      if (b !== 10 && b !== 32) throw NOT_SKIMMED;
+    }
+    FOLDED_TEXT.lastIndex = r.p;
+    if (!FOLDED_TEXT.test(text)) throw NOT_SKIMMED;
+    end = lineEnd(text, r.end);
+    prevEnd = r.end;
+    readLine(r, r.end + 1);
+  }
+  return end;
+}
+
+/**
+ * blockScalar's checks: the header alone on its line, a first content line
+ * indented past the owner right below (leading blank lines are not skimmed),
+ * the text up to the first line indented less (native searches), no line
+ * indented past it in a folded scalar. The end is after the last line longer
+ * than the indentation.
+ */
+function skimBlockScalar(r: Reader, ownerCol: number, q: number): number {
+  const { text } = r;
+  const literal = text[q] === '|';
+  let h = q + 1;
+  if (text[h] === '-') h++;
+  if (skipSpaces(text, h, r.end) !== r.end) throw NOT_SKIMMED;
+  const body = lineEnd(text, r.end);
+  NOT_BLANK.lastIndex = body;
+  if (!NOT_BLANK.test(text)) throw NOT_SKIMMED;
+  const first = NOT_BLANK.lastIndex - 1;
+  const s = text.lastIndexOf('\n', first) + 1;
+  const indent = first - s;
+  if (s !== body || indent <= ownerCol) throw NOT_SKIMMED;
+  const term = indentRegex(LESS_INDENTED, indent, () => new RegExp(`^ {0,${indent - 1}}[^ \\n]`, 'gm'));
+  term.lastIndex = s;
+  const t = term.test(text) ? text.lastIndexOf('\n', term.lastIndex - 1) + 1 : text.length;
+  if (!literal) {
+    const more = indentRegex(MORE_INDENTED, indent, () => new RegExp(`^ {${indent + 1}}`, 'gm'));
+    more.lastIndex = s;
+    if (more.test(text) && more.lastIndex - indent - 1 < t) throw NOT_SKIMMED;
+  }
+  let at = t;
+  for (;;) {
+    const le = at === text.length && text.charCodeAt(at - 1) !== 10 ? at : at - 1;
+    const ls = text.lastIndexOf('\n', le - 1) + 1;
+    if (le - ls > indent) {
+      readLine(r, lineEnd(text, le));
+      return lineEnd(text, le);
+    }
+    at = ls;
+  }
+}
+
+/**
+ * multiLineQuoted's checks for a single-quoted scalar whose quote closes on a
+ * later line (CRD descriptions): printable ASCII, every line indented past the
+ * owner, only a comment after the closing quote, and no more-indented line
+ * after it. One over several lines in double quotes is not skimmed.
+ */
+function skimQuoted(r: Reader, ownerCol: number, q: number): number {
+  const { text } = r;
+  if (text[q] !== "'" || !printable(text, q + 1, r.end)) throw NOT_SKIMMED;
+  let start = r.end + 1;
+  for (;;) {
+    if (start >= text.length) throw NOT_SKIMMED;
+    let lineStop = text.indexOf('\n', start);
+    if (lineStop === -1) lineStop = text.length;
+    const p = skipIndent(text, start, lineStop);
+    if (p === lineStop) {
+      start = lineStop + 1;
+      continue;
+    }
+    if (p - start <= ownerCol) throw NOT_SKIMMED;
+    SINGLE_QUOTED_END.lastIndex = p;
+    if (!SINGLE_QUOTED_END.test(text)) {
+      if (!printable(text, p, lineStop)) throw NOT_SKIMMED;
+      start = lineStop + 1;
+      continue;
+    }
+    const close = SINGLE_QUOTED_END.lastIndex - 1;
+    if (!printable(text, p, close)) throw NOT_SKIMMED;
+    restOfLine(text, close + 1, lineStop);
+    const end = lineEnd(text, lineStop);
+    readLine(r, end);
+    if (r.col > ownerCol) throw NOT_SKIMMED;
+    return end;
+  }
+}
+
+/** Up to the quote that closes a single-quoted scalar on this line (`''` is a quote inside). */
+const SINGLE_QUOTED_END = /(?:[^'\n]|'')*'(?!')/y;
+const PRINTABLE = /[\x20-\x7e]*/y;
+
+function printable(text: string, from: number, to: number): boolean {
+  PRINTABLE.lastIndex = from;
+  PRINTABLE.test(text);
+  return PRINTABLE.lastIndex >= to;
+}
+
+const NOT_BLANK = /[^ \n]/g;
+const LESS_INDENTED = new Map<number, RegExp>();
+const MORE_INDENTED = new Map<number, RegExp>();
+
+function indentRegex(cache: Map<number, RegExp>, indent: number, make: () => RegExp): RegExp {
+  let re = cache.get(indent);
+  if (!re) cache.set(indent, (re = make()));
+  return re;
 }
 
 /** `word:` or `"quoted":` followed by a space or the line end (a compact map inside a sequence item). */
@@ -342,7 +815,7 @@ function valueOnLine(cur: Cursor, ownerCol: number, q: number, line: Line): Node
   if (c === '|' || c === '>') return blockScalar(cur, ownerCol, q, line);
   if ((c === '"' || c === "'") && closingQuote(cur.text, c, q + 1, line.end) === -1) return multiLineQuoted(cur, ownerCol, q, line);
   const value = inlineValue(cur.text, q, line.end);
-  const next = cur.lines[cur.i];
+  const next = lineAt(cur, cur.i);
   if (!next || next.col <= ownerCol) return value;
   if (!isScalar(value) || value.type !== Scalar.PLAIN || value.range![2] !== lineEnd(cur.text, line.end) || commentAfter(cur.text, value.range![1], line.end)) fail();
   return foldedPlain(cur, ownerCol, value as Scalar, line);
@@ -419,7 +892,7 @@ function blockScalar(cur: Cursor, ownerCol: number, q: number, line: Line): Scal
     value = '\n'.repeat(leading) + value;
   }
   if (!strip && value !== '') value += '\n';
-  while (cur.i < cur.lines.length && cur.lines[cur.i]!.start < end) cur.i++;
+  skipTo(cur, end);
   const scalar = newScalar(value);
   scalar.range = [q, end, end];
   scalar.source = value;
@@ -463,8 +936,8 @@ function multiLineQuoted(cur: Cursor, ownerCol: number, q: number, line: Line): 
     }
     value += fold + segment(p, close);
     restOfLine(text, close + 1, lineStop);
-    while (cur.i < cur.lines.length && cur.lines[cur.i]!.start <= start) cur.i++;
-    const next = cur.lines[cur.i];
+    skipTo(cur, lineEnd(text, lineStop));
+    const next = lineAt(cur, cur.i);
     if (next && next.col > ownerCol) fail();
     const scalar = newScalar(value);
     scalar.range = [q, close + 1, lineEnd(text, lineStop)];
@@ -486,7 +959,7 @@ function foldedPlain(cur: Cursor, ownerCol: number, first: Scalar, firstLine: Li
   let prevEnd = firstLine.end;
   let valueEnd = first.range![1];
   for (;;) {
-    const next = cur.lines[cur.i];
+    const next = lineAt(cur, cur.i);
     if (!next || next.col <= ownerCol) break;
     // only blank lines between (a comment line ends the scalar: what follows would be an error)
     let breaks = 0;
