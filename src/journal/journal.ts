@@ -312,16 +312,11 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
  * large tree) has started, and `staleTemps()` removes what it found and says so.
  */
 export async function startRecovery(root: string, gitDir?: Promise<string | undefined>): Promise<{ journal: RecoveryNote[]; staleTemps(): Promise<RecoveryNote[]> }> {
-  // the git dir asked already (in git, then): the temp files' listing starts at once, beside the journal's look;
-  // it is used only when there was no journal (a recovery removes temp files of its own) and the root is in git
-  const early = gitDir ? listTempFiles(root, false) : undefined;
-  early?.catch(() => undefined);
   const dir = await journalDir(root, gitDir);
   const outsideGit = dir === join(root, '.pinwatch');
   const notes: RecoveryNote[] = [];
   const path = join(dir, JOURNAL);
-  const hadJournal = existsSync(path);
-  if (hadJournal) {
+  if (existsSync(path)) {
     let journal: Journal | undefined;
     try {
       const read = readRegularText(path);
@@ -351,7 +346,7 @@ export async function startRecovery(root: string, gitDir?: Promise<string | unde
     const m = PINWATCH_TEMP_NAME.exec(name);
     if (m && !alive(Number(m[2]))) removeQuietly(join(dir, name));
   }
-  const found = early && !outsideGit && !hadJournal ? early : listTempFiles(root, outsideGit);
+  const found = listTempFiles(root, outsideGit);
   const staleTemps = async (): Promise<RecoveryNote[]> => {
     const removed: RecoveryNote[] = [];
     for (const rel of await found) {

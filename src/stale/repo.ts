@@ -42,13 +42,10 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
   start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   const root = resolve(repoRoot);
   if (!reuse.verdict || !reuse.kept || !isDirectory(root)) return { start, reuse };
-  // the records are checked while git answers; before an interrupted write's journal is looked at, since a
-  // recovery that does anything means a derivation afresh, which uses no snapshot (deriveTree)
-  const started = startTreeRecovery(root, reuse.gitDir);
+  const recovery = await startTreeRecovery(root, reuse.gitDir);
+  if (recovery.started.journal.length > 0) return { start, reuse, recovery };
   const real = realOf(root);
   const checked = checkKept(root, real, config, cache);
-  const recovery = await started;
-  if (recovery.started.journal.length > 0) return { start, reuse, recovery };
   if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
     const treeMs = Math.round(performance.now() - start.ms);
     const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
