@@ -8,7 +8,7 @@
  * is worked out at all).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Cache } from '../cache/index.js';
@@ -129,6 +129,15 @@ export function realOf(root: string): string {
 }
 
 type PartName = 'scan' | 'model' | 'inputs';
+
+/** Whether `path` is a directory now (followed; the snapshot's own question, not recorded): a root that is not one has no snapshot. */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** The cache key of one part's records in the snapshot of the real root `real` under the config hashed `hash`. */
 export const partKey = (part: PartName, real: string, hash: string): string => JSON.stringify(['tree', part, real, hash]);

@@ -31,7 +31,6 @@
  * that was not the first path that changed.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { cacheFor, type Cache } from '../cache/index.js';
@@ -46,7 +45,7 @@ import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
 import type { BuildInputs } from '../sources/types.js';
 import { recordReads, recordReadsSync, unchangedSince, type ReadRecord } from '../util/tracked-fs.js';
-import { checkedText, checkKept, configHash, joinValues, putPart, realOf, recipeListingKey, requestKey, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
+import { checkedText, checkKept, configHash, isDirectory, joinValues, putPart, realOf, recipeListingKey, requestKey, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
 
 /** How one part of the snapshot was had: reused, or derived again and why. */
 export interface PartUse {
@@ -95,14 +94,6 @@ export interface DeriveOptions {
   checked?: KeptChecks;
 }
 
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** A deep copy as the cache keeps values (node:v8: Maps, Sets and Buffers stay what they are). */
 const cloneOf = <T>(value: T): T => deserialize(serialize(value)) as T;

@@ -6,10 +6,9 @@
  * run's and nothing more is loaded or derived; otherwise judge.ts (loaded only
  * then) derives the tree, reads the history and judges.
  */
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
-import { checkedText, checkKept, configHash, heldWhole, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
+import { checkedText, checkKept, configHash, heldWhole, isDirectory, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
 import type { ScanResult } from '../scan/index.js';
 import type { BuildModel } from '../producers/types.js';
 import { startTreeRecovery } from '../snapshot/recovery.js';
@@ -60,14 +59,6 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
     }
   }
   return { start, reuse, recovery, checked };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export async function staleReport(repoRoot: string, config: Config, opts: StaleReportOptions = {}): Promise<StaleReportResult> {
