@@ -48,8 +48,9 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
   if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
     const treeMs = Math.round(performance.now() - start.ms);
     const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
-    const joined = values ? joinValues(checked, cache, real, configHash(config)) : undefined;
-    const tree = joined ? (joined.scan && joined.model ? { scan: { ...joined.scan.scan, root, config }, model: joined.model.model } : undefined) : undefined;
+    // the kept scan and model (check lints them) are read only once the answer is known to be reused
+    const joined = verdict.ok && temps.length === 0 && values ? joinValues(checked, cache, real, configHash(config)) : undefined;
+    const tree = joined?.scan && joined.model ? { scan: { ...joined.scan.scan, root, config }, model: joined.model.model } : undefined;
     if (verdict.ok && temps.length === 0 && (!values || tree)) {
       keepRefreshedWhole(checked, real, config, cache);
       cache.note(`tree snapshot reused: scan reused, build model reused, inputs of ${checked.inputChecks.size} image(s) reused; ${checkedText(checked)}`);
