@@ -6,7 +6,6 @@
  * repository, the paths it names must stay inside, and errors quote only short
  * escaped excerpts of it.
  */
-import { lstatSync, readdirSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { PinwatchError } from '../errors.js';
@@ -16,6 +15,8 @@ import { CONFIG_SPEC } from './spec.js';
 import type { Config, ImageConfig, ProducerConfig, ProvenanceMethod, RuleLevel } from './types.js';
 import { resolveInsideRepo } from '../util/repo-path.js';
 import { readRegularFile } from '../util/safe-read.js';
+// through the recording layer: config/kept.ts keeps a config with the paths its load touched
+import { lstatSync, readdirSync } from '../util/tracked-fs.js';
 import { excerpt, MAX_QUOTED_CHARS, validateNode } from './validate.js';
 import { displayPath, isUnder } from '../util/display-path.js';
 import { aliasesProblem } from './aliases.js';

@@ -76,9 +76,9 @@ describe('the cache never changes an answer', () => {
     expect((await runCli(['--repo', dir, 'cache', 'clear'])).code).toBe(0);
     const before = await same('cold');
     const stored = entries(cacheDir);
-    // scan outcomes, Makefile and workflow reads were kept
+    // scan outcomes, Makefile and workflow reads were kept, and the config (config/kept.ts)
     expect(stored.length).toBeGreaterThanOrEqual(8);
-    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'history', 'make', 'scan', 'snapshot', 'workflow']);
+    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'config', 'history', 'make', 'scan', 'snapshot', 'workflow']);
 
     // an edit of a pin file and of the Makefile include every package reads
     const values = join(dir, 'packages/system/billing/values.yaml');

@@ -4,14 +4,16 @@
  * it) and the Chart.yaml beside a values file: changing any one of them misses,
  * changing nothing hits, and a hit answers what a fresh scan does. A Makefile
  * read is revived only while every file answer it got still holds: an edit of
- * an include, or an include candidate that appears, reads again.
+ * an include, or an include candidate that appears, reads again. A kept config
+ * is taken only while every path its load read answers the same.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheInfo, openCache, type Cache } from '../../src/cache/index.js';
 import { loadConfig } from '../../src/config/load.js';
+import { loadConfigKept } from '../../src/config/kept.js';
 import { loadMakefile, type MakeReader } from '../../src/make/index.js';
 import { scanRepo } from '../../src/scan/index.js';
 
@@ -256,5 +258,86 @@ jobs:
     write(dir, { '.github/workflows/build.yml': BUILD('src/api') });
     expect(same('a called workflow edited').stats.writes).toBe(2);
     expect(same('unchanged again').stats.writes).toBe(0);
+  });
+});
+
+describe('the config', () => {
+  /** The kept load and a fresh one, each as its value or its error (code and message), with the store's counts. */
+  const both = async (dir: string, cache: Cache, firstParty: string[] = []) => {
+    const outcome = async (load: () => unknown) => {
+      try {
+        return { config: await load() };
+      } catch (e) {
+        const err = e as { code?: string; message: string };
+        return { error: `${err.code}: ${err.message}` };
+      }
+    };
+    const before = cache.stats();
+    const kept = await outcome(() => loadConfigKept(dir, { firstParty }, cache));
+    const counts = delta(cache, before);
+    const notes = cache.stats().notes.slice(before.notes.length);
+    // what happened to the kept config: none kept, kept and taken, or kept and read again (said under -v)
+    const use = counts.misses > 0 ? 'none kept' : notes.some((n) => n.startsWith('config read again: ')) ? 'read again' : counts.hits > 0 ? 'taken' : 'not asked';
+    const fresh = await outcome(() => loadConfig(dir, { firstParty }));
+    return { kept, fresh, counts, use };
+  };
+
+  it('is kept while every path its load read answers the same: each change below reads again, and answers as a fresh load', async () => {
+    const dir = tree({
+      'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  api:\n    repository: ghcr.io/acme/api\n    dockerfile: api/Dockerfile\n',
+      'api/Dockerfile': 'FROM scratch\n',
+    });
+    const outside = tree({ 'Dockerfile': 'FROM scratch\n' });
+    const cache = cacheOf(dir);
+    const steps: [string, () => void, 'none kept' | 'taken' | 'read again', RegExp?][] = [
+      ['first run', () => undefined, 'none kept'],
+      ['nothing changed', () => undefined, 'taken'],
+      ['the config edited (same size)', () => write(dir, { 'pinwatch.yaml': 'firstParty: [ghcr.io/acmf/]\nimages:\n  api:\n    repository: ghcr.io/acme/api\n    dockerfile: api/Dockerfile\n' }), 'read again'],
+      ['nothing changed again', () => undefined, 'taken'],
+      ['a second config name appears', () => write(dir, { 'pinwatch.yml': 'firstParty: []\n' }), 'read again', /^config-invalid: pinwatch.yaml and pinwatch.yml are both/],
+      // a failed load keeps nothing: the config kept before it holds again
+      ['it goes again', () => unlinkSync(join(dir, 'pinwatch.yml')), 'taken'],
+      ['the dockerfile the config names becomes a symlink out of the repository', () => {
+        rmSync(join(dir, 'api'), { recursive: true });
+        symlinkSync(outside, join(dir, 'api'));
+      }, 'read again', /^config-invalid: images.api.dockerfile: "api\/Dockerfile" leads out of the repository through a symlink/],
+      ['it is a directory again', () => {
+        unlinkSync(join(dir, 'api'));
+        write(dir, { 'api/Dockerfile': 'FROM scratch\n' });
+      }, 'taken'], // a new file of the same type and size: only its place counts, and the kept config (before the failure) holds
+      ['no config: the defaults', () => unlinkSync(join(dir, 'pinwatch.yaml')), 'read again'],
+      ['a near-miss config name appears', () => write(dir, { '.github/pinwatch.config.yml': 'firstParty: []\n' }), 'read again'],
+      ['nothing changed at the end', () => undefined, 'taken'],
+    ];
+    for (const [what, change, use, error] of steps) {
+      change();
+      const r = await both(dir, cache);
+      expect({ what, kept: r.kept }).toEqual({ what, kept: r.fresh });
+      expect({ what, use: r.use }).toEqual({ what, use });
+      if (error) expect(r.kept.error, what).toMatch(error);
+      else expect(r.kept.config, what).toBeDefined();
+    }
+    expect((await both(dir, cache)).kept.config).toMatchObject({ origin: { assumed: expect.arrayContaining([expect.stringMatching(/found \.github\/pinwatch\.config\.yml/)]) } });
+  });
+
+  it('--first-party prefixes are part of the key; a config reached through a symlink, a --config path or a disabled cache is never kept', async () => {
+    const dir = tree({ 'real.yaml': 'firstParty: [ghcr.io/acme/]\n' });
+    const cache = cacheOf(dir);
+    expect((await both(dir, cache, ['ghcr.io/one/'])).counts).toEqual({ hits: 0, misses: 1, writes: 1 });
+    const other = await both(dir, cache, ['ghcr.io/two/']);
+    expect(other.counts).toEqual({ hits: 0, misses: 1, writes: 1 });
+    expect(other.kept).toEqual(other.fresh);
+    expect((other.kept.config as { firstParty: string[] }).firstParty).toEqual(['ghcr.io/two/']);
+
+    symlinkSync('real.yaml', join(dir, 'pinwatch.yaml'));
+    for (let i = 0; i < 2; i++) {
+      const r = await both(dir, cache);
+      expect(r.kept).toEqual(r.fresh);
+      expect(r.counts.writes, 'a symlinked config is read every run').toBe(0);
+    }
+    const before = cache.stats();
+    await loadConfigKept(dir, { configPath: join(dir, 'real.yaml') }, cache);
+    await loadConfigKept(dir, {}, openCache(dir, { enabled: false }));
+    expect(delta(cache, before)).toEqual({ hits: 0, misses: 0, writes: 0 });
   });
 });

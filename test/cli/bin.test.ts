@@ -99,6 +99,9 @@ describe('bin/pinwatch.js', () => {
     expect(answer.images.length).toBeGreaterThan(0);
     expect(has(reused.modules, '/src/snapshot/check.ts')).toBe(true);
     for (const part of ['/src/scan/repo.ts', '/src/collect/', '/src/producers/repo.ts', '/src/make/', '/src/images/', '/src/sources/derive.ts', '/src/stale/history.ts', '/src/stale/judge.ts', '/src/provenance/', '/node_modules/diff/']) expect(has(reused.modules, part), part).toBe(false);
+    // the config kept by the run before (config/kept.ts): neither the loader nor the yaml package is loaded
+    expect(has(reused.modules, '/src/config/kept.ts')).toBe(true);
+    for (const part of ['/src/config/load.ts', '/node_modules/yaml/']) expect(has(reused.modules, part), part).toBe(false);
     // check shares the kept answer: it lints the kept scan and model, and judges nothing
     const check = loadedModules(['check', '--repo', demo, '--format', 'json', '--fail-on', 'never']);
     expect((JSON.parse(check.out) as { stale: { stats: { reused?: { newCommits: number } } } }).stale.stats.reused?.newCommits).toBe(1);

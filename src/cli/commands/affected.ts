@@ -23,7 +23,7 @@ export async function runAffected(ctx: CommandContext, flags: AffectedFlags): Pr
   const unknown = flags.unknown ?? 'include';
   if (unknown !== 'include' && unknown !== 'exclude') throw new PinwatchError('invalid-unknown-mode', `--unknown must be include or exclude, like --unknown exclude; saw "${unknown}"`);
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const result = await affectedReport(repo, config, flags.base, { includeUnknown: unknown === 'include' });
   if (format === 'json') {
     emit(ctx, formatAffectedJson(result));

@@ -29,7 +29,7 @@ import { textOptions, withProgress } from '../terminal.js';
 /** The check pipeline from the shared flags, and the notes its reports print (check and report). */
 export async function checkFromFlags(ctx: CommandContext, flags: CheckFlags, now = new Date()): Promise<{ result: CheckResult; notes: string[]; config: Config }> {
   const policy = stalePolicy(flags, now);
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx, { kept: true });
   const result = await checkRepo(ctx.global.repo, config, {
     policy,
     ...(flags.baseline !== undefined ? { baseline: flags.baseline } : {}),
@@ -91,7 +91,7 @@ export async function runCheck(ctx: CommandContext, flags: CheckFlags): Promise<
  * entry is keyed by the pinned digest, so it stops matching once the image is repinned.
  */
 async function writeCheckBaseline(ctx: CommandContext, flags: CheckFlags): Promise<number> {
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx, { kept: true });
   const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
   const { result } = await checkFromFlags(ctx, { ...flags, baseline: false });
   const n = writeBaselineFile(ctx.global.repo, file, result.findings);

@@ -30,7 +30,7 @@ function render(r: CompareResult, format: (typeof FORMATS)[number], flags: Compa
 export async function runCompare(ctx: CommandContext, flags: CompareFlags): Promise<number> {
   if (!flags.from) throw new PinwatchError('missing-option', 'compare needs --from DIR: the tree to compare with (an extracted artifact or another checkout), like --from ../release-candidate');
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const result = compare({ root: ctx.global.repo, from: resolve(ctx.io.cwd, flags.from), config });
   emit(ctx, render(result, format, flags));
   if (format === 'github') appendStepSummary(ctx, formatCompareMarkdown(result));

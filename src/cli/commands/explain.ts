@@ -18,7 +18,7 @@ export interface ExplainFlags extends RegistryFlags {
 export async function runExplain(ctx: CommandContext, image: string, flags: ExplainFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const e = await explainImage(repo, config, image, flags.registry ? { registry: await registryOptions(config, ctx.io.env, flags) } : {});
   emit(ctx, format === 'json' ? formatExplainJson(e) : formatExplainText(e));
   return 0;

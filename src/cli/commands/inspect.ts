@@ -13,7 +13,7 @@ const FORMATS = COMMAND_FORMATS.inspect;
 
 export async function runInspect(ctx: CommandContext, ref: string, flags: RegistryFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const opts = registryClientOptions(ctx.io.env, flags, config.insecureRegistries);
   const p = await registryProvenance(ref, opts);
   emit(ctx, format === 'json' ? formatInspectJson(p) : formatInspectText(p));

@@ -17,7 +17,7 @@ export interface LintFlags {
 export async function runLint(ctx: CommandContext, flags: LintFlags): Promise<number> {
   const format = pickFormat(ctx, COMMAND_FORMATS.lint, 'text');
   const root = ctx.global.repo;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   if (flags.writeBaseline) {
     const file = typeof flags.writeBaseline === 'string' ? flags.writeBaseline : (config.baseline ?? DEFAULT_BASELINE_FILE);
     const result = await lintRepo(root, config, { baseline: false });

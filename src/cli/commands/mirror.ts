@@ -32,7 +32,7 @@ function render(r: MirrorResult, format: (typeof FORMATS)[number]): string {
 export async function runMirror(ctx: CommandContext, flags: MirrorFlags): Promise<number> {
   if (!flags.from || !flags.to) throw new PinwatchError('missing-option', 'mirror needs --from PREFIX and --to PREFIX, like --from ghcr.io/acme/ci --to registry.example.com/acme');
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const result = await mirror({
     root: ctx.global.repo,
     config,

@@ -40,7 +40,7 @@ function render(report: OverlayReport, format: (typeof FORMATS)[number], flags: 
 export async function runOverlayCommand(ctx: CommandContext, flags: OverlayFlags): Promise<number> {
   if (!flags.from) throw new PinwatchError('missing-option', 'overlay needs --from DIR: the extracted artifact tree whose pins name the images just built, like --from artifact/');
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const report = runOverlay({
     root: ctx.global.repo,
     from: resolve(ctx.io.cwd, flags.from),

@@ -33,7 +33,7 @@ export async function runPromote(ctx: CommandContext, flags: PromoteFlags): Prom
   if (!flags.tag) throw new PinwatchError('missing-option', 'promote needs --tag TAG: the release tag to give every pinned first-party digest, like --tag v1.2.0');
   if (flags.fromTag !== undefined && !flags.rewrite) throw new PinwatchError('conflicting-options', `--from-tag ${flags.fromTag} only narrows --rewrite; add --rewrite, or drop --from-tag`);
   const format = pickFormat(ctx, FORMATS, 'text');
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const result = await promote({
     root: ctx.global.repo,
     config,

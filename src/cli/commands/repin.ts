@@ -40,7 +40,7 @@ export async function runRepin(ctx: CommandContext, image: string | undefined, f
   if (flags.fromBuildMetadata) return runRepinFromMetadata(ctx, image, flags, format);
   if (image === undefined) throw new PinwatchError('missing-option', 'repin needs IMAGE (with --to REF or --to-tag TAG), or --from-build-metadata FILE…; e.g. pinwatch repin ghcr.io/acme/app --to ghcr.io/acme/app:v1.2.0@sha256:<64 hex>');
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const model = await buildModelOrReason(repo, config);
   const result = await repin({
     root: repo,
@@ -80,7 +80,7 @@ async function runRepinFromMetadata(ctx: CommandContext, image: string | undefin
     return { file, parsed: parseBuildMetadata(read.bytes.toString('utf8'), file) };
   });
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const model = await buildModelOrReason(repo, config);
   const result = await repinBuilt(metadata, {
     root: repo,

@@ -16,7 +16,7 @@ import type { RunningReport } from '../../running/types.js';
 async function runningView(ctx: CommandContext, pods: string): Promise<RunningReport> {
   const { readPods, runningBuilds } = await import('../../running/index.js');
   const list = await readPods(pods, { cwd: ctx.io.cwd, ...(ctx.io.readStdin ? { stdin: ctx.io.readStdin } : {}) });
-  return runningBuilds(ctx.global.repo, loadCommandConfig(ctx), list);
+  return runningBuilds(ctx.global.repo, await loadCommandConfig(ctx), list);
 }
 
 export interface ReportFlags extends CheckFlags {

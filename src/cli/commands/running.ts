@@ -55,7 +55,7 @@ export async function podsFromFlags(ctx: CommandContext, flags: RunningFlags): P
 export async function runRunning(ctx: CommandContext, flags: RunningFlags): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
   const policy: RunningPolicy = { failOnRunning: parseFailOnRunning(flags.failOnRunning) };
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const pods = await podsFromFlags(ctx, flags);
   const report = await runningBuilds(ctx.global.repo, config, pods, flags.registry ? { registry: await registryOptions(config, ctx.io.env, flags) } : {});
   if (format === 'json') emit(ctx, formatRunningJson(report));

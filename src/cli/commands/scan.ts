@@ -17,7 +17,7 @@ export interface ScanFlags {
 export async function runScan(ctx: CommandContext, flags: ScanFlags = {}): Promise<number> {
   const format = pickFormat(ctx, FORMATS, 'text');
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const result = await scanRepo(repo, config);
   emit(ctx, format === 'json' ? formatScanJson(result) : formatScanText(result, { kustomize: flags.kustomize === true }));
   return 0;

@@ -25,7 +25,7 @@ export async function runStale(ctx: CommandContext, images: string[], flags: Sta
   const format = pickFormat(ctx, FORMATS, 'text');
   const policy = stalePolicy(flags, new Date());
   const { repo } = ctx.global;
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx, { kept: true });
   const registry = flags.registry ? await registryOptions(config, ctx.io.env, flags) : undefined;
   const report = await withProgress(ctx, `stale: reading the history${flags.registry ? ' and asking the registry' : ''}`, () =>
     staleReport(repo, config, { only: images, now: policy.now, ...(registry ? { registry } : {}) }),

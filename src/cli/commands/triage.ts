@@ -71,7 +71,7 @@ export async function runTriage(ctx: CommandContext, files: string[], flags: Tri
   const raw = flags.minLiteral ?? '12';
   const minConstant = Number(raw);
   if (!/^\d+$/.test(raw) || minConstant < 4) throw new PinwatchError('invalid-min-literal', `--min-literal must be a whole number of at least 4, like --min-literal 12; saw ${JSON.stringify(raw)}`);
-  const config = loadCommandConfig(ctx);
+  const config = await loadCommandConfig(ctx);
   const lines = logLines(await readLogs(ctx, files));
   const running = await runningFromFlags(ctx, files, flags, config);
   const report = await triageLog(ctx.global.repo, config, lines, { minConstant, ...(flags.since !== undefined ? { since: flags.since } : {}), ...(running ? { running } : {}) });
