@@ -139,13 +139,16 @@ let active: Recorder | undefined;
 
 const isRacy = (st: BigIntStats, start: bigint) => st.mtimeNs >= start - RACY_NS || st.ctimeNs >= start - RACY_NS;
 
-/** `dep` with the path's stat now (lstat; for a symlink also its target's stat and text), racy against `start`. */
-function statDep(dep: TouchedPath, path: PathLike, start: bigint): TouchedPath {
+/**
+ * `dep` with the path's stat now (lstat; for a symlink also its target's stat and text), racy against `start`.
+ * `asked`: the path's lstat asked just before by the caller (undefined when none was: it is asked here).
+ */
+function statDep(dep: TouchedPath, path: PathLike, start: bigint, asked?: { st: BigIntStats | undefined }): TouchedPath {
   const out: TouchedPath = { ...dep, l: '-' };
   delete out.racy;
   delete out.t;
   delete out.link;
-  const st = lstatQuiet(path);
+  const st = asked ? asked.st : lstatQuiet(path);
   if (!st) return out;
   out.l = tupleOf(st);
   if (isRacy(st, start)) out.racy = true;
@@ -406,6 +409,8 @@ const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
 
 /** A time in ns (decimal) as Node's plain Stats gives it in ms: `sec * 1e3 + nsec / 1e6` in doubles, as lib/internal/fs/utils.js computes it. */
 function msOfNs(ns: string): number {
+  // a non-negative decimal: the seconds and nanoseconds are its digits before and after the last nine (as the BigInt quotient and remainder)
+  if (/^\d+$/.test(ns)) return Number(ns.slice(0, -9) || '0') * 1e3 + Number(ns.slice(-9)) / 1e6;
   const t = BigInt(ns);
   return Number(t / 1_000_000_000n) * 1e3 + Number(t % 1_000_000_000n) / 1e6;
 }
@@ -462,11 +467,19 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   const { lstats, typeOnlyStats, queries } = options;
   const stats = { paths: 0, listed: 0, hashed: 0 };
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
+  /** The exact lstats tupleNow asked in this check, by key: a path whose stat differs is not asked a third time by statDep. */
+  const asked = new Map<string, { st: BigIntStats | undefined }>();
   /** lstat through the run's memo (`options.lstats`), when there is one. */
   const tupleNow = (key: string, path: PathLike, notRacy?: string): string => {
     const seen = lstats?.get(key);
     if (seen !== undefined) return seen;
-    const now = notRacy !== undefined && plainStatIs(path, notRacy) ? notRacy : tupleOfQuiet(lstatQuiet(path));
+    let now: string;
+    if (notRacy !== undefined && plainStatIs(path, notRacy)) now = notRacy;
+    else {
+      const st = lstatQuiet(path);
+      asked.set(key, { st });
+      now = tupleOfQuiet(st);
+    }
     lstats?.set(key, now);
     return now;
   };
@@ -507,7 +520,8 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   for (const dep of record.paths) {
     stats.paths++;
     const path = pathOf(dep);
-    const now = tupleNow(dep.bytes ? `\0${dep.p}` : dep.p, path, dep.racy ? undefined : dep.l);
+    const key = dep.bytes ? `\0${dep.p}` : dep.p;
+    const now = tupleNow(key, path, dep.racy ? undefined : dep.l);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     // the common case first: the stat as recorded, and not racy
     if (now === dep.l && !dep.racy) {
@@ -527,7 +541,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     let fresh = dep;
     if (!fast) {
       slow = true;
-      fresh = statDep(dep, path, start);
+      fresh = statDep(dep, path, start, asked.get(key));
       if (isDirTuple(dep.l)) {
         if (dep.list !== undefined) {
           stats.listed++;
@@ -580,6 +594,8 @@ function listingNow(path: PathLike, dep: TouchedPath, shown: string, harmless: H
   const typed = listQuiet(path);
   if (!typed) return { changed: `${shown} cannot be listed` };
   const now = listingOf(path, typed);
+  const list = dep.list!;
+  if (now.length === list.length && now.every((e, i) => e === list[i])) return { list: now };
   const was = new Set(dep.list);
   const is = new Set(now);
   const diff = [...now.filter((e) => !was.has(e)), ...dep.list!.filter((e) => !is.has(e))];
