@@ -1,12 +1,14 @@
 /**
  * The raw pass from kept commit records: a warm run asks git for the raw
  * entries of the commits it does not know yet (`git log --raw <rev> --not
- * <kept tip>`) and for the walk itself without any diff (`git log` headers:
- * the same commits in the same order as the raw pass, at a fraction of git's
- * cost), and joins them: each commit of the walk comes from the new records or
- * from the kept ones (facts of an immutable commit id, checked against the
- * walk's header: tree, parents, dates and subject, so a graft, a replace ref or a
- * shallow boundary that moved is never joined wrongly). A commit the records do
+ * <kept tip>`) and for the walk itself without any diff (`git log
+ * --format=%H%x00%P%x00`: the same commits in the same order as the raw pass, at a
+ * fraction of git's cost, and ~80 bytes a commit to parse), and joins them: each
+ * commit of the walk comes from the new records or from the kept ones (facts of an
+ * immutable commit id, checked against the walk's parents, so a shallow boundary
+ * that moved is never joined wrongly; a graft or a replace ref, which could show
+ * other content under the same id, rules joining out altogether:
+ * `historyRewriters`). A commit the records do
  * not hold — the walk went further back than any run before, or a kept record
  * disagrees — switches to a plain raw pass from the start (one more process,
  * its first commits checked against those already handed out). Same interface
@@ -18,7 +20,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PinwatchError } from '../errors.js';
-import { HistoryStream, type CommitStream, type HistoryCommit } from './history.js';
+import { HistoryStream, type CommitStream, type HistoryCommit, type WalkEntry } from './history.js';
 import { commonGitDir } from './remote.js';
 
 /**
@@ -53,8 +55,14 @@ export function historyRewriters(root: string, env: NodeJS.ProcessEnv = process.
 /** Commits of the walk joined per check (the header pass streams ahead). */
 const BATCH = 1024;
 
-const sameHeader = (a: HistoryCommit, b: HistoryCommit) =>
-  a.sha === b.sha && a.tree !== undefined && a.tree === b.tree && a.commitTime === b.commitTime && a.date === b.date && a.subject === b.subject && a.parentShas.length === b.parentShas.length && a.parentShas.every((p, i) => p === b.parentShas[i]);
+/**
+ * A record is the walk's commit when its parents are the walk's: its id names
+ * immutable content (tree, dates, subject), and without replace refs or grafts
+ * (historyRewriters: records are never joined under them) only a shallow
+ * boundary, which cuts a commit's parents, can make git show it otherwise.
+ */
+const sameCommit = (record: HistoryCommit, walked: WalkEntry) =>
+  record.sha === walked.sha && record.parentShas.length === walked.parentShas.length && record.parentShas.every((p, i) => p === walked.parentShas[i]);
 
 export interface JoinStats {
   /** Commits handed out from kept records, and from the new raw pass. */
@@ -70,7 +78,7 @@ export class JoinedHistory implements CommitStream {
   stopped = false;
   failed = false;
   readonly stats: JoinStats = { kept: 0, fresh: 0 };
-  private readonly walk: HistoryStream;
+  private readonly walk: HistoryStream<WalkEntry>;
   private readonly fresh: HistoryStream;
   private fallback: HistoryStream | undefined;
   private freshIndex: Map<string, HistoryCommit> | undefined;
@@ -83,7 +91,7 @@ export class JoinedHistory implements CommitStream {
    * `lastRead`: how far the run that kept them walked (the window is asked to check there first, as it stopped there then).
    */
   constructor(private readonly repo: string, private readonly rev: string, private readonly kept: ReadonlyMap<string, HistoryCommit>, tip: string, private readonly lastRead = 0) {
-    this.walk = HistoryStream.start(repo, [rev], [], { raw: false });
+    this.walk = HistoryStream.walk(repo, [rev]);
     this.fresh = HistoryStream.start(repo, [rev], [tip]);
   }
 
@@ -141,8 +149,8 @@ export class JoinedHistory implements CommitStream {
             early = true;
             break;
           }
-          if (!record || !sameHeader(record, header)) {
-            await this.fallBack(record ? `the kept record of ${header.sha} differs from the walk (a graft, a replace ref or a shallow boundary)` : `the walk reached ${header.sha}, older than any kept record`);
+          if (!record || !sameCommit(record, header)) {
+            await this.fallBack(record ? `the kept record of ${header.sha} has other parents than the walk (a shallow boundary that moved)` : `the walk reached ${header.sha}, older than any kept record`);
             break;
           }
           this.commits.push(record);

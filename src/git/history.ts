@@ -90,20 +90,38 @@ export function parseRawLog(stdout: string, nonce: string): HistoryCommit[] {
   return nonceRecords(stdout, nonce).map(parseRawRecord);
 }
 
-/** The arguments of a header-only pass: the same walk and records, without the raw entries (no tree is diffed). */
-export const headerLogArgs = (nonce: string) => ['log', '--no-color', '--no-show-signature', `--format=${nonce}${RAW_FORMAT}`];
+/** One commit of the walk alone: its id and parents (all a join of kept records checks, history-join.ts). */
+export interface WalkEntry {
+  sha: string;
+  parentShas: string[];
+}
+
+const WALK_FORMAT = '%H%x00%P%x00';
+
+/** The arguments of the walk alone: the same commits in the same order as the raw pass, no tree diffed, no message formatted. */
+export const walkLogArgs = (nonce: string) => ['log', '--no-color', '--no-show-signature', `--format=${nonce}${WALK_FORMAT}`];
+
+/** One record of `git log --format=<nonce>WALK_FORMAT` (the text after its nonce; git ends it with a newline). */
+export function parseWalkRecord(record: string): WalkEntry {
+  const end = record.indexOf('\0');
+  const parentsEnd = end < 0 ? -1 : record.indexOf('\0', end + 1);
+  if (parentsEnd < 0) throw malformed('walk record', record);
+  const rest = record.slice(parentsEnd + 1);
+  if (rest !== '' && rest !== '\n') throw malformed('walk record end', rest);
+  return { sha: checkSha(record.slice(0, end)), parentShas: checkParents(record.slice(end + 1, parentsEnd)) };
+}
 
 /**
  * What the window reads commits from: the raw pass (HistoryStream), or the
  * same commits joined from kept records (history-join.ts). `commits` holds them
  * in git's order, newest first; `grow` reads on, `stop` ends the walk.
  */
-export interface CommitStream {
-  readonly commits: HistoryCommit[];
+export interface CommitStream<C extends WalkEntry = HistoryCommit> {
+  readonly commits: C[];
   readonly ended: boolean;
   readonly stopped: boolean;
   grow(count: number): Promise<void>;
-  all(): Promise<HistoryCommit[]>;
+  all(): Promise<C[]>;
   stop(): void;
   /** Git processes it started. */
   processes(): number;
@@ -123,8 +141,8 @@ export const rawLogArgs = (nonce: string) => [
  * parsed from the file as they are asked for (`grow`), and `stop` ends the walk
  * early (what was read stays).
  */
-export class HistoryStream implements CommitStream {
-  readonly commits: HistoryCommit[] = [];
+export class HistoryStream<C extends WalkEntry = HistoryCommit> implements CommitStream<C> {
+  readonly commits: C[] = [];
   readonly index = new Map<string, number>();
   /** True once everything git printed is parsed (or the walk was stopped). */
   ended = false;
@@ -141,11 +159,24 @@ export class HistoryStream implements CommitStream {
   private first = true;
   private readonly waiters: (() => void)[] = [];
 
-  private constructor(private readonly nonce: string) {}
+  private constructor(
+    private readonly nonce: string,
+    private readonly parse: (record: string) => C,
+  ) {}
 
-  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`; `raw: false`, the headers only. */
-  static start(repo: string, revs: string[], not: string[] = [], options: { raw?: boolean } = {}): HistoryStream {
-    const s = new HistoryStream(newNonce());
+  /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`. */
+  static start(repo: string, revs: string[], not: string[] = []): HistoryStream {
+    const nonce = newNonce();
+    return HistoryStream.spawn(new HistoryStream(nonce, parseRawRecord), repo, rawLogArgs(nonce), revs, not);
+  }
+
+  /** The walk from `revs` alone (`walkLogArgs`): each commit's id and parents, in the raw pass's order. */
+  static walk(repo: string, revs: string[]): HistoryStream<WalkEntry> {
+    const nonce = newNonce();
+    return HistoryStream.spawn(new HistoryStream(nonce, parseWalkRecord), repo, walkLogArgs(nonce), revs, []);
+  }
+
+  private static spawn<T extends WalkEntry>(s: HistoryStream<T>, repo: string, args: string[], revs: string[], not: string[]): HistoryStream<T> {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-log-'));
     const file = join(dir, 'raw');
     let out: number | undefined;
@@ -155,7 +186,7 @@ export class HistoryStream implements CommitStream {
     } finally {
       rmSync(dir, { recursive: true, force: true }); // both ends stay open; nothing is left behind
     }
-    const child = spawnGit(repo, [...(options.raw === false ? headerLogArgs(s.nonce) : rawLogArgs(s.nonce)), '--stdin'], {}, out);
+    const child = spawnGit(repo, [...args, '--stdin'], {}, out);
     closeSync(out);
     s.child = child;
     child.stderr!.on('data', (b: Buffer) => s.err.push(b));
@@ -200,13 +231,13 @@ export class HistoryStream implements CommitStream {
       parts = parts.slice(1, -1);
     }
     try {
-      for (const r of parts) this.add(parseRawRecord(r));
+      for (const r of parts) this.add(this.parse(r));
     } catch (e) {
       this.fail(e as PinwatchError);
     }
   }
 
-  private add(c: HistoryCommit): void {
+  private add(c: C): void {
     if (this.index.has(c.sha)) return;
     this.index.set(c.sha, this.commits.length);
     this.commits.push(c);
@@ -260,7 +291,7 @@ export class HistoryStream implements CommitStream {
   }
 
   /** Read to the end. */
-  async all(): Promise<HistoryCommit[]> {
+  async all(): Promise<C[]> {
     await this.grow(Infinity);
     return this.commits;
   }
