@@ -2,8 +2,13 @@
  * What a commit says about itself: PR number, Conventional Commits type, and
  * whether it is a fix for the `--fail-on-stale fix` policy (its type, a trailer,
  * or `stale.fixPattern`). The "Area: subject" style (`Images: bump …`) is not a type.
+ * `describeCommit` puts them together for one unshipped commit (history.ts and
+ * partial.ts describe with it).
  */
+import type { CommitGraph } from '../git/graph.js';
 import type { CommitMessage } from '../git/messages.js';
+import type { UnshippedCommit } from './types.js';
+import type { Candidate } from './unshipped.js';
 
 const PR_IN_SUBJECT = /\(#(\d+)\)/g;
 const MERGE_PR = /^Merge pull request #(\d+)\b/;
@@ -55,4 +60,22 @@ export function fixReason(subject: string, message?: CommitMessage, fixPattern?:
   }
   if (fixPattern && fixPattern.test(message?.message ?? subject)) return `stale.fixPattern ${fixPattern.source.slice(0, 60)}`;
   return undefined;
+}
+
+/** What describing a commit reads: the graph, first-parent owners (PR merges), messages and the fix pattern. */
+export interface CommitMeta {
+  graph: CommitGraph;
+  owners: Int32Array;
+  messages: Map<string, CommitMessage>;
+  fixPattern?: RegExp;
+}
+
+export function describeCommit({ graph, owners, messages, fixPattern }: CommitMeta, c: Candidate): UnshippedCommit {
+  const node = graph.nodes[c.index]!;
+  const owner = owners[c.index]!;
+  const ownerNode = owner >= 0 && owner !== c.index ? graph.nodes[owner] : undefined;
+  const pr = prNumber(node.subject) ?? (ownerNode && ownerNode.parentShas.length > 1 ? prNumber(ownerNode.subject) : undefined);
+  const type = conventionalType(node.subject);
+  const fix = fixReason(node.subject, messages.get(node.sha), fixPattern);
+  return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), ...(fix ? { fix } : {}), paths: c.paths.slice(0, 5) };
 }

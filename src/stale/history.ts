@@ -23,13 +23,13 @@ import type { ShallowState } from '../git/shallow.js';
 import { subjectsOf, type Subject as ProvenanceSubject } from '../provenance/subjects.js';
 import type { Provenance, TagRules } from '../provenance/types.js';
 import { inputMatcher } from '../sources/matcher.js';
-import { conventionalType, fixReason, prNumber } from './commit-meta.js';
-import { readCommitMessages, type CommitMessage } from '../git/messages.js';
+import { describeCommit, type CommitMeta } from './commit-meta.js';
+import { readCommitMessages } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
-import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, timeIndex, touchingInputs, type Candidate } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -65,6 +65,8 @@ export interface StaleOptions {
 export interface ObservedFacts extends ObservedRefs {
   shallow?: ShallowState;
   prefix?: string;
+  /** Per image of the report, in its order: the pick facts of its judgement (undefined where none was judged). */
+  picks?: (PickFacts | undefined)[];
 }
 
 import { ageDays } from './age.js';
@@ -151,8 +153,14 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   const messages = await readCommitMessages(repo, judged.flatMap((j) => (j ? j.unshipped.map((c) => graph.nodes[c.index]!.sha) : [])));
   timer.lap('messages');
   const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
-  const out = subjects.map((s, i) => toImage(s, provenance[i]!, judged[i], meta, now, pr?.own));
+  const picksOf = new Map<StaleImage, PickFacts>();
+  const out = subjects.map((s, i) => {
+    const image = toImage(s, provenance[i]!, judged[i], meta, now, pr?.own);
+    if (judged[i]?.picks) picksOf.set(image, judged[i]!.picks!);
+    return image;
+  });
   out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
+  if (options.observed) options.observed.picks = out.map((image) => picksOf.get(image));
   timer.lap('describe');
   return {
     head,
@@ -187,6 +195,8 @@ interface Judgement {
   cherryPicked: { commit: string; equals: string }[];
   /** The digest's introducing commit changes the image's inputs itself: the image was built from it. */
   builtWithIntroducer?: { commit: string; paths: string[] };
+  /** What a later run needs to judge only new commits (unshipped.ts PickFacts). */
+  picks?: PickFacts;
 }
 
 /** Unshipped commits for every subject with a build commit and inputs, in three batched git passes. */
@@ -216,9 +226,12 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
   timer.lap('match-inputs');
   const ids = await patchIds(repo, [...forPatchId].map((i) => graph.nodes[i]!.sha));
   timer.lap('patch-id');
+  const fromHead = graph.ancestors(head);
   return subjects.map((_, i) => {
     const list = candidates[i];
     if (!list) return undefined;
+    const b = ready[i]!;
+    const picks = pickFacts(graph, fromHead, b, outside.get(b)!, supersets.get(b)!, list, changedOf, byTime);
     const poolIds = new Map<string, string>();
     for (const p of pools[i]!) {
       const id = ids.get(graph.nodes[p]!.sha);
@@ -238,7 +251,7 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
       if (equals) cherryPicked.push({ commit: sha, equals });
       else unshipped.push(c);
     }
-    return { unshipped, cherryPicked, ...(builtWith ? { builtWithIntroducer: builtWith } : {}) };
+    return { unshipped, cherryPicked, ...(builtWith ? { builtWithIntroducer: builtWith } : {}), picks };
   });
 }
 
@@ -276,24 +289,6 @@ export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | un
     }
   });
   return out;
-}
-
-/** What describing a commit reads: the graph, first-parent owners (PR merges), messages and the fix pattern. */
-interface CommitMeta {
-  graph: CommitGraph;
-  owners: Int32Array;
-  messages: Map<string, CommitMessage>;
-  fixPattern?: RegExp;
-}
-
-function describeCommit({ graph, owners, messages, fixPattern }: CommitMeta, c: Candidate): UnshippedCommit {
-  const node = graph.nodes[c.index]!;
-  const owner = owners[c.index]!;
-  const ownerNode = owner >= 0 && owner !== c.index ? graph.nodes[owner] : undefined;
-  const pr = prNumber(node.subject) ?? (ownerNode && ownerNode.parentShas.length > 1 ? prNumber(ownerNode.subject) : undefined);
-  const type = conventionalType(node.subject);
-  const fix = fixReason(node.subject, messages.get(node.sha), fixPattern);
-  return { commit: node.sha, date: node.date, subject: node.subject, ...(pr !== undefined ? { pr } : {}), ...(type ? { type } : {}), ...(fix ? { fix } : {}), paths: c.paths.slice(0, 5) };
 }
 
 function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date, prOwn?: Set<string>): StaleImage {

@@ -13,10 +13,12 @@ import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
-import { keepAnswer, noteVerdict, openAnswer, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
+import { keepAnswer, keepJudgedAgain, noteVerdict, openAnswer, openPicks, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
 import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
+import type { Touched } from './reuse.js';
+import { imagesHash, judgeTouched } from './partial.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
 
@@ -68,12 +70,16 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
+  // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history
+  let verdict: Verdict | undefined;
+  void reuse.verdict?.then((v) => (verdict = v));
   try {
     const derived = await deriveTree(repoRoot, config, {
       ...(looked?.recovery ? { recovery: looked.recovery } : {}),
       ...(looked?.checked ? { checked: looked.checked } : {}),
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
+        if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
         (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
       },
     });
@@ -97,9 +103,16 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
   let scan: ScanResult;
   let known: ImagesResult;
   let images: ImagesResult['images'];
+  let notes: string[];
+  let recovered: string[];
   try {
     scan = givenScan ?? tree!.derived.scan;
     known = givenKnown ?? (givenScan ? await imagesFromPins(repoRoot, config, scan.pins, opts.model, scan.recipeTree ? { tree: scan.recipeTree } : {}) : tree!.derived.known);
+    images = selectImages(known, opts.only, config.aliases);
+    const firstParty = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
+    // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
+    recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
+    notes = [...recovered, ...firstParty, ...known.notes];
     if (tree) {
       const { reuse, derived } = tree;
       const verdict: Verdict | undefined = reuse.verdict ? await reuse.verdict : reuse.refused ? { ok: false, reason: reuse.refused } : undefined;
@@ -110,24 +123,65 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
           return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
         }
         noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
-      } else if (verdict) noteVerdict(cache, verdict);
+      } else if (verdict) {
+        noteVerdict(cache, verdict);
+        if (!verdict.ok && verdict.touched && recovered.length === 0) {
+          const again = await judgedAgain(repoRoot, config, opts, tree, verdict.touched, images, notes);
+          if (again) {
+            history?.close();
+            return again;
+          }
+        }
+      }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
     (history ??= startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
-    images = selectImages(known, opts.only, config.aliases);
   } catch (e) {
     history?.close();
     throw e;
   }
   const observed: ObservedFacts = {};
   const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...staleConfigOptions(config, opts.registry) });
-  const notes = config.firstParty.length === 0 ? ['no first-party prefixes are configured (firstParty in pinwatch.yaml or --first-party), so there is nothing to judge'] : [];
-  // what the scan's recovery of an interrupted write did (journal/journal.ts), said here too
-  const recovered = scan.problems.filter((p) => RECOVERY_CODES.has(p.code)).map((p) => `${p.file}: ${p.code}: ${p.reason}`);
   // the kept answer's check ran git too
-  const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes: [...recovered, ...notes, ...known.notes] };
-  if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed);
+  const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
+  if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed, imagesHash(images));
   return result;
+}
+
+/**
+ * The kept answer with the images new commits touch judged again alone
+ * (partial.ts), kept for the next run; undefined, with the reason said under
+ * -v, when that cannot be the full judgement's answer.
+ */
+async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOptions, tree: StaleTree, touched: Touched, images: ImagesResult['images'], notes: string[]): Promise<StaleReportResult | undefined> {
+  const cache = cacheFor(repoRoot);
+  const { reuse } = tree;
+  const picks = openPicks(cache, reuse);
+  if (!reuse.kept || !picks) {
+    cache.note('answer not judged again for the touched images alone: no pick facts kept with it');
+    return undefined;
+  }
+  const now = opts.now ?? new Date();
+  const { fixPattern } = staleConfigOptions(config, undefined);
+  const again = await judgeTouched(repoRoot, reuse.kept.report, picks, touched, images, { now, ...(fixPattern ? { fixPattern } : {}) });
+  if ('refused' in again) {
+    cache.note(`answer not judged again for the touched images alone: ${again.refused}`);
+    return undefined;
+  }
+  const kept = reuse.kept.report;
+  const report: StaleReportResult = {
+    ...kept,
+    head: touched.head,
+    images: again.images,
+    notes,
+    gitProcesses: gitStats.processes - tree.start.processes,
+    timings: { facts: touched.ms, tree: tree.start.tree ?? 0, judged: Math.round(performance.now() - tree.start.ms) },
+    reused: { from: touched.tip, newCommits: touched.commits.length, judged: again.judged },
+  };
+  const snapshot = tree.derived.snapshot.id;
+  if (snapshot) keepJudgedAgain(repoRoot, cache, reuse, report, snapshot, imagesHash(images), again.picks);
+  cache.note(`answer judged again for ${again.judged.length > 0 ? again.judged.join(', ') : 'no image'} alone from ${touched.tip.slice(0, 10)}: ${touched.commits.length} new commit(s); every other image's judgement kept`);
+  return report;
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */

@@ -67,6 +67,7 @@ import { configHash, realOf } from '../snapshot/check.js';
 import { inputMatcher } from '../sources/matcher.js';
 import { ageDays } from './age.js';
 import type { ObservedFacts } from './history.js';
+import type { PickFacts } from './unshipped.js';
 import type { StaleReport } from './types.js';
 
 /** The cache namespace of kept answers. */
@@ -120,8 +121,23 @@ const shallowText = (s: ShallowState) => JSON.stringify([s.shallow, [...s.bounda
 const tagsText = (tags: Map<string, string>) => JSON.stringify([...tags].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 const abbreviationText = (a: Abbreviation) => ('commit' in a ? `commit ${a.commit}` : 'ambiguous' in a ? 'ambiguous' : 'absent');
 
-/** One run's decision: reuse the kept answer (with what to say), or why not. */
-export type Verdict = { ok: true; head: string; newCommits: number; tip: string; ms: number } | { ok: false; reason: string };
+/**
+ * New commits that touch the inputs of some judged images and nothing else the
+ * answer rests on (no pin file, no config; every other fact holds): the images
+ * they touch may be judged again alone (stale/partial.ts).
+ */
+export interface Touched {
+  /** The touched images' names, in the kept report's order. */
+  images: string[];
+  /** The new commits (`git log --raw HEAD --not T0`, merges diffed against their first parent), newest first. */
+  commits: HistoryCommit[];
+  head: string;
+  tip: string;
+  ms: number;
+}
+
+/** One run's decision: reuse the kept answer (with what to say), or why not (`touched`: only image inputs were). */
+export type Verdict = { ok: true; head: string; newCommits: number; tip: string; ms: number } | { ok: false; reason: string; touched?: Touched };
 
 /** A run's look at the kept answer: started at once, its git reads running while the tree is checked. */
 export interface AnswerReuse {
@@ -212,8 +228,11 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     at = first === undefined ? undefined : bySha.get(first);
     if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch, or not in its history at all: amended, force-pushed)` };
   }
-  const touched = firstTouch(commits, kept.report);
-  if (touched) return { ok: false, reason: touched };
+  const touches = touchesOf(commits, kept.report);
+  if (touches.first) {
+    const only = touches.blocking ? undefined : { images: kept.report.images.map((i) => i.image).filter((n, i, all) => touches.inputs.has(n) && all.indexOf(n) === i), commits, head: head.commit, tip, ms };
+    return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}) };
+  }
   return { ok: true, head: head.commit, newCommits: commits.length, tip, ms };
 }
 
@@ -221,18 +240,40 @@ const CONFIG_NAMES = new Set(CONFIG_FILE_NAMES.map((n) => basename(n)));
 
 /** The first change of `commits` to a pin file, an input of a judged image or a config file, said; undefined when none. */
 export function firstTouch(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): string | undefined {
+  return touchesOf(commits, report).first;
+}
+
+/**
+ * Every change of `commits` the answer rests on: the first, said; whether any
+ * is to a pin file or a config file (`blocking`: a full judgement); the images
+ * whose inputs any touches.
+ */
+export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): { first?: string; blocking: boolean; inputs: Set<string> } {
   const pins = new Map<string, string>();
   for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
   const matchers = report.images.map((img) => ({ image: img.image, m: inputMatcher({ image: img.image, inputs: img.inputs.patterns, ignore: img.inputs.ignore, steps: [] }) }));
+  let first: string | undefined;
+  const inputs = new Set<string>();
   for (const c of commits) {
     for (const { path } of c.entries) {
-      const say = (what: string) => `${short(c.sha)} changes ${path}, ${what}`;
-      if (pins.has(path)) return say(`a pin file of ${pins.get(path)}`);
-      if (CONFIG_NAMES.has(basename(path))) return say('a pinwatch config file');
-      for (const { image, m } of matchers) if (m.match(path)) return say(`an input of ${image}`);
+      const say = (what: string) => (first ??= `${short(c.sha)} changes ${path}, ${what}`);
+      // a pin or config change means a full judgement: the first change is all that is said then
+      if (pins.has(path)) {
+        say(`a pin file of ${pins.get(path)}`);
+        return { first: first!, blocking: true, inputs };
+      } else if (CONFIG_NAMES.has(basename(path))) {
+        say('a pinwatch config file');
+        return { first: first!, blocking: true, inputs };
+      } else {
+        for (const { image, m } of matchers) {
+          if (!m.match(path)) continue;
+          say(`an input of ${image}`);
+          inputs.add(image);
+        }
+      }
     }
   }
-  return undefined;
+  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs };
 }
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
@@ -257,20 +298,57 @@ export function noteVerdict(cache: Cache, verdict: Verdict | { ok: false; reason
 /**
  * Keep this run's answer for the next (when it can be tied to the facts above):
  * `snapshot` the id of the tree snapshot it was derived from, `observed` what
- * computeStale filled in.
+ * computeStale filled in; with `images` (the hash of the images judged,
+ * partial.ts `imagesHash`) and observed pick facts, those too, in an entry of
+ * their own that only a partial judgement reads.
  */
-export function keepAnswer(root: string, cache: Cache, reuse: AnswerReuse, report: AnswerReport, snapshot: string | undefined, observed: ObservedFacts): void {
+export function keepAnswer(root: string, cache: Cache, reuse: AnswerReuse, report: AnswerReport, snapshot: string | undefined, observed: ObservedFacts, images?: string): void {
   if (!cache.enabled || !reuse.key || reuse.rewriters || !snapshot || !observed.shallow || observed.prefix === undefined) return;
   // rewriters that appeared while it ran: what git showed may not be the commits' own history
   if (historyRewriters(root)) return;
-  const { gitProcesses: _g, history: _h, timings: _t, reused: _r, ...rest } = report;
-  cache.putValue(ANSWER_NS, reuse.key, {
-    tip: report.head,
+  putAnswer(cache, reuse.key, report, {
     snapshot,
     prefix: observed.prefix,
     shallow: shallowText(observed.shallow),
     ...(observed.tags ? { tags: tagsText(observed.tags) } : {}),
     ...(observed.abbreviations ? { abbreviations: [...observed.abbreviations].map(([a, r]) => [a, abbreviationText(r)] as [string, string]) } : {}),
-    report: rest,
-  } satisfies KeptAnswer);
+  });
+  if (images !== undefined && observed.picks) putPicks(cache, reuse.key, report.head, images, observed.picks);
+}
+
+/** Keep an answer some of whose images were judged again (partial.ts) on the facts the kept one was checked on, with its new pick facts. */
+export function keepJudgedAgain(root: string, cache: Cache, reuse: AnswerReuse, report: AnswerReport, snapshot: string, images: string, picks: (PickFacts | undefined)[]): void {
+  if (!cache.enabled || !reuse.key || !reuse.kept || reuse.rewriters || historyRewriters(root)) return;
+  const { tip: _t, snapshot: _s, report: _r, ...facts } = reuse.kept;
+  putAnswer(cache, reuse.key, report, { ...facts, snapshot });
+  putPicks(cache, reuse.key, report.head, images, picks);
+}
+
+function putAnswer(cache: Cache, key: string, report: AnswerReport, facts: Omit<KeptAnswer, 'tip' | 'report'>): void {
+  const { gitProcesses: _g, history: _h, timings: _t, reused: _r, ...rest } = report;
+  cache.putValue(ANSWER_NS, key, { tip: report.head, ...facts, report: rest } satisfies KeptAnswer);
+}
+
+/** The cache namespace of the pick facts of a kept answer (read only to judge some images again, never by a reused answer). */
+export const PICKS_NS = 'answer-picks';
+
+/** The pick facts kept with the answer judged at `tip`, per image of its report, and the hash of the images it judged. */
+export interface KeptPicks {
+  tip: string;
+  images: string;
+  picks: (PickFacts | undefined)[];
+}
+
+const picksKey = (key: string, tip: string) => JSON.stringify([key, tip]);
+
+function putPicks(cache: Cache, key: string, tip: string, images: string, picks: (PickFacts | undefined)[]): void {
+  cache.putValue(PICKS_NS, picksKey(key, tip), { tip, images, picks } satisfies KeptPicks);
+}
+
+/** The pick facts kept with the answer `reuse` opened, when they are there and well formed. */
+export function openPicks(cache: Cache, reuse: AnswerReuse): KeptPicks | undefined {
+  if (!reuse.key || !reuse.kept) return undefined;
+  const kept = cache.getValue<KeptPicks>(PICKS_NS, picksKey(reuse.key, reuse.kept.tip));
+  if (!kept || kept.tip !== reuse.kept.tip || typeof kept.images !== 'string' || !Array.isArray(kept.picks) || kept.picks.length !== reuse.kept.report.images.length) return undefined;
+  return kept;
 }

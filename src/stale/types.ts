@@ -63,8 +63,11 @@ export interface StaleReport {
   history?: { commits: number; whole: boolean };
   /** Milliseconds per engine phase (diagnostics; not stable across runs). */
   timings?: Record<string, number>;
-  /** Set when the answer kept by an earlier run was reused (stale/reuse.ts): the commit it judged, and the commits since. */
-  reused?: { from: string; newCommits: number };
+  /**
+   * Set when the answer kept by an earlier run was reused (stale/reuse.ts): the commit it judged, and the commits since;
+   * `judged`: the images new commits touched, judged again alone (stale/partial.ts; every other image's judgement kept).
+   */
+  reused?: { from: string; newCommits: number; judged?: string[] };
 }
 
 /** One image as the engine takes it (see src/images/types.ts). */

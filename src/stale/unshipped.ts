@@ -116,3 +116,64 @@ export function cherryPickPool(superset: number[], candidates: Candidate[], chan
   }
   return superset.filter((i) => index.times[i]! >= since && changedOf(i).some((p) => paths.has(p)));
 }
+
+/**
+ * What an image's judgement rests on besides its own candidates, kept with an
+ * answer so a later run can judge only the new commits that touch the image
+ * (stale/partial.ts), and tell when it cannot: the cherry-pick pool of a new
+ * candidate lies in the build's history, authored at or after `since`.
+ */
+export interface PickFacts {
+  /** The build commit is in HEAD's history (so no later commit of HEAD's can be in the build's). */
+  inHead: boolean;
+  /** Oldest author time (ms) of the non-merge commits HEAD reaches and the build does not (Infinity: none): the superset's bound. */
+  oldestOutside: number;
+  /** Newest author time (ms) in the build's cherry-pick superset (authoredSince from `oldestOutside`; -Infinity: empty). */
+  supersetNewest: number;
+  /** Oldest author time (ms) among the image's candidates (Infinity: none): the pool's bound. */
+  since: number;
+  /** pickKey of every superset commit authored at or after `since`, by subject and by date: a candidate whose key is here may have a partner. */
+  keys: number[];
+}
+
+/** The changed paths of a commit as plausiblePicks compares them (sorted, NUL-joined; '' for none). */
+export const pathsKey = (paths: readonly string[]) => [...paths].sort().join('\0');
+
+/**
+ * A commit's pairing key: its changed paths with its subject (`s`) or its
+ * author date (`d`), as a 53-bit hash (cyrb53: fast over thousands of commits;
+ * a collision only refuses a shortcut, never changes an answer).
+ */
+export function pickKey(paths: string, kind: 's' | 'd', value: string): number {
+  const text = `${kind}\0${value}\0${paths}`;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** The pick facts of one image judged from `build` (history.ts judge: the same graph, bitmaps, superset and candidates). */
+export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: string, outside: Uint8Array, superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex): PickFacts {
+  const b = graph.index.get(build);
+  let since = Infinity;
+  for (const c of candidates) since = Math.min(since, index.times[c.index]!);
+  let supersetNewest = -Infinity;
+  for (const p of superset) supersetNewest = Math.max(supersetNewest, index.times[p]!);
+  const keys = new Set<number>();
+  if (since !== Infinity) {
+    for (const p of superset) {
+      if (!(index.times[p]! >= since)) continue;
+      const k = pathsKey(changedOf(p));
+      if (k === '') continue;
+      keys.add(pickKey(k, 's', graph.nodes[p]!.subject));
+      keys.add(pickKey(k, 'd', graph.nodes[p]!.date));
+    }
+  }
+  return { inHead: b !== undefined && fromHead[b] === 1, oldestOutside: oldestTime(outside, index), supersetNewest, since, keys: [...keys] };
+}

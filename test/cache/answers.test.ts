@@ -78,7 +78,7 @@ describe('the cache never changes an answer', () => {
     const stored = entries(cacheDir);
     // scan outcomes, Makefile and workflow reads were kept, and the config (config/kept.ts)
     expect(stored.length).toBeGreaterThanOrEqual(8);
-    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'config', 'history', 'make', 'scan', 'snapshot', 'workflow']);
+    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'answer-picks', 'config', 'history', 'make', 'scan', 'snapshot', 'workflow']);
 
     // an edit of a pin file and of the Makefile include every package reads
     const values = join(dir, 'packages/system/billing/values.yaml');

@@ -44,11 +44,26 @@ const commitFile = (dir: string, file: string, text: string, message: string, ap
   git(dir, 'commit', '-qm', message);
 };
 
+/** Commit a file change with its own author date (the committer's is the clock's, as a rebase or cherry-pick leaves it). */
+const commitAuthored = (dir: string, file: string, text: string, message: string, authorDate: string) => {
+  appendFileSync(join(dir, file), text);
+  clock += 60_000;
+  const date = new Date(clock).toISOString();
+  execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-qam', message], {
+    cwd: dir,
+    env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.test', GIT_AUTHOR_DATE: authorDate, GIT_COMMITTER_DATE: date },
+  });
+};
+const authorDateOf = (dir: string, rev: string) => execFileSync('git', ['log', '-1', '--format=%aI', rev], { cwd: dir, encoding: 'utf8' }).trim();
+
+/** The demo's images whose inputs hold go.mod (its Go images). */
+const GO_IMAGES = ['backup-strategy-controller', 'billing-controller', 'gateway', 'objectstorage-sidecar'];
+
 const STALE = ['stale', '--format', 'json', '--fail-on-stale', 'never'];
 
 const CHECK = ['check', '--format', 'json'];
 
-type Reused = { from: string; newCommits: number } | undefined;
+type Reused = { from: string; newCommits: number; judged?: string[] } | undefined;
 
 async function run(dir: string, args: string[], cache: boolean) {
   const r = await runCli(['--repo', dir, ...args, ...(cache ? ['-v'] : ['--no-cache'])]);
@@ -56,11 +71,29 @@ async function run(dir: string, args: string[], cache: boolean) {
   return { exit: r.code, answer: normalize(json), reused: (json.stats ?? json.stale?.stats)?.reused, err: r.err };
 }
 
+type Answer = { images: { image: string; cherryPicked: { commit: string; equals: string }[]; unshipped: { commit: string }[] }[] };
+
+/** A step of a partial-judgement story: cached stale equals --no-cache, and judged these images again alone, or was not reused at all for this -v reason. */
+const judgedStep = (dir: string) => async (name: string, want: string[] | RegExp): Promise<Answer> => {
+  const reference = await run(dir, STALE, false);
+  const cached = await run(dir, STALE, true);
+  expect({ exit: cached.exit, answer: cached.answer }, name).toEqual({ exit: reference.exit, answer: reference.answer });
+  if (Array.isArray(want)) expect(cached.reused?.judged, name).toEqual(want);
+  else {
+    expect(cached.reused, name).toBeUndefined();
+    expect(cached.err, name).toMatch(want);
+  }
+  return cached.answer as Answer;
+};
+
 interface Step {
   name: string;
   apply(dir: string): void;
-  /** Reused (with this many new commits), or the -v reason it was not. */
-  expect: number | RegExp;
+  /**
+   * Reused (with this many new commits); the images judged again alone (partial.ts), with the -v reason the whole
+   * answer was not reused; or the -v reason it was not reused at all.
+   */
+  expect: number | RegExp | { judged: string[]; because: RegExp };
   args?: string[];
 }
 
@@ -70,8 +103,14 @@ const STEPS: Step[] = [
   { name: 'a new commit whose subject forges a release (and names a build)', apply: (d) => commitFile(d, 'NOTES.txt', 'more\n', 'Release dashboard\n\nPrepare release v1.0.1: built billing-controller from this commit', true), expect: 2 },
   // a reused answer stays kept at the commit it judged: the count is of the commits since then
   { name: 'two more unrelated commits', apply: (d) => (commitFile(d, 'docs/a.md', 'a\n', 'docs: a'), commitFile(d, 'docs/b.md', 'b\n', 'docs: b')), expect: 4 },
-  { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ },
+  // only inputs touched: the touched images judged again alone (partial.ts), the rest kept
+  { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ } },
+  { name: 'an input commit whose body has a Fixes: trailer', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// tidy\n', 'chore(gateway): tidy\n\nFixes: #12', true), expect: { judged: ['gateway'], because: /an input of gateway/ } },
+  { name: 'a commit to go.mod, an input of every Go image', apply: (d) => commitFile(d, 'go.mod', '\n// deps\n', 'chore(deps): bump', true), expect: { judged: GO_IMAGES, because: /changes go\.mod, an input of / } },
+  { name: 'an input commit authored before the oldest unshipped commit (a rebased branch)', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// old\n', 'fix(gateway): old work', '2026-01-01T00:00:00Z'), expect: /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/ },
+  { name: 'an input commit authored at the same second as an unshipped one', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// tie\n', 'fix(gateway): tie', authorDateOf(d, 'HEAD')), expect: /answer not judged again for the touched images alone: gateway would list unshipped commits with the same author date/ },
   { name: 'a new commit to a pin file', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway/ },
+  // gateway now lists two commits of one author second: every later input change is judged in full
   { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ },
   {
     name: 'a merge of a side branch whose commit touches an input',
@@ -140,6 +179,10 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       if (typeof step.expect === 'number') {
         expect(cached.reused, `${step.name}: reused`).toMatchObject({ newCommits: step.expect });
         expect(cached.err, step.name).toMatch(new RegExp(`answer reused from [0-9a-f]{10}: ${step.expect} new commit\\(s\\) touch no image's pins or inputs`));
+      } else if (!(step.expect instanceof RegExp)) {
+        expect(cached.reused?.judged, `${step.name}: judged again`).toEqual(step.expect.judged);
+        expect(cached.err, step.name).toMatch(step.expect.because);
+        expect(cached.err, step.name).toMatch(new RegExp(`answer judged again for ${step.expect.judged.join(', ')} alone from [0-9a-f]{10}: \\d+ new commit\\(s\\); every other image's judgement kept`));
       } else {
         expect(cached.reused, `${step.name}: not reused`).toBeUndefined();
         expect(cached.err, step.name).toMatch(step.expect);
@@ -150,6 +193,51 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       if (!step.args && !/rewriters/.test(String(step.expect))) expect(checked.reused, `${step.name}: check reused`).toBeDefined();
     }
   }, 300_000);
+
+  it('judged again alone only where that is the full answer: a new commit that may be a cherry-pick of one in the build is judged in full, and found cherry-picked', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-picks-')), 'repo'));
+    made.push(join(dir, '..'));
+    const step = judgedStep(dir);
+    await run(dir, STALE, true);
+    // work on a branch, authored before what the next build holds
+    git(dir, 'checkout', '-qb', 'early');
+    commitFile(dir, 'cmd/gateway/other.go', 'package main\n', 'feat(gateway): early work');
+    git(dir, 'checkout', '-q', 'main');
+    commitFile(dir, 'cmd/gateway/main.go', '\n// picked\n', 'fix(gateway): pick me', true);
+    const picked = git(dir, 'rev-parse', 'HEAD');
+    const values = join(dir, 'packages/system/gateway/values.yaml');
+    writeFileSync(values, readFileSync(values, 'utf8').replace(/sha256:[0-9a-f]{64}/, `sha256:${'a1'.repeat(32)}`));
+    git(dir, 'commit', '-qam', 'chore(gateway): repin, built from the pick');
+    await step('gateway repinned (built from the pick)', /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway/);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge early (#93)', 'early');
+    await step('the early work merged (outside the build, authored before it)', /answer not judged again for the touched images alone: /);
+    git(dir, 'revert', '--no-edit', picked);
+    const reverted = await step('the pick reverted', ['gateway']);
+    expect(reverted.images.find((i) => i.image === 'gateway')!.unshipped.map((u) => u.commit)).toContain(git(dir, 'rev-parse', 'HEAD'));
+    commitFile(dir, 'cmd/gateway/main.go', '\n// picked\n', 'fix(gateway): pick me', true);
+    const again = await step('the pick applied again (its paths and subject)', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, which may be a cherry-pick of a commit in its build/);
+    // what the full judgement found: the same patch as the build's, so shipped
+    expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }]);
+  }, 120_000);
+
+  it('git cherry-pick of a commit in the build (its author date kept, older than every commit outside the build) is judged in full', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-cherry-')), 'repo'));
+    made.push(join(dir, '..'));
+    const step = judgedStep(dir);
+    commitFile(dir, 'cmd/gateway/main.go', '\n// picked\n', 'fix(gateway): pick me', true);
+    const picked = git(dir, 'rev-parse', 'HEAD');
+    const values = join(dir, 'packages/system/gateway/values.yaml');
+    writeFileSync(values, readFileSync(values, 'utf8').replace(/sha256:[0-9a-f]{64}/, `sha256:${'b2'.repeat(32)}`));
+    git(dir, 'commit', '-qam', 'chore(gateway): repin, built from the pick');
+    await run(dir, STALE, true);
+    commitFile(dir, 'go.mod', '\n// deps\n', 'chore(deps): bump', true);
+    await step('go.mod changed after the build', GO_IMAGES);
+    git(dir, 'revert', '--no-edit', picked);
+    await step('the pick reverted', ['gateway']);
+    git(dir, 'cherry-pick', picked);
+    const again = await step('the pick cherry-picked back', /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/);
+    expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }]);
+  }, 120_000);
 
   it('a shallow clone deepened is not reused; the same depth again is', async () => {
     const demo = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-shallow-')), 'repo'));
@@ -234,8 +322,15 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       configureCache({ enabled: false });
       expect(strip(reused)).toEqual(strip(await staleReport(dir, config, { now: later })));
       configureCache({ enabled: true, env: {} });
-      // not reused (an input changed): the kept answer's check counts in the run's processes too
+      // an input changed: that image judged again alone; the kept answer's check and the messages' log count in the run's processes
       commitFile(dir, 'cmd/gateway/main.go', '\n// lib\n', 'fix(gateway): lib', true);
+      const judged = await staleReport(dir, config, { now: later });
+      expect(judged.reused).toMatchObject({ newCommits: 2, judged: ['gateway'] }); // from the answer kept at the first run (a reused one stays kept there)
+      configureCache({ enabled: false });
+      expect(strip(judged)).toEqual(strip(await staleReport(dir, config, { now: later })));
+      configureCache({ enabled: true, env: {} });
+      // not reused at all (a pin changed): the kept answer's check counts in the run's processes too
+      commitFile(dir, 'packages/system/gateway/values.yaml', '# lib\n', 'chore(gateway): lib', true);
       const before = gitStats.processes;
       const missed = await staleReport(dir, config, { now: later });
       expect(missed.reused).toBeUndefined();

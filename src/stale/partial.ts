@@ -1,0 +1,164 @@
+/**
+ * A kept answer judged again for the images new commits touch, and for those
+ * alone (the CI rerun after a push that edits one image's sources): when the
+ * only thing that kept the answer from being reused (reuse.ts) is that new
+ * commits change inputs of some judged images, and the images judged now are
+ * the very ones the answer judged (their pins, inputs and recipes: `imagesHash`),
+ * each touched image's judgement is the kept one plus the new commits that touch
+ * its inputs, and every other image's is the kept one. No history is read: one
+ * `git log` of the new candidates' messages (fix trailers) is the only git process.
+ *
+ * Why that is the answer a full run gives (reuse.ts argues the rest: the build
+ * commits, the old commits and their PR owners are unchanged):
+ * - An untouched image: no new commit is a candidate; its cherry-pick pool is its
+ *   build's history authored at or after its oldest candidate, which is no older
+ *   than the oldest commit outside the build, so a new commit authored earlier
+ *   than that (which widens the superset the pool is cut from) adds nothing to it.
+ * - A touched image whose build commit is in the answer's HEAD history (kept
+ *   `inHead`): no new commit is in the build's history, so every new non-merge
+ *   commit that touches an input is a candidate. It is unshipped unless it could
+ *   pair with a commit of the pool (same changed paths, and the same subject or
+ *   author date: history.ts plausiblePicks): the kept `keys` hold those pairs
+ *   of every superset commit authored since the oldest candidate, so a new
+ *   candidate whose key is among them, or one authored before that oldest
+ *   candidate (the pool would grow for the old candidates too), or any new
+ *   commit authored before the oldest commit outside the build (the superset
+ *   would grow), is refused: a full judgement. Without old candidates the pool
+ *   is empty while every new one is authored after the superset's newest commit.
+ * - The order of unshipped commits is by author date (newest first); a tie in any
+ *   image, where a full run's order would follow its path index (which the new
+ *   commits' paths and a widened superset move), is refused, and so is more than
+ *   one cherry-picked commit in any image (listed in that order too).
+ * - Each new commit is described as a full run describes it (history.ts
+ *   describeCommit): its PR owner is the first-parent commit among the new ones
+ *   that brought it in (the answer's commit is on HEAD's first-parent chain).
+ * Anything else (a root commit, a date that does not parse, an image with no
+ * pick facts, an `unknown` one touched) is refused with the reason, and the full
+ * judgement runs.
+ */
+import { createHash } from 'node:crypto';
+import { graphOf } from '../git/history.js';
+import { readCommitMessages } from '../git/messages.js';
+import { inputMatcher } from '../sources/matcher.js';
+import { ageDays } from './age.js';
+import { describeCommit } from './commit-meta.js';
+import { firstParentOwners } from './pr-owner.js';
+import type { KeptPicks, Touched } from './reuse.js';
+import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
+import { commitsByPath, pathsKey, pickKey, touchingInputs, type PickFacts } from './unshipped.js';
+
+/**
+ * The hash of the images a judgement takes (their pins, inputs, recipes,
+ * stamps), over a canonical text: keys sorted, undefined members left out (a
+ * kept image and one derived afresh differ only there), Maps and Sets as their
+ * entries, so equal content hashes equal however it was built.
+ */
+export function imagesHash(images: readonly StaleImageInput[]): string {
+  return createHash('sha256').update(canonical(images)).digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value instanceof Map) return `{"Map":${canonical([...value])}}`;
+  if (value instanceof Set) return `{"Set":${canonical([...value])}}`;
+  if (value instanceof RegExp) return `{"RegExp":${JSON.stringify(String(value))}}`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+/** The kept report's images with the touched ones judged again, and the pick facts to keep with them. */
+export interface JudgedAgain {
+  images: StaleImage[];
+  picks: (PickFacts | undefined)[];
+  /** The images judged again (names, each once). */
+  judged: string[];
+}
+
+/**
+ * Judge again the images `touched` names, on top of the kept report and its
+ * pick facts; `images` are this run's (their hash must be the kept one).
+ */
+export async function judgeTouched(
+  repo: string,
+  kept: Pick<StaleReport, 'images'>,
+  picks: KeptPicks,
+  touched: Touched,
+  images: readonly StaleImageInput[],
+  options: { now: Date; fixPattern?: RegExp },
+): Promise<JudgedAgain | { refused: string }> {
+  const refuse = (why: string) => ({ refused: why });
+  if (picks.images !== imagesHash(images)) return refuse('the images judged are not the ones the answer judged (pins, inputs or recipes changed)');
+  const { commits } = touched;
+  const root = commits.find((c) => c.parentShas.length === 0);
+  if (root) return refuse(`${root.sha.slice(0, 10)} is a root commit`);
+  const times = new Map<string, number>();
+  for (const c of commits) {
+    if (c.parentShas.length > 1) continue;
+    const t = Date.parse(c.date);
+    if (Number.isNaN(t)) return refuse(`the author date of ${c.sha.slice(0, 10)} does not parse`);
+    times.set(c.sha, t);
+  }
+  const oldestNew = Math.min(...times.values());
+  // every image's order by author date alone: a full run's tie order (and its cherry-picks' order) follows its path index, which new commits move
+  for (const image of kept.images) {
+    if (image.cherryPicked.length > 1) return refuse(`${image.image} has more than one cherry-picked commit`);
+    const dates = image.unshipped.map((u) => Date.parse(u.date));
+    if (dates.some(Number.isNaN) || new Set(dates).size !== dates.length) return refuse(`${image.image} lists unshipped commits with the same author date`);
+  }
+  // the new commits as a graph of their own (parents outside it are the answer's history), merges changing nothing (as in the full pass)
+  const graph = graphOf(commits);
+  const outside = Uint8Array.from(graph.nodes, (n) => (n.parentShas.length < 2 ? 1 : 0));
+  const byPath = commitsByPath(graph, new Map(commits.map((c) => [c.sha, c.parentShas.length < 2 ? c.entries.map((e) => e.path) : []])));
+  const changedOf = new Map(commits.map((c) => [c.sha, c.entries.map((e) => e.path)]));
+  const names = new Set(touched.images);
+  const inputsOf = new Map(images.map((i) => [`${i.image}\0${i.repository}`, i]));
+
+  const plans: { k: number; candidates: ReturnType<typeof touchingInputs> }[] = [];
+  const next: (PickFacts | undefined)[] = [];
+  for (const [k, image] of kept.images.entries()) {
+    const facts = picks.picks[k];
+    if (!names.has(image.image)) {
+      // untouched: the same judgement; its facts stay true unless a new commit is older than the oldest outside its build
+      next.push(facts && oldestNew >= facts.oldestOutside ? facts : undefined);
+      continue;
+    }
+    const say = (why: string) => refuse(`${image.image} ${why}`);
+    if (!facts) return say('has no pick facts kept (it was not judged)');
+    if (!facts.inHead) return say('was built from a commit outside the history the answer judged');
+    if (!image.builtFrom || (image.status !== 'stale' && image.status !== 'current') || image.rebuild) return say(`is ${image.status}`);
+    if ([facts.oldestOutside, facts.since, facts.supersetNewest].some(Number.isNaN)) return say('has pick facts that are not numbers');
+    if (oldestNew < facts.oldestOutside) return say('gains a new commit authored before the oldest commit outside its build');
+    const input = inputsOf.get(`${image.image}\0${image.repository}`);
+    if (!input?.inputs || input.inputs.unknownReason) return say('has no build inputs now');
+    const candidates = touchingInputs(byPath, outside, inputMatcher(input.inputs));
+    let since = facts.since;
+    for (const c of candidates) {
+      const node = graph.nodes[c.index]!;
+      const t = times.get(node.sha)!;
+      if (facts.since !== Infinity) {
+        if (t < facts.since) return say(`gains ${node.sha.slice(0, 10)}, authored before its oldest candidate`);
+        const key = pathsKey(changedOf.get(node.sha) ?? []);
+        if (facts.keys.includes(pickKey(key, 's', node.subject)) || facts.keys.includes(pickKey(key, 'd', node.date))) return say(`gains ${node.sha.slice(0, 10)}, which may be a cherry-pick of a commit in its build`);
+      }
+      since = Math.min(since, t);
+    }
+    if (facts.since === Infinity && candidates.length > 0 && since <= facts.supersetNewest) return say('gains a commit authored before the newest commit of its build\'s history');
+    next.push(candidates.length === 0 ? facts : { ...facts, since, keys: facts.since === Infinity ? [] : facts.keys });
+    if (candidates.length > 0) plans.push({ k, candidates });
+  }
+
+  const messages = await readCommitMessages(repo, plans.flatMap((p) => p.candidates.map((c) => graph.nodes[c.index]!.sha)));
+  const meta = { graph, owners: firstParentOwners(graph, touched.head), messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
+  const out = kept.images.map((i) => (i.oldestUnshipped ? { ...i, oldestUnshipped: { ...i.oldestUnshipped, ageDays: ageDays(options.now, i.oldestUnshipped.date) } } : i));
+  for (const { k, candidates } of plans) {
+    const image = kept.images[k]!;
+    const unshipped: UnshippedCommit[] = [...image.unshipped, ...candidates.map((c) => describeCommit(meta, c))];
+    const dates = unshipped.map((u) => Date.parse(u.date));
+    if (dates.some(Number.isNaN) || new Set(dates).size !== dates.length) return refuse(`${image.image} would list unshipped commits with the same author date`);
+    unshipped.sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+    const oldest = unshipped[unshipped.length - 1]!;
+    out[k] = { ...image, status: 'stale', unshipped, oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(options.now, oldest.date) } };
+  }
+  return { images: out, picks: next, judged: [...new Set(plans.map((p) => kept.images[p.k]!.image))] };
+}
