@@ -25,7 +25,9 @@
  *    new commit edits one Go file in the inputs of exactly one image (a package
  *    directory only its stale JSON `inputs.paths` names), or bumps one pin's
  *    digest (one hex digit of a `*.tag` file's digest when there is one): CI
- *    reruns that must judge again.
+ *    reruns that must judge again. And the Go edit once more as a CI job sees
+ *    it: the clone made afresh at the same path (new stats for every file) with
+ *    the cache restored into it.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -86,7 +88,7 @@
  * this one.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -198,6 +200,20 @@ function cloneOf(src, name) {
   const config = join(src, 'pinwatch.yaml');
   if (existsSync(config) && !existsSync(join(dir, 'pinwatch.yaml'))) cpSync(config, join(dir, 'pinwatch.yaml'));
   return dir;
+}
+
+/**
+ * `repo` as a new CI job has it: cloned afresh at the same path (every file and directory new, with new
+ * stats), its pinwatch.yaml copied in, and the cache the last run left (`.git/pinwatch*`) restored.
+ */
+function freshCheckout(repo) {
+  const next = `${repo}.next`;
+  rmSync(next, { recursive: true, force: true });
+  execFileSync('git', ['clone', '-q', '--no-hardlinks', repo, next]);
+  for (const name of readdirSync(join(repo, '.git')).filter((n) => n.startsWith('pinwatch'))) cpSync(join(repo, '.git', name), join(next, '.git', name), { recursive: true });
+  if (existsSync(join(repo, 'pinwatch.yaml')) && !existsSync(join(next, 'pinwatch.yaml'))) cpSync(join(repo, 'pinwatch.yaml'), join(next, 'pinwatch.yaml'));
+  rmSync(repo, { recursive: true, force: true });
+  renameSync(next, repo);
 }
 
 /** One stale run (JSON): its answer, the oldest build commit and the range it judges. */
@@ -322,6 +338,14 @@ try {
       warm(`one commit editing a Go file of one image (${goFile.file}, inputs of ${goFile.image})`, 'cozy-warm-go', (repo, commitEnv) => {
         writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: an edit\n`);
         execFileSync('git', ['commit', '-q', '-am', 'fix: a Go source edit'], { cwd: repo, env: commitEnv });
+      });
+    // the same Go edit as a CI job sees it: a fresh clone at the same path, the cache restored into it
+    if (!goFile) skipRow(`${where}: warm \`stale\`, one commit editing a Go file of one image, fresh clone`, { op: '<=', value: 1 });
+    else
+      warm(`one commit editing a Go file of one image, on a fresh clone with the cache restored (a CI job)`, 'cozy-warm-go-fresh', (repo, commitEnv) => {
+        writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: an edit\n`);
+        execFileSync('git', ['commit', '-q', '-am', 'fix: a Go source edit'], { cwd: repo, env: commitEnv });
+        freshCheckout(repo);
       });
     const pin = pinToBump(cozy, first.json);
     if (!pin) skipRow(`${where}: warm \`stale\`, one commit bumping one pin`, { op: '<=', value: 1 });
