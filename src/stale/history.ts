@@ -29,7 +29,7 @@ import { firstParentOwners } from './pr-owner.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
-import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -227,11 +227,12 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
   const ids = await patchIds(repo, [...forPatchId].map((i) => graph.nodes[i]!.sha));
   timer.lap('patch-id');
   const fromHead = graph.ancestors(head);
+  const pickKeys: PickKeyMemo = new Map();
   return subjects.map((_, i) => {
     const list = candidates[i];
     if (!list) return undefined;
     const b = ready[i]!;
-    const picks = pickFacts(graph, fromHead, b, outside.get(b)!, supersets.get(b)!, list, changedOf, byTime);
+    const picks = pickFacts(graph, fromHead, b, outside.get(b)!, supersets.get(b)!, list, changedOf, byTime, pickKeys);
     const poolIds = new Map<string, string>();
     for (const p of pools[i]!) {
       const id = ids.get(graph.nodes[p]!.sha);

@@ -49,22 +49,20 @@ import { commitsByPath, pathsKey, pickKey, touchingInputs, type PickFacts } from
 
 /**
  * The hash of the images a judgement takes (their pins, inputs, recipes,
- * stamps), over a canonical text: keys sorted, undefined members left out (a
- * kept image and one derived afresh differ only there), Maps and Sets as their
- * entries, so equal content hashes equal however it was built.
+ * stamps), over their JSON: undefined members left out and shared objects
+ * written out where used (a structured clone of a kept image and one derived
+ * afresh differ there), Maps and Sets as their entries. The images layer builds
+ * them afresh every run with the same code, so their keys come in one order.
  */
 export function imagesHash(images: readonly StaleImageInput[]): string {
-  return createHash('sha256').update(canonical(images)).digest('hex');
+  return createHash('sha256').update(JSON.stringify(images, entriesOf)).digest('hex');
 }
 
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value instanceof Map) return `{"Map":${canonical([...value])}}`;
-  if (value instanceof Set) return `{"Set":${canonical([...value])}}`;
-  if (value instanceof RegExp) return `{"RegExp":${JSON.stringify(String(value))}}`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+function entriesOf(_key: string, value: unknown): unknown {
+  if (value instanceof Map) return { Map: [...value] };
+  if (value instanceof Set) return { Set: [...value] };
+  if (value instanceof RegExp) return { RegExp: String(value) };
+  return value;
 }
 
 /** The kept report's images with the touched ones judged again, and the pick facts to keep with them. */

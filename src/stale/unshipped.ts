@@ -158,8 +158,11 @@ export function pickKey(paths: string, kind: 's' | 'd', value: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
+/** A commit's two pairing keys (pickKey by subject, by date), or none when it changes no path; shared by every image's pickFacts of one judgement. */
+export type PickKeyMemo = Map<number, readonly number[]>;
+
 /** The pick facts of one image judged from `build` (history.ts judge: the same graph, bitmaps, superset and candidates). */
-export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: string, outside: Uint8Array, superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex): PickFacts {
+export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: string, outside: Uint8Array, superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex, memo: PickKeyMemo = new Map()): PickFacts {
   const b = graph.index.get(build);
   let since = Infinity;
   for (const c of candidates) since = Math.min(since, index.times[c.index]!);
@@ -169,10 +172,12 @@ export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: strin
   if (since !== Infinity) {
     for (const p of superset) {
       if (!(index.times[p]! >= since)) continue;
-      const k = pathsKey(changedOf(p));
-      if (k === '') continue;
-      keys.add(pickKey(k, 's', graph.nodes[p]!.subject));
-      keys.add(pickKey(k, 'd', graph.nodes[p]!.date));
+      let pair = memo.get(p);
+      if (!pair) {
+        const k = pathsKey(changedOf(p));
+        memo.set(p, (pair = k === '' ? [] : [pickKey(k, 's', graph.nodes[p]!.subject), pickKey(k, 'd', graph.nodes[p]!.date)]));
+      }
+      for (const key of pair) keys.add(key);
     }
   }
   return { inHead: b !== undefined && fromHead[b] === 1, oldestOutside: oldestTime(outside, index), supersetNewest, since, keys: [...keys] };
