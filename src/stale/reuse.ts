@@ -91,6 +91,8 @@ interface KeptAnswer {
   shallow: string;
   tags?: string;
   abbreviations?: [string, string][];
+  /** The hash of the images it judged (partial.ts imagesHash), which its pick facts must carry too (PICKS_NS). */
+  images?: string;
   report: Omit<AnswerReport, 'gitProcesses' | 'history' | 'timings' | 'reused'>;
 }
 
@@ -312,6 +314,7 @@ export function keepAnswer(root: string, cache: Cache, reuse: AnswerReuse, repor
     shallow: shallowText(observed.shallow),
     ...(observed.tags ? { tags: tagsText(observed.tags) } : {}),
     ...(observed.abbreviations ? { abbreviations: [...observed.abbreviations].map(([a, r]) => [a, abbreviationText(r)] as [string, string]) } : {}),
+    ...(images !== undefined && observed.picks ? { images } : {}),
   });
   if (images !== undefined && observed.picks) putPicks(cache, reuse.key, report.head, images, observed.picks);
 }
@@ -319,8 +322,8 @@ export function keepAnswer(root: string, cache: Cache, reuse: AnswerReuse, repor
 /** Keep an answer some of whose images were judged again (partial.ts) on the facts the kept one was checked on, with its new pick facts. */
 export function keepJudgedAgain(root: string, cache: Cache, reuse: AnswerReuse, report: AnswerReport, snapshot: string, images: string, picks: (PickFacts | undefined)[]): void {
   if (!cache.enabled || !reuse.key || !reuse.kept || reuse.rewriters || historyRewriters(root)) return;
-  const { tip: _t, snapshot: _s, report: _r, ...facts } = reuse.kept;
-  putAnswer(cache, reuse.key, report, { ...facts, snapshot });
+  const { tip: _t, snapshot: _s, report: _r, images: _i, ...facts } = reuse.kept;
+  putAnswer(cache, reuse.key, report, { ...facts, snapshot, images });
   putPicks(cache, reuse.key, report.head, images, picks);
 }
 
@@ -345,10 +348,14 @@ function putPicks(cache: Cache, key: string, tip: string, images: string, picks:
   cache.putValue(PICKS_NS, picksKey(key, tip), { tip, images, picks } satisfies KeptPicks);
 }
 
-/** The pick facts kept with the answer `reuse` opened, when they are there and well formed. */
+/**
+ * The pick facts kept with the answer `reuse` opened, when they are there, well
+ * formed and that answer's (the same commit and images hash: two runs keeping at
+ * once never pair one's answer with the other's facts).
+ */
 export function openPicks(cache: Cache, reuse: AnswerReuse): KeptPicks | undefined {
-  if (!reuse.key || !reuse.kept) return undefined;
+  if (!reuse.key || !reuse.kept || reuse.kept.images === undefined) return undefined;
   const kept = cache.getValue<KeptPicks>(PICKS_NS, picksKey(reuse.key, reuse.kept.tip));
-  if (!kept || kept.tip !== reuse.kept.tip || typeof kept.images !== 'string' || !Array.isArray(kept.picks) || kept.picks.length !== reuse.kept.report.images.length) return undefined;
+  if (!kept || kept.tip !== reuse.kept.tip || kept.images !== reuse.kept.images || !Array.isArray(kept.picks) || kept.picks.length !== reuse.kept.report.images.length) return undefined;
   return kept;
 }
