@@ -11,9 +11,9 @@ import { PinwatchError } from '../errors.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 import type { CommitGraph } from '../git/graph.js';
 import { changedPathsOf } from '../git/history.js';
-import { existingCommits, resolveCommit } from '../git/objects.js';
+import { existingCommits } from '../git/objects.js';
 import { patchIds } from '../git/patch-id.js';
-import { git, gitStats, runGit } from '../git/run.js';
+import { gitStats, runGit } from '../git/run.js';
 import type { ProvenanceMethod } from '../config/types.js';
 import { introducerOf, resolveFromHistory, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
@@ -26,6 +26,7 @@ import { inputMatcher } from '../sources/matcher.js';
 import { describeCommit, type CommitMeta } from './commit-meta.js';
 import { readCommitMessages } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
+import { prCommits, splitForPr } from './pr-mode.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
@@ -67,6 +68,8 @@ export interface ObservedFacts extends ObservedRefs {
   prefix?: string;
   /** Per image of the report, in its order: the pick facts of its judgement (undefined where none was judged). */
   picks?: (PickFacts | undefined)[];
+  /** PR mode: the images before the PR's own commits were split off (pr-mode.ts), what an answer keeps. */
+  unsplit?: StaleImage[];
 }
 
 import { ageDays } from './age.js';
@@ -154,13 +157,18 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   timer.lap('messages');
   const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
   const picksOf = new Map<StaleImage, PickFacts>();
-  const out = subjects.map((s, i) => {
-    const image = toImage(s, provenance[i]!, judged[i], meta, now, pr?.own);
+  const judgedImages = subjects.map((s, i) => {
+    const image = toImage(s, provenance[i]!, judged[i], meta, now);
     if (judged[i]?.picks) picksOf.set(image, judged[i]!.picks!);
     return image;
   });
-  out.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
-  if (options.observed) options.observed.picks = out.map((image) => picksOf.get(image));
+  judgedImages.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
+  // PR mode: the PR's own commits are its build's to ship, not unshipped merged work (the judgement before the split is what is kept)
+  const out = pr ? judgedImages.map((image) => splitForPr(image, pr.own, now)) : judgedImages;
+  if (options.observed) {
+    options.observed.picks = judgedImages.map((image) => picksOf.get(image));
+    if (pr) options.observed.unsplit = judgedImages;
+  }
   timer.lap('describe');
   return {
     head,
@@ -172,16 +180,6 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     history: { commits: window.read, whole: !window.stopped },
     timings: timer.phases,
   };
-}
-
-/** PR mode: the base commit and the commits only HEAD has (`git rev-list HEAD --not BASE`), in one or two git processes. */
-async function prCommits(repo: string, head: string, base: string): Promise<{ commit: string; own: Set<string> }> {
-  const commit = base.startsWith('-') ? undefined : await resolveCommit(repo, base);
-  if (!commit) {
-    throw new PinwatchError('unknown-revision', `base ${JSON.stringify(base)} does not name a commit here; expected a branch, tag or sha (in CI fetch it first: git fetch origin ${base}, or actions/checkout with fetch-depth: 0)`);
-  }
-  const own = await git(repo, ['rev-list', head, `^${commit}`]);
-  return { commit, own: new Set(own.split('\n').filter(Boolean)) };
 }
 
 /** The root is a subdirectory of the work tree: history is read through it only. */
@@ -292,7 +290,7 @@ export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | un
   return out;
 }
 
-function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date, prOwn?: Set<string>): StaleImage {
+function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date): StaleImage {
   const { graph } = meta;
   const inputs = s.input.inputs;
   const base: StaleImage = {
@@ -322,17 +320,13 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
   else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
-  const described = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
-  // PR mode: the PR's own commits are its build's to ship, not unshipped merged work
-  const unshipped = prOwn ? described.filter((u) => !prOwn.has(u.commit)) : described;
-  const rebuild = prOwn ? described.filter((u) => prOwn.has(u.commit)) : [];
+  const unshipped = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
   const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
   return {
     ...base,
     status: unshipped.length > 0 ? 'stale' : 'current',
     unshipped,
     cherryPicked: j.cherryPicked,
-    ...(prOwn ? { rebuild } : {}),
     ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(now, oldest.date) } } : {}),
   };
 }

@@ -19,6 +19,7 @@ import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
 import type { Touched } from './reuse.js';
 import { imagesHash, judgeTouched } from './partial.js';
+import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
 
@@ -120,7 +121,8 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
         if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
           history?.close();
           noteVerdict(cache, verdict);
-          return reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
+          const reused = reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
+          return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());
         }
         noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
       } else if (verdict) {
@@ -144,7 +146,11 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
   const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
-  if (tree && recovered.length === 0) keepAnswer(repoRoot, cache, tree.reuse, result, tree.derived.snapshot.id, observed, imagesHash(images));
+  if (tree && recovered.length === 0) {
+    // PR mode: the judgement before the PR's own commits were split off is what is kept (pr-mode.ts)
+    const { base: _b, ...judged } = result;
+    keepAnswer(repoRoot, cache, tree.reuse, observed.unsplit ? { ...judged, images: observed.unsplit } : result, tree.derived.snapshot.id, observed, imagesHash(images));
+  }
   return result;
 }
 
@@ -181,7 +187,7 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
   const snapshot = tree.derived.snapshot.id;
   if (snapshot) keepJudgedAgain(repoRoot, cache, reuse, report, snapshot, imagesHash(images), again.picks);
   cache.note(`answer judged again for ${again.judged.length > 0 ? again.judged.join(', ') : 'no image'} alone from ${touched.tip.slice(0, 10)}: ${touched.commits.length} new commit(s); every other image's judgement kept`);
-  return report;
+  return opts.base === undefined ? report : inPrMode(repoRoot, report, opts.base, now);
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */

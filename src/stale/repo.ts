@@ -14,6 +14,7 @@ import type { BuildModel } from '../producers/types.js';
 import { startTreeRecovery } from '../snapshot/recovery.js';
 import type { Looked, StaleReportOptions, StaleReportResult, StaleTree } from './judge.js';
 import { noteVerdict, openAnswer, reusedReport, type AnswerOptions } from './reuse.js';
+import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
 
@@ -55,7 +56,8 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
       keepRefreshedWhole(checked, real, config, cache);
       cache.note(`tree snapshot reused: scan reused, build model reused, inputs of ${checked.inputChecks.size} image(s) reused; ${checkedText(checked)}`);
       noteVerdict(cache, verdict);
-      const report = reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree: treeMs, reuse: Math.round(performance.now() - start.ms) });
+      const reused = reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree: treeMs, reuse: Math.round(performance.now() - start.ms) });
+      const report = answer.base === undefined ? reused : await inPrMode(root, reused, answer.base, now ?? new Date());
       return { report, ...(tree ? { tree } : {}) };
     }
   }

@@ -12,7 +12,8 @@
  * saw). Nothing is kept when the run could not be tied to a snapshot, when
  * history rewriters were present (replace refs, grafts: git/history-join.ts),
  * or for options whose answer is not a function of the facts below (registry,
- * PR mode, a caller's own scan or history, any option not known here).
+ * a caller's own scan or history, any option not known here). PR mode keeps and
+ * takes the judgement before its split (pr-mode.ts), under the same key.
  *
  * The next run reuses the answer when all of these hold, and says the first one
  * that does not under -v:
@@ -76,11 +77,16 @@ export const ANSWER_NS = 'answer';
 /** A report as staleReport returns it (stale/repo.ts): the engine's, with notes. */
 export type AnswerReport = StaleReport & { notes: string[] };
 
-/** The options whose answer this module knows to be a function of the facts it checks. */
+/**
+ * The options whose answer this module knows to be a function of the facts it
+ * checks. `base` (PR mode) is not in the key: the answer kept is the judgement
+ * before the PR's own commits are split off (pr-mode.ts), which the caller does.
+ */
 export interface AnswerOptions {
   head?: string;
   only?: string[];
   now?: Date;
+  base?: string;
 }
 
 /** What is kept with an answer. */
@@ -99,12 +105,11 @@ interface KeptAnswer {
 /** Why an option rules reuse out (undefined: it does not). */
 function optionRefusal(name: string): string {
   if (name === 'registry') return 'registry-backed provenance (--registry) reads outside the repository';
-  if (name === 'base') return 'PR mode (--base) counts the PR\'s own commits';
   if (name === 'scan' || name === 'model' || name === 'known' || name === 'history') return `the caller passed its own ${name}`;
   return `option ${name} is not known to the answer cache`;
 }
 
-const KNOWN_OPTIONS = new Set(['head', 'only', 'now']);
+const KNOWN_OPTIONS = new Set(['head', 'only', 'now', 'base']);
 
 /** The key of the answer for these options, or why there is none. */
 function answerKey(repo: string, config: Config, opts: AnswerOptions): { key: string } | { refused: string } {

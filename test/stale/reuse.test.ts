@@ -192,6 +192,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       expect({ exit: checked.exit, answer: checked.answer }, `${step.name}: check`).toEqual(await run(dir, CHECK, false).then((r) => ({ exit: r.exit, answer: r.answer })));
       if (!step.args && !/rewriters/.test(String(step.expect))) expect(checked.reused, `${step.name}: check reused`).toBeDefined();
     }
+
   }, 300_000);
 
   it('judged again alone only where that is the full answer: a new commit that may be a cherry-pick of one in the build is judged in full, and found cherry-picked', async () => {
@@ -237,6 +238,40 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     git(dir, 'cherry-pick', picked);
     const again = await step('the pick cherry-picked back', /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/);
     expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }]);
+  }, 120_000);
+
+  it('PR mode (check --base, the documented PR job) takes the kept judgement and splits off the PR\'s own commits', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-pr-')), 'repo'));
+    made.push(join(dir, '..'));
+    const base = git(dir, 'rev-parse', 'HEAD');
+    const pr = (extra: string[] = []) => [...CHECK, '--base', base, ...extra];
+    const same = async (name: string, args: string[]) => {
+      const [reference, cached] = [await run(dir, args, false), await run(dir, args, true)];
+      expect({ exit: cached.exit, answer: cached.answer }, name).toEqual({ exit: reference.exit, answer: reference.answer });
+      return cached;
+    };
+    // the PR's first commit, judged in full and kept before its split
+    git(dir, 'checkout', '-qb', 'pr');
+    commitFile(dir, 'cmd/gateway/main.go', '\n// pr 1\n', 'feat(gateway): first PR commit', true);
+    expect((await same('first PR run', pr())).reused).toBeUndefined();
+    const rebuilds = (r: { answer: unknown }) => (r.answer as { stale: { images: { image: string; rebuild?: { subject: string }[] }[] } }).stale.images.find((i) => i.image === 'gateway')!.rebuild!.map((u) => u.subject);
+    // rerun: the kept answer, split again
+    const rerun = await same('the same PR head again', pr());
+    expect(rerun.reused).toMatchObject({ newCommits: 0 });
+    expect(rebuilds(rerun)).toEqual(['feat(gateway): first PR commit']);
+    // a push of a commit to gateway's sources: gateway judged again alone, its new commit a rebuild too
+    commitFile(dir, 'cmd/gateway/main.go', '\n// pr 2\n', 'fix(gateway): second PR commit', true);
+    const pushed = await same('a second push', pr());
+    expect(pushed.reused).toMatchObject({ newCommits: 1, judged: ['gateway'] });
+    expect(rebuilds(pushed)).toEqual(['fix(gateway): second PR commit', 'feat(gateway): first PR commit']);
+    // the same kept judgement serves the run without a base (every commit of the PR unshipped)
+    expect((await same('no base', [...CHECK])).reused).toMatchObject({ newCommits: 0 });
+    // a base that names no commit: the same usage error whether or not an answer could be reused
+    const bad = ['--repo', dir, ...CHECK, '--base', 'no-such-branch'];
+    const [cachedBad, plainBad] = [await runCli([...bad]), await runCli([...bad, '--no-cache'])];
+    expect(cachedBad).toMatchObject({ code: 2, out: '' });
+    expect(cachedBad.err).toMatch(/\[unknown-revision\] base "no-such-branch" does not name a commit here/);
+    expect(cachedBad.err).toBe(plainBad.err);
   }, 120_000);
 
   it('a shallow clone deepened is not reused; the same depth again is', async () => {
@@ -305,7 +340,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect((await run(dir, STALE, true)).reused).toMatchObject({ newCommits: 0 });
   }, 120_000);
 
-  it('library: ages follow this run\'s clock; PR mode, the registry and a test window step are never reused', async () => {
+  it('library: ages follow this run\'s clock; PR mode reuses the answer before its split; the registry and a test window step are never reused', async () => {
     const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-lib-')), 'repo'));
     made.push(join(dir, '..'));
     const config = loadConfig(dir);
@@ -338,7 +373,14 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       expect(gitStats.processes - before - missed.gitProcesses).toBeGreaterThanOrEqual(0);
       expect(gitStats.processes - before - missed.gitProcesses).toBeLessThanOrEqual(2);
       expect(await staleReport(dir, config, { now: later })).toMatchObject({ reused: { newCommits: 0 } });
-      for (const opts of [{ base: 'HEAD~1' }, { windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }, { history: undefined, scan: undefined, somethingNew: 1 } as never]) {
+      // PR mode: the kept judgement, split by the PR's own commits (the last one here: the pin change)
+      const pr = await staleReport(dir, config, { now: later, base: 'HEAD~1' });
+      expect(pr.reused).toMatchObject({ newCommits: 0 });
+      expect(pr.base).toMatchObject({ rev: 'HEAD~1', prCommits: 1 });
+      configureCache({ enabled: false });
+      expect(strip(pr)).toEqual(strip(await staleReport(dir, config, { now: later, base: 'HEAD~1' })));
+      configureCache({ enabled: true, env: {} });
+      for (const opts of [{ windowStep: 3 }, { registry: { fn: async () => ({ revision: undefined }) } as never }, { history: undefined, scan: undefined, somethingNew: 1 } as never]) {
         const r = await staleReport(dir, config, { now: later, ...opts });
         expect(r.reused, JSON.stringify(Object.keys(opts))).toBeUndefined();
       }
