@@ -257,6 +257,24 @@ export function openedCaches(): Cache[] {
   return [...opened.values()];
 }
 
+/**
+ * Run `fn` with no cache for `repoRoot` (nothing read or written for it) and the
+ * configured one for every other root: a throwaway tree (PR mode's export of the
+ * base revision to a temp folder) would otherwise fill the XDG cache with a
+ * folder of entries, keyed by a path no later run has, on every run.
+ */
+export async function withoutCacheFor<T>(repoRoot: string, fn: () => Promise<T>): Promise<T> {
+  const root = resolve(repoRoot);
+  const had = opened.get(root);
+  opened.set(root, DISABLED);
+  try {
+    return await fn();
+  } finally {
+    if (had) opened.set(root, had);
+    else opened.delete(root);
+  }
+}
+
 /** The cache of `repoRoot` as configured (one per root per configuration); disabled unless configured. */
 export function cacheFor(repoRoot: string): Cache {
   const root = resolve(repoRoot);

@@ -10,6 +10,9 @@
  */
 import type { Config } from '../config/types.js';
 import { exportTree } from '../git/tree-export.js';
+import { historyRewriters } from '../git/history-join.js';
+import { cacheFor, withoutCacheFor } from '../cache/index.js';
+import { configHash } from '../snapshot/check.js';
 import { baselineOf, lintRepo, lintScanned, type LintRepoResult } from '../lint/index.js';
 import type { Finding } from '../model/index.js';
 import { loadBuildModel } from '../producers/index.js';
@@ -98,12 +101,32 @@ async function deriveAndJudge(repoRoot: string, config: Config, staleOptions: St
   return { scan, model, stale };
 }
 
-/** Fingerprints of the lint findings of the base revision's tree (written to a temp folder, linted with this config). */
+/** The cache namespace of the base revisions' lint fingerprints (PR mode). */
+export const BASE_LINT_NS = 'base-lint';
+
+/**
+ * Fingerprints of the lint findings of the base revision's tree (written to a
+ * temp folder, linted with this config, no cache kept for that folder). They are
+ * a function of the commit's tree, the config and the pinwatch build, so they
+ * are kept by commit id and config hash, and a later PR run against the same
+ * base exports nothing (not where replace refs or grafts could show the commit
+ * otherwise: git/history-join.ts historyRewriters).
+ */
 async function baseFingerprints(repoRoot: string, config: Config, commit: string): Promise<Set<string>> {
+  const cache = cacheFor(repoRoot);
+  const keep = !historyRewriters(repoRoot);
+  const key = JSON.stringify([commit, configHash(config)]);
+  const kept = keep ? cache.getValue<string[]>(BASE_LINT_NS, key) : undefined;
+  if (Array.isArray(kept) && kept.every((f) => typeof f === 'string')) {
+    cache.note(`PR base ${commit.slice(0, 10)}: its lint findings kept from an earlier run (its tree not written out)`);
+    return new Set(kept);
+  }
   const tree = await exportTree(repoRoot, commit);
   try {
-    const base = await lintRepo(tree.dir, config, { baseline: false });
-    return new Set(baselineOf(base.findings).findings.map((e) => e.fingerprint));
+    const base = await withoutCacheFor(tree.dir, () => lintRepo(tree.dir, config, { baseline: false }));
+    const fingerprints = baselineOf(base.findings).findings.map((e) => e.fingerprint);
+    if (keep) cache.putValue(BASE_LINT_NS, key, fingerprints);
+    return new Set(fingerprints);
   } finally {
     tree.remove();
   }

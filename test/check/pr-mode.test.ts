@@ -5,7 +5,8 @@
  * merged on main, so it is stale; a lint finding main already has is not
  * reported, a new one is. `check --write-baseline` covers stale as well as lint.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
@@ -94,6 +95,32 @@ describe('check --base REV (PR mode)', () => {
     expect(pr).toBeLessThan(lines.findIndex((l) => l.startsWith('== Merged but not shipped')));
     expect(r.out).toMatch(/this PR changes the inputs of app: its build must rebuild and repin app/);
     expect(r.out).toMatch(/lint finding\(s\) already in base are not reported/);
+  });
+
+  it("the base's lint findings are kept by its commit: a rerun writes no tree out, answers as --no-cache, and leaves no cache folder for the temp tree", async () => {
+    // its own repository: a values file over 4 KiB (the size the scan keeps an outcome for) in the base's tree
+    const own = makeRepo('pinwatch-pr-kept-');
+    const xdg = mkdtempSync(join(tmpdir(), 'pinwatch-pr-xdg-'));
+    try {
+      const big = `${'# tool values\n'.repeat(400)}image: ghcr.io/acme/tool:v1\n`;
+      own.commit({ 'pinwatch.yaml': CONFIG, 'src/app/main.go': 'package main\n', 'src/api/main.go': 'package main\n', 'charts/values.yaml': values('a', 'b'), 'charts/tool/values.yaml': big }, 'initial');
+      own.git('branch', 'base');
+      own.commit({ 'src/app/main.go': 'package main\n// new\n', 'charts/extra/values.yaml': 'image: ghcr.io/acme/web:latest\n' }, 'feat(app): new');
+      const env = { ...process.env, XDG_CACHE_HOME: xdg };
+      const run = (...extra: string[]) => runCli(['--repo', own.dir, 'check', '--format', 'json', '--base', 'base', '-v', ...extra], { env });
+      const [first, second, plain] = [await run(), await run(), await run('--no-cache')];
+      const strip = (out: string) => JSON.stringify(JSON.parse(out, (k, v) => (k === 'stats' || k === 'timings' ? undefined : v)));
+      expect(first.err).not.toMatch(/PR base [0-9a-f]{10}: its lint findings kept/);
+      expect(second.err).toMatch(/PR base [0-9a-f]{10}: its lint findings kept from an earlier run \(its tree not written out\)/);
+      expect(strip(second.out)).toBe(strip(first.out));
+      expect(strip(second.out)).toBe(strip(plain.out));
+      expect((JSON.parse(second.out) as Doc).pr.onBase).toBeGreaterThan(0);
+      // the exported tree had no cache of its own (a folder keyed by a temp path, never read again)
+      expect(existsSync(join(xdg, 'pinwatch'))).toBe(false);
+    } finally {
+      own.cleanup();
+      rmSync(xdg, { recursive: true, force: true });
+    }
   });
 
   it('a base that does not exist: exit 2, naming it and the fetch', async () => {
