@@ -27,7 +27,9 @@
  *    digest (one hex digit of a `*.tag` file's digest when there is one): CI
  *    reruns that must judge again. And the Go edit once more as a CI job sees
  *    it: the clone made afresh at the same path (new stats for every file) with
- *    the cache restored into it.
+ *    the cache restored into it. And PR mode's rerun, the documented PR job:
+ *    `check --base <HEAD>` fills the cache, a commit editing that Go file is
+ *    pushed, `check --base <HEAD before it>` is timed.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -347,6 +349,13 @@ try {
         execFileSync('git', ['commit', '-q', '-am', 'fix: a Go source edit'], { cwd: repo, env: commitEnv });
         freshCheckout(repo);
       });
+    // the PR job (check in PR mode against the commit the push builds on): the run before it, then a push editing a Go file
+    if (!goFile) skipRow(`${where}: warm \`check --base\`, a PR push editing a Go file of one image`, { op: '<=', value: 1 });
+    else
+      warm(`a PR push editing a Go file of one image, \`check --base\` (the PR job; the run before it at the base)`, 'cozy-warm-pr', (repo, commitEnv) => {
+        writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: a PR edit\n`);
+        execFileSync('git', ['commit', '-q', '-am', 'feat: a PR edit'], { cwd: repo, env: commitEnv });
+      }, (head) => ['check', '--format', 'json', '--fail-on', 'never', '--base', head]);
     const pin = pinToBump(cozy, first.json);
     if (!pin) skipRow(`${where}: warm \`stale\`, one commit bumping one pin`, { op: '<=', value: 1 });
     else
@@ -357,8 +366,11 @@ try {
         execFileSync('git', ['commit', '-q', '-am', 'chore: bump a pin'], { cwd: repo, env: commitEnv });
       });
   }
-  /** A warm row: per run the clone is reset to HEAD, its cache cleared and filled by one stale (untimed), then `change` commits on top and stale is timed. */
-  function warm(what, name, change) {
+  /**
+   * A warm row: per run the clone is reset to HEAD, its cache cleared and filled by one stale (untimed), then
+   * `change` commits on top and stale is timed. `command(head)`: another command for both runs (PR mode's check).
+   */
+  function warm(what, name, change, command = () => ['stale', '--format', 'json', '--fail-on-stale', 'never']) {
     log(`warm: ${what}, on top of a run that filled the cache`);
     const warmRepo = cloneOf(REPO, name);
     const xWarm = join(tmp, `xdg-${name}`);
@@ -370,14 +382,14 @@ try {
     const w = interleave(
       {
         'git log': gitLog(warmRepo, first.oldest, warmEnv),
-        stale: pw(['stale', '--repo', warmRepo, '--format', 'json', '--fail-on-stale', 'never'], warmRepo, warmEnv),
+        stale: pw([...command(head), '--repo', warmRepo], warmRepo, warmEnv),
       },
       RUNS,
       () => {
         git(warmRepo, 'reset', '-q', '--hard', head);
         clearCache(warmRepo, xWarm);
-        const r = pinwatch(['stale', '--repo', warmRepo, '--format', 'json', '--fail-on-stale', 'never'], warmEnv);
-        if (r.status !== 0) throw new Error(`warm-up stale failed (${r.status}): ${r.stderr.slice(-2000)}`);
+        const r = pinwatch([...command(head), '--repo', warmRepo], warmEnv);
+        if (r.status !== 0) throw new Error(`warm-up ${command(head)[0]} failed (${r.status}): ${r.stderr.slice(-2000)}`);
         const inGit = readdirSync(join(warmRepo, '.git')).filter((n) => n.startsWith('pinwatch')).reduce((n, d) => n + (statSync(join(warmRepo, '.git', d)).isDirectory() ? countFiles(join(warmRepo, '.git', d)) : 1), 0);
         cacheFiles = { gitDir: inGit, xdg: countFiles(xWarm) };
         change(warmRepo, commitEnv);
@@ -385,8 +397,8 @@ try {
     );
     const cached = cacheFiles.gitDir + cacheFiles.xdg;
     row(
-      `${where}: warm \`stale\`, ${what}`,
-      named(w.stale, 'stale'),
+      `${where}: warm \`${command(head)[0]}\`, ${what}`,
+      named(w.stale, command(head)[0]),
       named(w['git log'], `git log --name-only, ${first.range + 1} commits`),
       { op: '<=', value: 1 },
       cached ? `cache after the run at HEAD: ${cacheFiles.gitDir} files under .git/pinwatch*, ${cacheFiles.xdg} under XDG_CACHE_HOME` : 'this build wrote no cache file (.git/pinwatch*, XDG_CACHE_HOME): warm is another cold run',
