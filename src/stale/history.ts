@@ -28,7 +28,7 @@ import { readCommitMessages } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
 import { prCommits, splitForPr } from './pr-mode.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
-import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
+import type { StaleImage, StaleImageInput, StaleReport } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
 import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
 
@@ -72,7 +72,7 @@ export interface ObservedFacts extends ObservedRefs {
   unsplit?: StaleImage[];
 }
 
-import { ageDays } from './age.js';
+import { oldestOf } from './age.js';
 
 type Subject = ProvenanceSubject<StaleImageInput>;
 
@@ -321,12 +321,12 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
   const unshipped = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
-  const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
+  const oldest = oldestOf(unshipped, now);
   return {
     ...base,
     status: unshipped.length > 0 ? 'stale' : 'current',
     unshipped,
     cherryPicked: j.cherryPicked,
-    ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(now, oldest.date) } } : {}),
+    ...(oldest ? { oldestUnshipped: oldest } : {}),
   };
 }

@@ -40,7 +40,7 @@ import { createHash } from 'node:crypto';
 import { graphOf } from '../git/history.js';
 import { readCommitMessages } from '../git/messages.js';
 import { inputMatcher } from '../sources/matcher.js';
-import { ageDays } from './age.js';
+import { agedAt, oldestOf } from './age.js';
 import { describeCommit } from './commit-meta.js';
 import { firstParentOwners } from './pr-owner.js';
 import type { KeptPicks, Touched } from './reuse.js';
@@ -148,15 +148,14 @@ export async function judgeTouched(
 
   const messages = await readCommitMessages(repo, plans.flatMap((p) => p.candidates.map((c) => graph.nodes[c.index]!.sha)));
   const meta = { graph, owners: firstParentOwners(graph, touched.head), messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
-  const out = kept.images.map((i) => (i.oldestUnshipped ? { ...i, oldestUnshipped: { ...i.oldestUnshipped, ageDays: ageDays(options.now, i.oldestUnshipped.date) } } : i));
+  const out = agedAt(kept.images, options.now);
   for (const { k, candidates } of plans) {
     const image = kept.images[k]!;
     const unshipped: UnshippedCommit[] = [...image.unshipped, ...candidates.map((c) => describeCommit(meta, c))];
     const dates = unshipped.map((u) => Date.parse(u.date));
     if (dates.some(Number.isNaN) || new Set(dates).size !== dates.length) return refuse(`${image.image} would list unshipped commits with the same author date`);
     unshipped.sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
-    const oldest = unshipped[unshipped.length - 1]!;
-    out[k] = { ...image, status: 'stale', unshipped, oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(options.now, oldest.date) } };
+    out[k] = { ...image, status: 'stale', unshipped, oldestUnshipped: oldestOf(unshipped, options.now)! };
   }
   return { images: out, picks: next, judged: [...new Set(plans.map((p) => kept.images[p.k]!.image))] };
 }

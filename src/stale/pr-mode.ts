@@ -9,8 +9,8 @@
 import { PinwatchError } from '../errors.js';
 import { resolveCommit } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
-import { ageDays } from './age.js';
-import type { StaleImage, StaleReport, UnshippedCommit } from './types.js';
+import { oldestOf } from './age.js';
+import type { StaleImage, StaleReport } from './types.js';
 
 /** The base commit and the commits only HEAD has (`git rev-list HEAD --not BASE`), in one or two git processes. */
 export async function prCommits(repo: string, head: string, base: string): Promise<{ commit: string; own: Set<string> }> {
@@ -31,16 +31,9 @@ export function splitForPr(image: StaleImage, own: ReadonlySet<string>, now: Dat
   if (image.status === 'unknown') return image;
   const unshipped = image.unshipped.filter((u) => !own.has(u.commit));
   const rebuild = image.unshipped.filter((u) => own.has(u.commit));
-  const oldest = unshipped.reduce<UnshippedCommit | undefined>((o, c) => (!o || Date.parse(c.date) < Date.parse(o.date) ? c : o), undefined);
+  const oldest = oldestOf(unshipped, now);
   const { oldestUnshipped: _o, rebuild: _r, ...rest } = image;
-  return {
-    ...rest,
-    status: unshipped.length > 0 ? 'stale' : 'current',
-    unshipped,
-    cherryPicked: image.cherryPicked,
-    rebuild,
-    ...(oldest ? { oldestUnshipped: { commit: oldest.commit, date: oldest.date, ageDays: ageDays(now, oldest.date) } } : {}),
-  };
+  return { ...rest, status: unshipped.length > 0 ? 'stale' : 'current', unshipped, cherryPicked: image.cherryPicked, rebuild, ...(oldest ? { oldestUnshipped: oldest } : {}) };
 }
 
 /** A kept judgement (reused, or some images judged again) in PR mode against `base`: its images split, the base said, the processes counted. */

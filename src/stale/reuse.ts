@@ -65,8 +65,8 @@ import { git, gitStats } from '../git/run.js';
 import { shallowStateOf, type ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import { configHash, realOf } from '../snapshot/check.js';
-import { inputMatcher } from '../sources/matcher.js';
-import { ageDays } from './age.js';
+import { inputMatcher, pathIndex } from '../sources/matcher.js';
+import { agedAt } from './age.js';
 import type { ObservedFacts } from './history.js';
 import type { PickFacts } from './unshipped.js';
 import type { StaleReport } from './types.js';
@@ -258,7 +258,17 @@ export function firstTouch(commits: readonly HistoryCommit[], report: Pick<Answe
 export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): { first?: string; blocking: boolean; inputs: Set<string> } {
   const pins = new Map<string, string>();
   for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
-  const matchers = report.images.map((img) => ({ image: img.image, m: inputMatcher({ image: img.image, inputs: img.inputs.patterns, ignore: img.inputs.ignore, steps: [] }) }));
+  // which images' inputs each changed path is, every matcher asked once over an index of the distinct paths (as the judge asks)
+  const index = pathIndex(new Set(commits.flatMap((c) => c.entries.map((e) => e.path))));
+  const inputOf = new Map<string, string[]>();
+  for (const img of report.images) {
+    const m = inputMatcher({ image: img.image, inputs: img.inputs.patterns, ignore: img.inputs.ignore, steps: [] });
+    for (const path of m.matching(index)) {
+      const list = inputOf.get(path);
+      if (!list) inputOf.set(path, [img.image]);
+      else if (!list.includes(img.image)) list.push(img.image);
+    }
+  }
   let first: string | undefined;
   const inputs = new Set<string>();
   for (const c of commits) {
@@ -272,8 +282,7 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
         say('a pinwatch config file');
         return { first: first!, blocking: true, inputs };
       } else {
-        for (const { image, m } of matchers) {
-          if (!m.match(path)) continue;
+        for (const image of inputOf.get(path) ?? []) {
           say(`an input of ${image}`);
           inputs.add(image);
         }
@@ -285,7 +294,7 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
 export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: true }>, now: Date, startProcesses: number, timings: Record<string, number>): AnswerReport {
-  const images = kept.report.images.map((img) => (img.oldestUnshipped ? { ...img, oldestUnshipped: { ...img.oldestUnshipped, ageDays: ageDays(now, img.oldestUnshipped.date) } } : img));
+  const images = agedAt(kept.report.images, now);
   return {
     ...kept.report,
     head: verdict.head,
@@ -347,10 +356,9 @@ export interface KeptPicks {
   picks: (PickFacts | undefined)[];
 }
 
-const picksKey = (key: string, tip: string) => JSON.stringify([key, tip]);
-
+/** Kept under the answer's own key (one entry, replaced with the answer), with the commit it is for inside. */
 function putPicks(cache: Cache, key: string, tip: string, images: string, picks: (PickFacts | undefined)[]): void {
-  cache.putValue(PICKS_NS, picksKey(key, tip), { tip, images, picks } satisfies KeptPicks);
+  cache.putValue(PICKS_NS, key, { tip, images, picks } satisfies KeptPicks);
 }
 
 /**
@@ -360,7 +368,7 @@ function putPicks(cache: Cache, key: string, tip: string, images: string, picks:
  */
 export function openPicks(cache: Cache, reuse: AnswerReuse): KeptPicks | undefined {
   if (!reuse.key || !reuse.kept || reuse.kept.images === undefined) return undefined;
-  const kept = cache.getValue<KeptPicks>(PICKS_NS, picksKey(reuse.key, reuse.kept.tip));
+  const kept = cache.getValue<KeptPicks>(PICKS_NS, reuse.key);
   if (!kept || kept.tip !== reuse.kept.tip || kept.images !== reuse.kept.images || !Array.isArray(kept.picks) || kept.picks.length !== reuse.kept.report.images.length) return undefined;
   return kept;
 }
