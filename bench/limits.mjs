@@ -29,7 +29,11 @@
  *    it: the clone made afresh at the same path (new stats for every file) with
  *    the cache restored into it. And PR mode's rerun, the documented PR job:
  *    `check --base <HEAD>` fills the cache, a commit editing that Go file is
- *    pushed, `check --base <HEAD before it>` is timed.
+ *    pushed, `check --base <HEAD before it>` is timed. And a PR's first run as its
+ *    job sees it: the config committed (as a user's is), `check` at HEAD (the
+ *    base branch's job) fills the cache, a commit editing that Go file is pushed,
+ *    the clone is made afresh with that cache restored, `check --base <HEAD
+ *    before it>` is timed.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -356,6 +360,15 @@ try {
         writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: a PR edit\n`);
         execFileSync('git', ['commit', '-q', '-am', 'feat: a PR edit'], { cwd: repo, env: commitEnv });
       }, (head) => ['check', '--format', 'json', '--fail-on', 'never', '--base', head]);
+    // a PR's first run: its job clones afresh and restores the cache the base branch's job left (`check` at the
+    // base, its config committed as a user's is): the base's tree as that job read it, nothing written out
+    if (!goFile) skipRow(`${where}: warm \`check --base\`, a PR's first run`, { op: '<=', value: 1 });
+    else
+      warm(`a PR's first run editing a Go file of one image, \`check --base\` on a fresh clone with the cache of the base branch's \`check\` restored`, 'cozy-warm-pr-first', (repo, commitEnv) => {
+        writeFileSync(join(repo, goFile.file), `${readFileSync(join(repo, goFile.file), 'utf8')}\n// pinwatch bench: a PR edit\n`);
+        execFileSync('git', ['commit', '-q', '-am', 'feat: a PR edit'], { cwd: repo, env: commitEnv });
+        freshCheckout(repo);
+      }, (head) => ['check', '--format', 'json', '--fail-on', 'never', '--base', head], { fill: () => ['check', '--format', 'json', '--fail-on', 'never'], commitConfig: true });
     const pin = pinToBump(cozy, first.json);
     if (!pin) skipRow(`${where}: warm \`stale\`, one commit bumping one pin`, { op: '<=', value: 1 });
     else
@@ -370,14 +383,21 @@ try {
    * A warm row: per run the clone is reset to HEAD, its cache cleared and filled by one stale (untimed), then
    * `change` commits on top and stale is timed. `command(head)`: another command for both runs (PR mode's check).
    */
-  function warm(what, name, change, command = () => ['stale', '--format', 'json', '--fail-on-stale', 'never']) {
+  function warm(what, name, change, command = () => ['stale', '--format', 'json', '--fail-on-stale', 'never'], { fill = command, commitConfig = false } = {}) {
     log(`warm: ${what}, on top of a run that filled the cache`);
     const warmRepo = cloneOf(REPO, name);
     const xWarm = join(tmp, `xdg-${name}`);
     const warmEnv = envWith(xWarm);
+    const stamp = (dir) => `${Number(git(dir, 'log', '-1', '--format=%ct')) + 60} +0000`;
+    const benchEnv = (at) => ({ ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test', GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at });
+    // the config committed, as a user's repository has it (cozystack's clone holds it untracked)
+    if (commitConfig && existsSync(join(warmRepo, 'pinwatch.yaml'))) {
+      const env = benchEnv(stamp(warmRepo));
+      execFileSync('git', ['add', 'pinwatch.yaml'], { cwd: warmRepo, env });
+      execFileSync('git', ['commit', '-q', '-m', 'bench: the pinwatch config'], { cwd: warmRepo, env });
+    }
     const head = git(warmRepo, 'rev-parse', 'HEAD');
-    const at = `${Number(git(warmRepo, 'log', '-1', '--format=%ct')) + 60} +0000`;
-    const commitEnv = { ...process.env, GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test', GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
+    const commitEnv = benchEnv(stamp(warmRepo));
     let cacheFiles;
     const w = interleave(
       {
@@ -388,8 +408,8 @@ try {
       () => {
         git(warmRepo, 'reset', '-q', '--hard', head);
         clearCache(warmRepo, xWarm);
-        const r = pinwatch([...command(head), '--repo', warmRepo], warmEnv);
-        if (r.status !== 0) throw new Error(`warm-up ${command(head)[0]} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+        const r = pinwatch([...fill(head), '--repo', warmRepo], warmEnv);
+        if (r.status !== 0) throw new Error(`warm-up ${fill(head)[0]} failed (${r.status}): ${r.stderr.slice(-2000)}`);
         const inGit = readdirSync(join(warmRepo, '.git')).filter((n) => n.startsWith('pinwatch')).reduce((n, d) => n + (statSync(join(warmRepo, '.git', d)).isDirectory() ? countFiles(join(warmRepo, '.git', d)) : 1), 0);
         cacheFiles = { gitDir: inGit, xdg: countFiles(xWarm) };
         change(warmRepo, commitEnv);
@@ -399,7 +419,7 @@ try {
     row(
       `${where}: warm \`${command(head)[0]}\`, ${what}`,
       named(w.stale, command(head)[0]),
-      named(w['git log'], `git log --name-only, ${first.range + 1} commits`),
+      named(w['git log'], `git log --name-only, ${git(warmRepo, 'rev-list', '--count', `${first.oldest}..HEAD`)} commits`),
       { op: '<=', value: 1 },
       cached ? `cache after the run at HEAD: ${cacheFiles.gitDir} files under .git/pinwatch*, ${cacheFiles.xdg} under XDG_CACHE_HOME` : 'this build wrote no cache file (.git/pinwatch*, XDG_CACHE_HOME): warm is another cold run',
     );

@@ -9,7 +9,10 @@
  * image's inputs are `rebuild-needed` notes, the rebuild its build owes.
  */
 import type { Config } from '../config/types.js';
-import { exportTree } from '../git/tree-export.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { exportTree, workTreeDiffers } from '../git/tree-export.js';
+import { resolveCommitAndPrefix } from '../git/objects.js';
 import { historyRewriters } from '../git/history-join.js';
 import { cacheFor, withoutCacheFor } from '../cache/index.js';
 import { configHash } from '../snapshot/check.js';
@@ -66,7 +69,10 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
     extraRuleIds: STALE_RULES.map((r) => r.id),
     extraFindings: staleFindings(stale, options.policy),
   });
-  if (!stale.base) return { lint, stale, findings: lint.findings };
+  if (!stale.base) {
+    await keepAsBase(repoRoot, config, stale.head, scan, model);
+    return { lint, stale, findings: lint.findings };
+  }
   const onBase = await baseFingerprints(repoRoot, config, stale.base.commit);
   let suppressed = 0;
   for (const f of lint.findings) {
@@ -105,29 +111,74 @@ async function deriveAndJudge(repoRoot: string, config: Config, staleOptions: St
 export const BASE_LINT_NS = 'base-lint';
 
 /**
+ * Where a commit's lint fingerprints are kept: they are a function of the
+ * commit's tree, the root's place in it (its prefix), the config and the
+ * pinwatch build (the cache's folder). Undefined where nothing is kept: no
+ * cache, or replace refs or grafts that could show the commit otherwise
+ * (git/history-join.ts historyRewriters).
+ */
+function baseLintKey(repoRoot: string, commit: string, prefix: string, config: Config): string | undefined {
+  if (!cacheFor(repoRoot).enabled || historyRewriters(repoRoot)) return undefined;
+  return JSON.stringify([commit, prefix, configHash(config)]);
+}
+
+/** The fingerprints PR mode compares with: every finding of a tree linted alone (no baseline, no other command's), less the inline-suppressed. */
+const fingerprintsOf = (findings: readonly Finding[]) => baselineOf(findings).findings.map((e) => e.fingerprint);
+
+/**
  * Fingerprints of the lint findings of the base revision's tree (written to a
- * temp folder, linted with this config, no cache kept for that folder). They are
- * a function of the commit's tree, the config and the pinwatch build, so they
- * are kept by commit id and config hash, and a later PR run against the same
- * base exports nothing (not where replace refs or grafts could show the commit
- * otherwise: git/history-join.ts historyRewriters).
+ * temp folder, linted at the root's place in it with this config, no cache kept
+ * for that folder), kept by baseLintKey: a later PR run against the same base
+ * exports nothing, nor does the first when a `check` at the base kept them
+ * (keepAsBase: the job on the base branch whose cache the PR's job restores).
  */
 async function baseFingerprints(repoRoot: string, config: Config, commit: string): Promise<Set<string>> {
   const cache = cacheFor(repoRoot);
-  const keep = !historyRewriters(repoRoot);
-  const key = JSON.stringify([commit, configHash(config)]);
-  const kept = keep ? cache.getValue<string[]>(BASE_LINT_NS, key) : undefined;
+  const { prefix = '' } = await resolveCommitAndPrefix(repoRoot, commit);
+  const key = baseLintKey(repoRoot, commit, prefix, config);
+  const kept = key !== undefined ? cache.getValue<string[]>(BASE_LINT_NS, key) : undefined;
   if (Array.isArray(kept) && kept.every((f) => typeof f === 'string')) {
     cache.note(`PR base ${commit.slice(0, 10)}: its lint findings kept from an earlier run (its tree not written out)`);
     return new Set(kept);
   }
   const tree = await exportTree(repoRoot, commit);
   try {
-    const base = await withoutCacheFor(tree.dir, () => lintRepo(tree.dir, config, { baseline: false }));
-    const fingerprints = baselineOf(base.findings).findings.map((e) => e.fingerprint);
-    if (keep) cache.putValue(BASE_LINT_NS, key, fingerprints);
+    // the root's place in the base's tree (a root in a subdirectory: its folder there, or nothing when the base has none)
+    const root = join(tree.dir, prefix);
+    const fingerprints = existsSync(root) ? fingerprintsOf((await withoutCacheFor(tree.dir, () => lintRepo(root, config, { baseline: false }))).findings) : [];
+    if (key !== undefined) cache.putValue(BASE_LINT_NS, key, fingerprints);
     return new Set(fingerprints);
   } finally {
     tree.remove();
   }
+}
+
+/**
+ * A `check` at HEAD (no --base) keeps its tree's lint fingerprints as the
+ * base-lint of HEAD's commit, as baseFingerprints would find them, when the work
+ * tree is exactly the tree exportTree would write for HEAD (git/tree-export.ts
+ * workTreeDiffers: what a CI job's fresh checkout is). The same files under the
+ * same root and config give the same scan, build model and lint (none of them
+ * reads git), so the base branch's job spares each PR's first run writing the
+ * base's tree out. Asked only while nothing is kept for the commit (three git
+ * processes, once per commit: a tree that differs is remembered too); `-v` says
+ * why not where it differs.
+ */
+async function keepAsBase(repoRoot: string, config: Config, head: string, scan: ScanResult, model: BuildModel): Promise<void> {
+  const cache = cacheFor(repoRoot);
+  if (!cache.enabled) return;
+  const { commit, prefix } = await resolveCommitAndPrefix(repoRoot, 'HEAD');
+  if (commit === undefined || prefix === undefined || commit !== head) return;
+  const key = baseLintKey(repoRoot, commit, prefix, config);
+  if (key === undefined || cache.getValue<string[]>(BASE_LINT_NS, key) !== undefined) return;
+  const differs = await workTreeDiffers(repoRoot, prefix);
+  if (differs !== undefined) {
+    // remembered, so a work tree with local files does not ask git again at every run at this commit (a PR
+    // run against it takes only a list: it writes the base's tree out as without one, and keeps what it finds)
+    cache.putValue(BASE_LINT_NS, key, { notKept: differs });
+    cache.note(`this tree's lint findings not kept for a PR against ${commit.slice(0, 10)}: ${differs}`);
+    return;
+  }
+  cache.putValue(BASE_LINT_NS, key, fingerprintsOf(lintScanned(repoRoot, config, scan, model, { baseline: false }).findings));
+  cache.note(`this tree's lint findings kept for a PR against ${commit.slice(0, 10)} (its tree will not be written out)`);
 }

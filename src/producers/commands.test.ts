@@ -37,6 +37,21 @@ describe('readCommands', () => {
     ]);
   });
 
+  it('marks a sub-make folder reached from an absolute spelling (shown as it is outside the repository, never relative to where it sits)', () => {
+    const facts = run('make -C ../other', 'cd /tmp/sandbox && make -C sub', 'make -C /opt/x', 'make --directory=/opt/y', 'make -C/opt/z', 'cd sub && make', 'cd /tmp/s; cd pkg; make');
+    expect(facts.makes.map((m) => [m.dir, m.absolute])).toEqual([
+      ['/repo/other', undefined],
+      ['/tmp/sandbox/sub', true],
+      ['/opt/x', true],
+      ['/opt/y', true],
+      ['/opt/z', true],
+      ['/repo/pkg/sub', undefined],
+      ['/tmp/s/pkg', true],
+    ]);
+    // a Makefile line runs in a shell of its own: the next line starts where the recipe does
+    expect(run('cd /tmp/a', 'make -C b').makes.map((m) => [m.dir, m.absolute])).toEqual([['/repo/pkg/b', undefined]]);
+  });
+
   it('resolves written files against -C/cd and keeps the written value', () => {
     const facts = run(`cd ../x && V=reg/x:1 yq -i '.a.image = strenv(V) | .b.image = strenv(V)' values.yaml`);
     expect(facts.writes.map((w) => [w.abs, w.keyPath, w.value])).toEqual([

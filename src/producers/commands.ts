@@ -77,12 +77,15 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
     own.set(k, v);
   };
   let dir = cwd;
+  /** `dir` was reached from an absolute spelling (SubMake.absolute). */
+  let absolute = false;
   for (const c of commands) {
     if (c.text.startsWith('#')) continue;
     if (!options.oneShell) {
       vars = initial;
       own = undefined;
       dir = cwd;
+      absolute = false;
     }
     for (const sc of parsedLine(c.text)) {
       order++;
@@ -104,10 +107,11 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       }
       if (name === 'cd' && argv[1]) {
         dir = path.resolve(dir, argv[1]);
+        absolute ||= path.isAbsolute(argv[1]);
         continue;
       }
       const ctx = { dir, env, source, order };
-      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source));
+      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, absolute));
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
       const build = readBuild(argv, dir, c.text, source, order);
@@ -238,14 +242,18 @@ function copySource(value: string, dir: string): FoundWrite['copyOf'] {
   return undefined;
 }
 
-function readMake(args: string[], dir: string, source: { file: string; line: number }): SubMake {
+function readMake(args: string[], dir: string, source: { file: string; line: number }, absolute: boolean): SubMake {
   const sub: SubMake = { dir, targets: [], variables: {}, source };
+  const into = (d: string) => {
+    sub.dir = path.resolve(sub.dir, d);
+    absolute ||= path.isAbsolute(d);
+  };
   const valueFlags = new Set(['-j', '--jobs', '-l', '--load-average', '-o', '-W', '-I', '--include-dir']);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-C' || a === '--directory') sub.dir = path.resolve(sub.dir, args[++i] ?? '.');
-    else if (a.startsWith('-C') && a.length > 2) sub.dir = path.resolve(sub.dir, a.slice(2));
-    else if (a.startsWith('--directory=')) sub.dir = path.resolve(sub.dir, a.slice(12));
+    if (a === '-C' || a === '--directory') into(args[++i] ?? '.');
+    else if (a.startsWith('-C') && a.length > 2) into(a.slice(2));
+    else if (a.startsWith('--directory=')) into(a.slice(12));
     else if (a === '-f' || a === '--file' || a === '--makefile') sub.file = args[++i];
     else if (a.startsWith('--file=') || a.startsWith('--makefile=')) sub.file = a.slice(a.indexOf('=') + 1);
     else if (valueFlags.has(a)) {
@@ -258,6 +266,7 @@ function readMake(args: string[], dir: string, source: { file: string; line: num
     } else sub.targets.push(a);
   }
   if (sub.file) sub.file = path.resolve(sub.dir, sub.file);
+  if (absolute) sub.absolute = true;
   return sub;
 }
 

@@ -126,6 +126,12 @@ export interface BuildModel {
 export interface SubMake {
   /** Absolute directory (`-C`), default the current one. */
   dir: string;
+  /**
+   * Set when `dir` was reached from an absolute spelling (`cd /tmp/x`, `-C /x`):
+   * outside the repository it is shown as that path, not relative to wherever the
+   * repository is checked out (a finding's text and fingerprint must not depend on it).
+   */
+  absolute?: true;
   /** `-f FILE`, absolute. */
   file?: string;
   targets: string[];

@@ -34,6 +34,8 @@ describe('the CI examples cache the folder pinwatch uses', () => {
     expect(w.path).toBe(used);
     expect(w.key).toMatch(/\$\{\{ github\.sha \}\}$/);
     expect(String(w['restore-keys']).trim().split('\n')[0]).toBe(String(w.key).replace('${{ github.sha }}', ''));
+    // a PR's first job restores its base branch's (main's `check` kept its tree's lint findings there)
+    expect(String(w['restore-keys']).trim().split('\n')[1]?.trim()).toBe('pinwatch-${{ github.base_ref }}-');
   });
 
   it('gitlab-ci.yml: the job caches the same path, with a branch key and the default branch as fallback', () => {

@@ -5,7 +5,7 @@
  * merged on main, so it is stale; a lint finding main already has is not
  * reported, a new one is. `check --write-baseline` covers stale as well as lint.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,25 @@ describe('check --base REV (PR mode)', () => {
     }
   });
 
+  it("a root in a subdirectory: the base's findings are those of the root's folder in the base's tree", async () => {
+    const own = makeRepo('pinwatch-pr-sub-');
+    try {
+      own.commit({ 'sub/pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n', 'sub/charts/values.yaml': 'image: ghcr.io/acme/web:latest\n', 'other/values.yaml': 'image: ghcr.io/acme/other:latest\n' }, 'initial');
+      own.git('branch', 'base');
+      own.commit({ 'sub/README.md': 'docs\n', 'sub/charts/extra/values.yaml': 'image: ghcr.io/acme/api:latest\n' }, 'docs');
+      const r = await runCli(['--repo', join(own.dir, 'sub'), 'check', '--format', 'json', '--base', 'base', '--no-cache']);
+      const doc = JSON.parse(r.out) as Doc;
+      const lintOf = (file: string) => (doc.findings as Doc[]).filter((f) => f.file === file && !f.rule.startsWith('stale-'));
+      // linted at the top of the base's tree, no fingerprint matched (paths from another root): every finding read as new
+      expect(lintOf('charts/values.yaml').length).toBeGreaterThan(0);
+      for (const f of lintOf('charts/values.yaml')) expect(f.suppressed).toEqual({ kind: 'baseline', reason: 'already in base' });
+      expect(lintOf('charts/extra/values.yaml').map((f) => f.rule)).toContain('floating-tag');
+      for (const f of lintOf('charts/extra/values.yaml')) expect(f.suppressed).toBeUndefined();
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it('a base that does not exist: exit 2, naming it and the fetch', async () => {
     const r = await runCli(['--repo', repo.dir, 'check', '--base', 'origin/nope']);
     expect(r.code).toBe(2);
@@ -140,5 +159,82 @@ describe('check --write-baseline', () => {
     const after = await check('--baseline', 'pw-baseline.json', '--fail-on-stale', 'any');
     expect(after.code).toBe(0);
     expect((after.doc.findings as Doc[]).filter((f) => !f.suppressed && f.severity !== 'note')).toEqual([]);
+  });
+});
+
+describe("a check at the base keeps its tree's lint findings for a PR against it", () => {
+  // a tree as a CI checkout gives it: the config committed, a relative symlink inside the tree, an inline
+  // suppression of a stale rule (which a tree linted alone names as an unknown rule), findings of several rules
+  const TREE = {
+    'pinwatch.yaml': CONFIG,
+    'src/app/main.go': 'package main\n',
+    'src/api/main.go': 'package main\n',
+    'charts/values.yaml': values('a', 'b'),
+    'charts/tool/values.yaml': 'image: ghcr.io/acme/tool:v1 # pinwatch-ignore stale-image the tool is built elsewhere\n',
+    'charts/web/values.yaml': 'image: ghcr.io/acme/web:latest\n',
+  };
+  const setUp = () => {
+    const own = makeRepo('pinwatch-pr-keep-');
+    own.commit(TREE, 'initial');
+    own.git('-c', 'core.symlinks=true', 'config', 'core.symlinks', 'true');
+    symlinkSync('../web', join(own.dir, 'charts/tool/web'));
+    own.git('add', '-A');
+    own.git('commit', '-qm', 'a symlink');
+    return own;
+  };
+  const cli = (dir: string, ...args: string[]) => runCli(['--repo', dir, 'check', '--format', 'json', '-v', ...args]);
+  const strip = (out: string) => JSON.stringify(JSON.parse(out, (k, v) => (k === 'stats' || k === 'timings' ? undefined : v)));
+
+  it('kept by the run at the base; the PR\'s first run writes no tree out and answers as --no-cache', async () => {
+    const own = setUp();
+    try {
+      const base = own.git('rev-parse', 'HEAD');
+      const atBase = await cli(own.dir);
+      expect(atBase.err).toMatch(new RegExp(`this tree's lint findings kept for a PR against ${base.slice(0, 10)} \\(its tree will not be written out\\)`));
+      // the run after it asks nothing again (kept already)
+      expect((await cli(own.dir)).err).not.toMatch(/this tree's lint findings/);
+      own.commit({ 'src/app/main.go': 'package main\n// new\n', 'charts/extra/values.yaml': 'image: ghcr.io/acme/web:latest\n' }, 'feat(app): new');
+      const pr = await cli(own.dir, '--base', base);
+      expect(pr.err).toMatch(/PR base [0-9a-f]{10}: its lint findings kept from an earlier run \(its tree not written out\)/);
+      const plain = await cli(own.dir, '--base', base, '--no-cache');
+      expect(strip(pr.out)).toBe(strip(plain.out));
+      const doc = JSON.parse(pr.out) as Doc;
+      expect(doc.pr.onBase).toBeGreaterThan(2);
+      // the web chart's finding is on the base; the PR's copy of it at another path is new
+      expect((doc.findings as Doc[]).filter((f) => f.file === 'charts/extra/values.yaml' && f.rule === 'floating-tag' && !f.suppressed)).toHaveLength(1);
+    } finally {
+      own.cleanup();
+    }
+  });
+
+  const differs: [string, (own: TestRepo) => void, RegExp][] = [
+    ['an untracked file', (own) => own.write({ 'notes.txt': 'x\n' }), /a file or folder git does not track is there \(notes\.txt\)/],
+    ['an ignored file', (own) => (own.commit({ '.gitignore': 'out/\n' }, 'ignore'), own.write({ 'out/values.yaml': 'image: ghcr.io/acme/x:latest\n' })), /a file or folder git does not track is there \(out\/\)/],
+    ['an empty folder', (own) => mkdirSync(join(own.dir, 'charts/empty')), /a file or folder git does not track is there \(charts\/empty\/\)/],
+    ['an edited file', (own) => own.write({ 'charts/web/values.yaml': 'image: ghcr.io/acme/web:v2\n' }), /a tracked file differs from HEAD \(charts\/web\/values\.yaml\)/],
+    ['a staged file', (own) => (own.write({ 'charts/new/values.yaml': 'image: ghcr.io/acme/new:v1\n' }), own.git('add', '-A')), /a tracked file differs from HEAD \(charts\/new\/values\.yaml\)/],
+    ['a file git is told to trust', (own) => (own.write({ 'charts/web/values.yaml': 'image: ghcr.io/acme/web:v2\n' }), own.git('update-index', '--assume-unchanged', 'charts/web/values.yaml')), /git is told to trust charts\/web\/values\.yaml as it is \(assume-unchanged\)/],
+    ['an absolute symlink', (own) => (symlinkSync(join(own.dir, 'charts/web'), join(own.dir, 'charts/abs')), own.git('add', '-A'), own.git('commit', '-qm', 'abs')), /the symlink charts\/abs leads out of the tree/],
+    ['a symlink leading out', (own) => (symlinkSync('../../elsewhere', join(own.dir, 'charts/out')), own.git('add', '-A'), own.git('commit', '-qm', 'out')), /the symlink charts\/out leads out of the tree \(\.\.\/\.\.\/elsewhere\)/],
+  ];
+  it.each(differs)('not kept where the work tree is not HEAD\'s tree (%s); the PR run writes the base out', async (_what, change, reason) => {
+    const own = setUp();
+    try {
+      change(own);
+      const base = own.git('rev-parse', 'HEAD');
+      const atBase = await cli(own.dir);
+      expect(atBase.err).toMatch(new RegExp(`this tree's lint findings not kept for a PR against ${base.slice(0, 10)}: `));
+      expect(atBase.err).toMatch(reason);
+      // remembered for the commit: the next run asks git nothing again
+      expect((await cli(own.dir)).err).not.toMatch(/this tree's lint findings/);
+      own.git('commit', '-q', '--allow-empty', '-m', 'next');
+      const pr = await cli(own.dir, '--base', base);
+      expect(pr.err).not.toMatch(/its lint findings kept from an earlier run/);
+      expect(strip(pr.out)).toBe(strip((await cli(own.dir, '--base', base, '--no-cache')).out));
+      // the PR run wrote the base out and kept what it found in place of the note
+      expect((await cli(own.dir, '--base', base)).err).toMatch(/its lint findings kept from an earlier run/);
+    } finally {
+      own.cleanup();
+    }
   });
 });

@@ -53,9 +53,10 @@ describe('docs/ci workflows', () => {
     }
   });
 
-  it('pr-check: check on pull_request with SARIF written and uploaded', () => {
+  it('pr-check: check on pull_request (and on pushes to main, whose cache holds its lint findings for PRs) with SARIF written and uploaded', () => {
     const doc = load('pr-check.yml');
-    expect(Object.keys(doc.on)).toEqual(['pull_request']);
+    expect(Object.keys(doc.on)).toEqual(['pull_request', 'push']);
+    expect(doc.on.push).toEqual({ branches: ['main'] });
     const [step] = ours(doc);
     expect(step!.with).toMatchObject({ command: 'check', sarif: 'pinwatch.sarif' });
     expect(steps(doc).find((s) => /^github\/codeql-action\/upload-sarif@/.test(s.uses ?? ''))?.with?.sarif_file).toBe('pinwatch.sarif');

@@ -1,0 +1,48 @@
+/**
+ * A tree's lint findings (their text and fingerprints) do not depend on where
+ * the tree is checked out: PR mode compares the work tree's findings with those
+ * of the base's tree written to a temp folder, and a baseline written on one
+ * machine is read on another. A recipe that leaves the repository (`cd /tmp/x`,
+ * `make -C ../y`) is named as spelled from `/` or from the root.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/io.js';
+
+const TREE: Record<string, string> = {
+  'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n',
+  'charts/app/values.yaml': 'image: ghcr.io/acme/app:v1\n',
+  Makefile: 'build:\n\tcd /tmp/pinwatch-nowhere-e2e && $(MAKE) -C packages/testing install\n\t$(MAKE) -C ../pinwatch-sibling image\n',
+};
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+function plant(depth: number): string {
+  const top = mkdtempSync(join(tmpdir(), 'pinwatch-where-'));
+  made.push(top);
+  const root = join(top, ...Array.from({ length: depth }, (_, i) => `d${i}`), 'repo');
+  for (const [file, text] of Object.entries(TREE)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  return root;
+}
+
+describe("lint's findings do not depend on where the tree sits", () => {
+  it('the same tree at two depths: the same findings, fingerprints and texts', async () => {
+    const findings = async (root: string) => {
+      const r = await runCli(['--repo', root, 'lint', '--format', 'json', '--no-cache']);
+      return (JSON.parse(r.out) as { findings: { rule: string; fingerprint: string; message: string }[] }).findings.map((f) => [f.rule, f.fingerprint, f.message]);
+    };
+    const [near, deep] = [await findings(plant(0)), await findings(plant(4))];
+    expect(deep).toEqual(near);
+    const texts = near.map(([, , m]) => m);
+    expect(texts).toContain('build-makefile-missing: sub-make runs in "/tmp/pinwatch-nowhere-e2e/packages/testing" but no Makefile is there');
+    expect(texts).toContain('build-makefile-missing: sub-make runs in "../pinwatch-sibling" but no Makefile is there');
+  });
+});
