@@ -62,6 +62,9 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
   // both (the scan's records the listing the build model reads), or the tree's snapshot
   const staleOptions = { now: options.policy.now, ...(options.registry ? { registry: options.registry } : {}), ...(options.base !== undefined ? { base: options.base } : {}) };
   // stale's kept answer reused whole (stale/repo.ts lookFirst): lint runs on the kept scan and model, nothing else is derived
+  // a plain check may keep its tree's lint findings for PRs against HEAD (keepAsBase): where HEAD is and the root's
+  // place in its tree, asked now, beside the kept answer's own git checks, not after the lint
+  const place = options.base === undefined && cacheFor(repoRoot).enabled ? resolveCommitAndPrefix(repoRoot, 'HEAD').catch(() => ({})) : undefined;
   const looked = await lookFirst(repoRoot, config, staleOptions, 'HEAD', options.policy.now, true);
   const { scan, model, stale } = 'report' in looked && looked.tree ? { ...looked.tree, stale: looked.report } : await deriveAndJudge(repoRoot, config, staleOptions, looked as Looked);
   const lint = lintScanned(repoRoot, config, scan, model, {
@@ -70,7 +73,7 @@ export async function checkRepo(repoRoot: string, config: Config, options: Check
     extraFindings: staleFindings(stale, options.policy),
   });
   if (!stale.base) {
-    await keepAsBase(repoRoot, config, stale.head, scan, model);
+    if (place) await keepAsBase(repoRoot, config, stale.head, await place, scan, model);
     return { lint, stale, findings: lint.findings };
   }
   const onBase = await baseFingerprints(repoRoot, config, stale.base.commit);
@@ -164,10 +167,9 @@ async function baseFingerprints(repoRoot: string, config: Config, commit: string
  * processes, once per commit: a tree that differs is remembered too); `-v` says
  * why not where it differs.
  */
-async function keepAsBase(repoRoot: string, config: Config, head: string, scan: ScanResult, model: BuildModel): Promise<void> {
+async function keepAsBase(repoRoot: string, config: Config, head: string, place: { commit?: string; prefix?: string }, scan: ScanResult, model: BuildModel): Promise<void> {
   const cache = cacheFor(repoRoot);
-  if (!cache.enabled) return;
-  const { commit, prefix } = await resolveCommitAndPrefix(repoRoot, 'HEAD');
+  const { commit, prefix } = place;
   if (commit === undefined || prefix === undefined || commit !== head) return;
   const key = baseLintKey(repoRoot, commit, prefix, config);
   if (key === undefined || cache.getValue<string[]>(BASE_LINT_NS, key) !== undefined) return;

@@ -33,10 +33,12 @@ export function repoRelative(root: string, abs: string): string | undefined {
 /**
  * Relative to the root even when outside it (`../..`), so a recipe path that
  * leaves the repository stays recognisably outside instead of reading as a
- * repo-relative path once its leading `/` is normalised away.
+ * repo-relative path once its leading `/` is normalised away; outside it, a
+ * path spelled from `/` is shown as that path (never relative to wherever the
+ * repository is checked out: a finding's text and fingerprint must not depend on it).
  */
-function rootRelative(root: string, abs: string): string {
-  return repoRelative(root, abs) ?? path.relative(root, abs).split(path.sep).join('/');
+function rootRelative(root: string, abs: string, fromSlash = false): string {
+  return repoRelative(root, abs) ?? (fromSlash ? abs : path.relative(root, abs).split(path.sep).join('/'));
 }
 
 /** The producer for one target (undefined when it writes nothing), with its writes resolved. */
@@ -225,11 +227,11 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     const w = origin.why?.(text);
     return w ? `: ${w}` : '';
   };
-  const context = b.context ? rootRelative(root, b.context) : (b.contextArg ?? '');
+  const context = b.context ? rootRelative(root, b.context, b.fromSlash?.context) : (b.contextArg ?? '');
   if (!b.context) problems.push({ ...where, code: 'recipe-context-unknown', reason: `build context "${readableMarkers(b.contextArg ?? '')}" is not a directory in the tree${because(b.contextArg ?? '')}` });
   const dockerfileAbs = b.dockerfile ?? (b.context ? defaultDockerfile(b.context) : undefined);
   // A remote or unknown context: its default Dockerfile is in it, not in the tree.
-  const dockerfile = dockerfileAbs ? rootRelative(root, dockerfileAbs) : 'Dockerfile';
+  const dockerfile = dockerfileAbs ? rootRelative(root, dockerfileAbs, b.dockerfile ? b.fromSlash?.dockerfile : b.fromSlash?.context) : 'Dockerfile';
   if (b.context && dockerfileAbs && !isFile(dockerfileAbs)) {
     problems.push({ ...where, code: 'recipe-dockerfile-missing', reason: `Dockerfile "${readableMarkers(dockerfile)}" of this build does not exist${because(dockerfile)}` });
   }

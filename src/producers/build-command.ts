@@ -14,6 +14,12 @@ export interface FoundBuild {
   contextArg?: string;
   /** Absolute Dockerfile path (undefined: default in the context). */
   dockerfile?: string;
+  /**
+   * Which of the two was spelled from `/` (an absolute argument, or a relative one in a folder reached so:
+   * `cd /tmp/x`, an absolute `working-directory`): outside the repository it is shown as that path, not
+   * relative to wherever the repository is checked out (SubMake.absolute).
+   */
+  fromSlash?: { context?: true; dockerfile?: true };
   stage?: string;
   tags: string[];
   /** `--metadata-file`/`--iidfile` values, as written: later commands read the digest from them. */
@@ -53,10 +59,14 @@ function buildArgsStart(argv: string[]): { tool: string; start: number } | undef
   return undefined;
 }
 
-export function readBuild(argv: string[], dir: string, command: string, source: { file: string; line: number }, order: number): FoundBuild | undefined {
+export function readBuild(argv: string[], dir: string, command: string, source: { file: string; line: number }, order: number, dirFromSlash = false): FoundBuild | undefined {
   const head = buildArgsStart(argv);
   if (!head) return undefined;
   const build: FoundBuild = { tool: head.tool, context: '', tags: [], outputs: [], command, source, order };
+  const spelled = (which: 'context' | 'dockerfile', arg: string) => {
+    if (dirFromSlash || path.isAbsolute(arg)) (build.fromSlash ??= {})[which] = true;
+    else if (build.fromSlash) delete build.fromSlash[which];
+  };
   const positional: string[] = [];
   const args = argv.slice(head.start);
   for (let i = 0; i < args.length; i++) {
@@ -74,7 +84,10 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
     else if (VALUE_FLAGS.has(flag)) value = args[++i];
     const name = shortJoined ?? flag;
     if (value === undefined) continue;
-    if (name === '-f' || name === '--file') build.dockerfile = path.resolve(dir, value);
+    if (name === '-f' || name === '--file') {
+      build.dockerfile = path.resolve(dir, value);
+      spelled('dockerfile', value);
+    }
     else if (name === '-t' || name === '--tag') build.tags.push(value);
     else if (name === '--target') build.stage = value;
     else if (name === '--build-arg') {
@@ -86,8 +99,12 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
   const ctx = positional.at(-1);
   if (ctx !== undefined) {
     build.contextArg = ctx;
-    if (ctx !== '-' && !/^[a-z]+:\/\//.test(ctx) && !ctx.startsWith('git@')) build.context = path.resolve(dir, ctx);
+    if (ctx !== '-' && !/^[a-z]+:\/\//.test(ctx) && !ctx.startsWith('git@')) {
+      build.context = path.resolve(dir, ctx);
+      spelled('context', ctx);
+    }
   }
+  if (build.fromSlash && Object.keys(build.fromSlash).length === 0) delete build.fromSlash;
   return build;
 }
 
@@ -98,7 +115,8 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
  */
 export function filesRead(value: string): string[] {
   const subs: string[] = [];
-  for (const m of readableMarkers(value).matchAll(/⟨shell ([^⟩]*)⟩|\$\(([^()]*)\)|`([^`]*)`/g)) subs.push((m[1] ?? m[2] ?? m[3])!);
+  // innermost `⟨shell …⟩` only: a command holding another marker reads a file named by an unknown value
+  for (const m of readableMarkers(value).matchAll(/⟨shell ([^⟨⟩]*)⟩|\$\(([^()]*)\)|`([^`]*)`/g)) subs.push((m[1] ?? m[2] ?? m[3])!);
   const out: string[] = [];
   for (const sub of subs) {
     for (const part of sub.split(/[|;&]/)) {
@@ -119,7 +137,8 @@ export function filesRead(value: string): string[] {
       }
     }
   }
-  return [...new Set(out.filter((f) => !f.includes('$') && !f.includes('⟨')))];
+  // a marker's text cut short (`…`) names no file
+  return [...new Set(out.filter((f) => !f.includes('$') && !f.includes('⟨') && !f.includes('…')))];
 }
 
 /** A word as the shell would need it written (single-quoted unless plain), for recipe command lines shown to people. */

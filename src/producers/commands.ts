@@ -48,6 +48,8 @@ const IMAGE_HINT = /image|sha256|@/i;
  */
 export interface ReadCommandsOptions {
   env?: ReadonlyMap<string, string>;
+  /** `cwd` was spelled from `/` (an absolute `working-directory`): folders reached from it are shown as such outside the repository (SubMake.absolute). */
+  cwdFromSlash?: boolean;
   oneShell?: boolean;
 }
 
@@ -78,14 +80,15 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
   };
   let dir = cwd;
   /** `dir` was reached from an absolute spelling (SubMake.absolute). */
-  let absolute = false;
+  const startsFromSlash = options.cwdFromSlash ?? false;
+  let absolute = startsFromSlash;
   for (const c of commands) {
     if (c.text.startsWith('#')) continue;
     if (!options.oneShell) {
       vars = initial;
       own = undefined;
       dir = cwd;
-      absolute = false;
+      absolute = startsFromSlash;
     }
     for (const sc of parsedLine(c.text)) {
       order++;
@@ -114,7 +117,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, absolute));
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
-      const build = readBuild(argv, dir, c.text, source, order);
+      const build = readBuild(argv, dir, c.text, source, order, absolute);
       if (build) facts.builds.push(build);
       const ko = readKoArgs(argv, dir, env);
       if (ko) facts.builds.push({ tool: `ko ${ko.verb}`, context: dir, tags: [], outputs: [], command: c.text, source, order, ko });

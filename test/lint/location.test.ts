@@ -11,10 +11,30 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
 
+// each line a shape seen on real repositories (cozystack, argo-cd, ingress-nginx) whose findings followed the checkout's path
 const TREE: Record<string, string> = {
   'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n',
   'charts/app/values.yaml': 'image: ghcr.io/acme/app:v1\n',
-  Makefile: 'build:\n\tcd /tmp/pinwatch-nowhere-e2e && $(MAKE) -C packages/testing install\n\t$(MAKE) -C ../pinwatch-sibling image\n',
+  Makefile: [
+    'DIR = $(shell dirname $(realpath $(lastword $(MAKEFILE_LIST))))',
+    'BASE ?= $(shell cat $(DIR)/../BASE_IMAGE_VERSION_FILE_WITH_A_LONG_NAME)',
+    'build:',
+    '\tcd /tmp/pinwatch-nowhere-e2e && $(MAKE) -C packages/testing install',
+    '\t$(MAKE) -C ../pinwatch-sibling image',
+    '\tdocker build -t ghcr.io/acme/app:v1 --build-arg BASE=$(BASE) $(NAME)/rootfs',
+    '\tdocker build -t ghcr.io/acme/app:v1 -f ../pinwatch-sibling/Dockerfile .',
+    '',
+  ].join('\n'),
+  '.github/workflows/e2e.yaml': [
+    'on: push',
+    'jobs:',
+    '  e2e:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - run: make -C hack lint V=1',
+    '        working-directory: /home/runner/go/src/example.test/app',
+    '',
+  ].join('\n'),
 };
 
 const made: string[] = [];
@@ -44,5 +64,10 @@ describe("lint's findings do not depend on where the tree sits", () => {
     const texts = near.map(([, , m]) => m);
     expect(texts).toContain('build-makefile-missing: sub-make runs in "/tmp/pinwatch-nowhere-e2e/packages/testing" but no Makefile is there');
     expect(texts).toContain('build-makefile-missing: sub-make runs in "../pinwatch-sibling" but no Makefile is there');
+    expect(texts).toContain('followed-make-assumed: sub-make runs in "/home/runner/go/src/example.test/app/hack" but no Makefile is there; this make call is not followed (assumed to build no image of this tree)');
+    expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "/rootfs/Dockerfile" of this build does not exist');
+    expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "../pinwatch-sibling/Dockerfile" of this build does not exist');
+    // a file named by an unknown value (a marker inside the command, or one cut short) is no input and no finding
+    expect(texts.filter((t) => t.startsWith('recipe-arg-file-missing'))).toEqual([]);
   });
 });

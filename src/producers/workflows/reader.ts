@@ -281,7 +281,7 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   }
   if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
   // Only the lines that can build, write, call make, cd, assign or bring a tool in through a variable are parsed (relevance.ts).
-  const facts = readCommands(scriptLinesMayAct(commands.filter((c) => c.text !== ''), env), cwd, { env, oneShell: true });
+  const facts = readCommands(scriptLinesMayAct(commands.filter((c) => c.text !== ''), env), cwd, { env, oneShell: true, cwdFromSlash: path.isAbsolute(wdText?.text ?? '.') });
   const why = whyOf(unknowns);
   for (const m of facts.makes) ctx.options.makes?.push({ make: m, env, label: `${ctx.file}:${m.source.line} ${name}`, kind: 'github-actions' });
   return facts.builds.flatMap((b) => {
