@@ -248,7 +248,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
   const inputs = (b.argFiles ?? []).flatMap((f) => {
     const rel = repoRelative(root, f.abs);
     if (rel === undefined) {
-      problems.push({ ...where, code: 'recipe-arg-file-outside-repo', reason: `build arg ${f.arg} reads "${f.abs}", which is outside the repository, so it is no input` });
+      problems.push({ ...where, code: 'recipe-arg-file-outside-repo', reason: `build arg ${f.arg} reads "${rootRelative(root, f.abs, f.fromSlash)}", which is outside the repository, so it is no input` });
       return [];
     }
     if (!isFile(f.abs)) problems.push({ ...where, code: 'recipe-arg-file-missing', reason: `build arg ${f.arg} reads "${rel}", which does not exist in the tree (kept as an input)` });

@@ -28,7 +28,7 @@ export interface FoundBuild {
   source: { file: string; line: number };
   order: number;
   /** Files a `--build-arg` value reads (`V=$(cat .go-version)`, Make's `$(shell cat …)`), absolute. */
-  argFiles?: { arg: string; abs: string }[];
+  argFiles?: { arg: string; abs: string; fromSlash?: true }[];
   /** Set for a ko build (`ko build`, `ko resolve -f`): resolved against the tree by ko/recipe.ts. */
   ko?: KoRequest;
 }
@@ -92,7 +92,7 @@ export function readBuild(argv: string[], dir: string, command: string, source: 
     else if (name === '--target') build.stage = value;
     else if (name === '--build-arg') {
       const eqAt = value.indexOf('=');
-      for (const f of filesRead(eqAt === -1 ? '' : value.slice(eqAt + 1))) (build.argFiles ??= []).push({ arg: value.slice(0, eqAt), abs: path.resolve(dir, f) });
+      for (const f of filesRead(eqAt === -1 ? '' : value.slice(eqAt + 1))) (build.argFiles ??= []).push({ arg: value.slice(0, eqAt), abs: path.resolve(dir, f), ...(dirFromSlash || path.isAbsolute(f) ? { fromSlash: true as const } : {}) });
     }
     else if (name === '--metadata-file' || name === '--iidfile') build.outputs.push(value);
   }

@@ -23,6 +23,7 @@ const TREE: Record<string, string> = {
     '\t$(MAKE) -C ../pinwatch-sibling image',
     '\tdocker build -t ghcr.io/acme/app:v1 --build-arg BASE=$(BASE) $(NAME)/rootfs',
     '\tdocker build -t ghcr.io/acme/app:v1 -f ../pinwatch-sibling/Dockerfile .',
+    '\tdocker build -t ghcr.io/acme/app:v1 --build-arg V=$(shell cat ../pinwatch-sibling/VERSION) --build-arg W=$(shell cat /etc/pinwatch-version) .',
     '',
   ].join('\n'),
   '.github/workflows/e2e.yaml': [
@@ -67,6 +68,8 @@ describe("lint's findings do not depend on where the tree sits", () => {
     expect(texts).toContain('followed-make-assumed: sub-make runs in "/home/runner/go/src/example.test/app/hack" but no Makefile is there; this make call is not followed (assumed to build no image of this tree)');
     expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "/rootfs/Dockerfile" of this build does not exist');
     expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "../pinwatch-sibling/Dockerfile" of this build does not exist');
+    expect(texts).toContain('recipe-arg-file-outside-repo: build arg V reads "../pinwatch-sibling/VERSION", which is outside the repository, so it is no input');
+    expect(texts).toContain('recipe-arg-file-outside-repo: build arg W reads "/etc/pinwatch-version", which is outside the repository, so it is no input');
     // a file named by an unknown value (a marker inside the command, or one cut short) is no input and no finding
     expect(texts.filter((t) => t.startsWith('recipe-arg-file-missing'))).toEqual([]);
   });
