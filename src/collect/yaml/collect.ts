@@ -12,7 +12,7 @@ import type { Problem } from '../../model/index.js';
 import { LineIndex, messageOf } from '../common/pin.js';
 import { scrapeText } from '../text/index.js';
 import type { CollectContext, CollectResult } from '../types.js';
-import { fastParseAll } from './fast-parse.js';
+import { fastParseEach, type FastDocument } from './fast-parse.js';
 import { inertRegions } from './inert.js';
 import { walkDocument } from './walk.js';
 
@@ -23,16 +23,19 @@ import { walkDocument } from './walk.js';
  */
 export function collectYaml(text: string, ctx: CollectContext, options: { built?: boolean } = {}): CollectResult {
   const lines = new LineIndex(text);
-  const fast = fastParseAll(text, options.built ? undefined : inertRegions(text));
-  if (fast) return walkDocuments(text, ctx, lines, fast.map((root) => ({ root, doc: undefined })));
-  let docs: Document.Parsed[];
-  try {
-    docs = parseAllDocuments(text, { lineCounter: new LineCounter(), keepSourceTokens: true, uniqueKeys: false }) as Document.Parsed[];
-  } catch (e) {
-    return fallback(text, ctx, { line: 1, reason: `YAML could not be parsed: ${messageOf(e)}` });
+  const fast = fastParseEach(text, options.built ? undefined : inertRegions(text));
+  // the documents outside the fast subset each parsed by yaml alone, or (undefined) the whole text by yaml
+  let docs = fast ? withYamlDocuments(text, fast) : undefined;
+  if (!docs) {
+    try {
+      docs = (parseAllDocuments(text, yamlOptions()) as Document.Parsed[]).map((doc) => ({ root: doc.contents, doc }));
+    } catch (e) {
+      return fallback(text, ctx, { line: 1, reason: `YAML could not be parsed: ${messageOf(e)}` });
+    }
   }
   const mayLeak = text.includes('{{');
-  for (const doc of docs) {
+  for (const { doc } of docs) {
+    if (!doc) continue; // built by the fast parser: no error, no template leak (fast-parse.ts)
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0].line ?? lines.position(error.pos[0]).line;
@@ -44,7 +47,43 @@ export function collectYaml(text: string, ctx: CollectContext, options: { built?
       return fallback(text, ctx, { line, reason: `Helm template syntax ({{ … }}) at line ${line} is not YAML` });
     }
   }
-  return walkDocuments(text, ctx, lines, docs.map((doc) => ({ root: doc.contents, doc })));
+  return walkDocuments(text, ctx, lines, docs);
+}
+
+const yamlOptions = () => ({ lineCounter: new LineCounter(), keepSourceTokens: true, uniqueKeys: false });
+
+/** The fast parser's documents, with each one it left to yaml parsed alone (parseSpan); undefined when one of those is not one document, or has an error. */
+function withYamlDocuments(text: string, fast: FastDocument[]): { root: unknown; doc: Document.Parsed | undefined }[] | undefined {
+  const out: { root: unknown; doc: Document.Parsed | undefined }[] = [];
+  for (const d of fast) {
+    if ('root' in d) {
+      out.push({ root: d.root, doc: undefined });
+      continue;
+    }
+    const doc = parseSpan(text, d);
+    // an error is reported as the whole text's parse words it (its line and column in the message)
+    if (!doc || doc.errors.length > 0) return undefined;
+    out.push({ root: doc.contents, doc });
+  }
+  return out;
+}
+
+/**
+ * One document of `text` (its span from fastParseEach) parsed by yaml alone,
+ * at its own offsets: the text before it stands in as one comment line of the
+ * same length (yaml reads it in milliseconds, where as many blank lines would
+ * take seconds), so every range and error position is the whole text's.
+ * Undefined when yaml does not read exactly one document there (then the whole
+ * text is parsed, as without the fast parser).
+ */
+function parseSpan(text: string, span: { from: number; to: number }): Document.Parsed | undefined {
+  const pad = span.from === 0 ? '' : `${'#'.repeat(span.from - 1)}\n`;
+  try {
+    const docs = parseAllDocuments(pad + text.slice(span.from, span.to), { keepSourceTokens: true, uniqueKeys: false }) as Document.Parsed[];
+    return docs.length === 1 ? docs[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function walkDocuments(text: string, ctx: CollectContext, lines: LineIndex, docs: { root: unknown; doc: Document | undefined }[]): CollectResult {

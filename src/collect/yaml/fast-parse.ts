@@ -196,26 +196,63 @@ export function fastParse(text: string): YAMLMap | YAMLSeq | undefined {
  * undefined when any part of the text is outside the subset.
  */
 export function fastParseAll(text: string, inert?: Inert): (YAMLMap | YAMLSeq | Scalar)[] | undefined {
+  const docs = eachDocument(text, inert, true);
+  return docs?.every((d) => 'root' in d) ? docs.map((d) => (d as { root: YAMLMap | YAMLSeq | Scalar }).root) : undefined;
+}
+
+/**
+ * One document of fastParseEach: its root as the fast parser builds it, or,
+ * when the document leaves the subset, the span `yaml` is to parse instead:
+ * from its `---` line (or the text's start) to where the next one starts.
+ */
+export type FastDocument = { root: YAMLMap | YAMLSeq | Scalar } | { from: number; to: number };
+
+/**
+ * fastParseAll document by document: a document outside the subset (a
+ * multi-line double-quoted scalar with escapes in one ConfigMap of a 2 MB
+ * bundle) leaves only itself to `yaml`, not the whole text. Undefined when the
+ * text as a whole is outside it (tabs, CR, controls; markers other than a bare
+ * `---`, `...`, directives): its documents cannot be told apart here.
+ */
+export function fastParseEach(text: string, inert?: Inert): FastDocument[] | undefined {
+  return eachDocument(text, inert, false);
+}
+
+function eachDocument(text: string, inert: Inert | undefined, stopAtFirst: boolean): FastDocument[] | undefined {
   if (UNSUPPORTED_TEXT.test(text)) return undefined;
+  let ranges: { from: number; to: number; marker?: Line }[];
   try {
-    const docs: (YAMLMap | YAMLSeq | Scalar)[] = [];
-    for (const { from, to, marker } of documentRanges(text)) {
-      const cur: Cursor = { text, lines: [], i: 0, scan: from, first: from, stop: to, inert };
-      const first = lineAt(cur, 0);
-      if (!first) {
-        const empty = newScalar(null);
-        empty.source = '';
-        empty.type = Scalar.PLAIN;
-        empty.range = [marker!.end, marker!.end, marker!.end];
-        docs.push(empty);
-        continue;
-      }
-      if (first.col !== 0) return undefined;
-      const root = rootNode(cur, first);
-      if (lineAt(cur, cur.i)) return undefined;
-      docs.push(root);
+    ranges = documentRanges(text);
+  } catch (e) {
+    if (e === OUTSIDE) return undefined;
+    throw e;
+  }
+  const docs: FastDocument[] = [];
+  for (const range of ranges) {
+    const root = documentAt(text, range, inert);
+    if (root) docs.push({ root });
+    else if (stopAtFirst) return undefined;
+    else docs.push({ from: range.marker?.start ?? range.from, to: range.to });
+  }
+  return docs;
+}
+
+/** One document's root, or undefined when it is outside the subset. */
+function documentAt(text: string, { from, to, marker }: { from: number; to: number; marker?: Line }, inert: Inert | undefined): YAMLMap | YAMLSeq | Scalar | undefined {
+  try {
+    const cur: Cursor = { text, lines: [], i: 0, scan: from, first: from, stop: to, inert };
+    const first = lineAt(cur, 0);
+    if (!first) {
+      const empty = newScalar(null);
+      empty.source = '';
+      empty.type = Scalar.PLAIN;
+      empty.range = [marker!.end, marker!.end, marker!.end];
+      return empty;
     }
-    return docs;
+    if (first.col !== 0) return undefined;
+    const root = rootNode(cur, first);
+    if (lineAt(cur, cur.i)) return undefined;
+    return root;
   } catch (e) {
     if (e === OUTSIDE) return undefined;
     throw e;
