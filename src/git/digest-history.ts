@@ -4,7 +4,9 @@
  * themselves come from the raw history pass (digest-window.ts); the unbounded
  * `readDigestIntroductions` reads the whole history for library callers.
  */
-import { git } from './run.js';
+import { StringDecoder } from 'node:string_decoder';
+import { PinwatchError } from '../errors.js';
+import { git, spawnGit, type GitOptions } from './run.js';
 import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
 import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
@@ -39,56 +41,57 @@ const digestsIn = (line: string) => [...line.matchAll(DIGEST_IN_TEXT)].map((m) =
  * diff header (a fake `diff --git`, `+++ b/…` or `commit <sha>` is content).
  */
 export function parsePatchLog(stdout: string, nonce: string, tokensIn: (line: string) => string[] = digestsIn): PatchOccurrence[] {
-  const result: PatchOccurrence[] = [];
-  for (const r of nonceRecords(stdout, nonce)) {
-    const { header, rest } = readCommitHeader(r);
-    const occ: PatchOccurrence = { commit: header.sha, parentShas: header.parentShas, date: header.date, subject: header.subject, added: new Map(), removed: new Map(), addedTo: new Map() };
-    let file = '';
-    let oldFile = '';
-    let removing = 0;
-    let adding = 0;
-    for (const line of rest.split('\n')) {
-      if (removing > 0 || adding > 0) {
-        const sign = line[0];
-        if (sign === '\\') continue; // "\ No newline at end of file"
-        if (sign === '-' && removing > 0) removing--;
-        else if (sign === '+' && adding > 0) adding--;
-        else if ((sign === ' ' || sign === undefined) && removing > 0 && adding > 0) {
-          // a context line (none with -U0, but diff.interHunkContext can add some; diff.suppressBlankEmpty prints an empty one bare)
-          removing--;
-          adding--;
-          continue;
-        } else throw malformed('hunk line', line);
-        for (const d of tokensIn(line.slice(1))) {
-          if (sign === '+') {
-            if (!occ.added.has(d)) occ.added.set(d, file);
-            const files = occ.addedTo.get(d) ?? [];
-            if (!files.includes(file)) files.push(file);
-            occ.addedTo.set(d, files);
-          } else {
-            const list = occ.removed.get(d) ?? [];
-            if (!list.includes(oldFile)) list.push(oldFile);
-            occ.removed.set(d, list);
-          }
-        }
+  return nonceRecords(stdout, nonce).map((r) => parsePatchRecord(r, tokensIn));
+}
+
+/** One record of parsePatchLog (the text after its nonce). */
+function parsePatchRecord(r: string, tokensIn: (line: string) => string[]): PatchOccurrence {
+  const { header, rest } = readCommitHeader(r);
+  const occ: PatchOccurrence = { commit: header.sha, parentShas: header.parentShas, date: header.date, subject: header.subject, added: new Map(), removed: new Map(), addedTo: new Map() };
+  let file = '';
+  let oldFile = '';
+  let removing = 0;
+  let adding = 0;
+  for (const line of rest.split('\n')) {
+    if (removing > 0 || adding > 0) {
+      const sign = line[0];
+      if (sign === '\\') continue; // "\ No newline at end of file"
+      if (sign === '-' && removing > 0) removing--;
+      else if (sign === '+' && adding > 0) adding--;
+      else if ((sign === ' ' || sign === undefined) && removing > 0 && adding > 0) {
+        // a context line (none with -U0, but diff.interHunkContext can add some; diff.suppressBlankEmpty prints an empty one bare)
+        removing--;
+        adding--;
         continue;
+      } else throw malformed('hunk line', line);
+      for (const d of tokensIn(line.slice(1))) {
+        if (sign === '+') {
+          if (!occ.added.has(d)) occ.added.set(d, file);
+          const files = occ.addedTo.get(d) ?? [];
+          if (!files.includes(file)) files.push(file);
+          occ.addedTo.set(d, files);
+        } else {
+          const list = occ.removed.get(d) ?? [];
+          if (!list.includes(oldFile)) list.push(oldFile);
+          occ.removed.set(d, list);
+        }
       }
-      if (line.startsWith('diff --git ')) {
-        file = '';
-        oldFile = '';
-      } else if (line.startsWith('--- ')) oldFile = patchPath(line.slice(4));
-      else if (line.startsWith('+++ ')) file = patchPath(line.slice(4));
-      else if (line.startsWith('@@ ')) {
-        const h = HUNK.exec(line);
-        if (!h) throw malformed('hunk header', line);
-        removing = h[1] === undefined ? 1 : Number(h[1]);
-        adding = h[2] === undefined ? 1 : Number(h[2]);
-      }
+      continue;
     }
-    if (removing > 0 || adding > 0) throw malformed('hunk cut short', r.slice(0, 80));
-    result.push(occ);
+    if (line.startsWith('diff --git ')) {
+      file = '';
+      oldFile = '';
+    } else if (line.startsWith('--- ')) oldFile = patchPath(line.slice(4));
+    else if (line.startsWith('+++ ')) file = patchPath(line.slice(4));
+    else if (line.startsWith('@@ ')) {
+      const h = HUNK.exec(line);
+      if (!h) throw malformed('hunk header', line);
+      removing = h[1] === undefined ? 1 : Number(h[1]);
+      adding = h[2] === undefined ? 1 : Number(h[2]);
+    }
   }
-  return result;
+  if (removing > 0 || adding > 0) throw malformed('hunk cut short', r.slice(0, 80));
+  return occ;
 }
 
 /** `@@ -l[,s] +l[,s] @@`: the counts (1 when omitted). */
@@ -128,6 +131,73 @@ export async function patchLog(
 ): Promise<PatchOccurrence[]> {
   const nonce = newNonce();
   return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options), nonce, find.tokensIn);
+}
+
+/**
+ * patchLog read as git writes it, record by record, until `enough` says the
+ * occurrences so far answer the caller: then git is stopped, and the older
+ * history it would have diffed is never read (the tag pass wants a few newest
+ * commits per image; a 2 MB rendered bundle's every version diffed is seconds).
+ * The occurrences are patchLog's, in its order, up to that point.
+ */
+export function streamPatchLog(
+  repo: string,
+  args: string[],
+  options: Pick<GitOptions, 'env'>,
+  find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] },
+  enough: (occurrences: readonly PatchOccurrence[]) => boolean,
+): Promise<PatchOccurrence[]> {
+  const nonce = newNonce();
+  const out: PatchOccurrence[] = [];
+  const child = spawnGit(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options);
+  const text = new StringDecoder('utf8');
+  const err: Buffer[] = [];
+  let buf = '';
+  let stopped = false;
+  let failure: unknown;
+  /** Parse each record whose end the text has reached (the next record's nonce, or `last`: git's end). */
+  const take = (last: boolean) => {
+    if (buf !== '' && !buf.startsWith(nonce)) throw malformed('text before the first record', buf.slice(0, 80));
+    for (;;) {
+      const next = buf.indexOf(nonce, nonce.length);
+      if (next === -1 && !(last && buf !== '')) return;
+      const end = next === -1 ? buf.length : next;
+      out.push(parsePatchRecord(buf.slice(nonce.length, end), find.tokensIn));
+      buf = buf.slice(end);
+      if (enough(out)) {
+        stopped = true;
+        child.kill();
+        return;
+      }
+    }
+  };
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (b: Buffer) => {
+      if (stopped || failure !== undefined) return;
+      buf += text.write(b);
+      try {
+        take(false);
+      } catch (e) {
+        failure = e;
+        child.kill();
+      }
+    });
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => reject(new PinwatchError('git-unavailable', `could not run git: ${e.message}; expected a git executable on PATH`, {}, { cause: e })));
+    child.on('close', (code) => {
+      if (failure !== undefined) return reject(failure);
+      if (stopped) return resolve(out);
+      if (code !== 0) return reject(new PinwatchError('git-failed', `git log -p failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? ''}`));
+      try {
+        buf += text.end();
+        take(true);
+      } catch (e) {
+        return reject(e);
+      }
+      resolve(out);
+    });
+    child.stdin.end();
+  });
 }
 
 /**

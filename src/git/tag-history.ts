@@ -2,9 +2,10 @@
  * Tag archaeology: the commits whose patch adds a line holding one of the given
  * image tags (as a whole token: `v1.2.3` is not found in `v1.2.30`), newest first
  * in topological order, with the files each tag was added to. One `git log -p -G`
- * pass over the pin files' history, whatever the number of tags.
+ * pass over the pin files' history, whatever the number of tags, stopped once the
+ * caller has the commits it wants.
  */
-import { LITERAL_PATHSPECS, patchLog, type PatchOccurrence } from './digest-history.js';
+import { LITERAL_PATHSPECS, patchLog, streamPatchLog, type PatchOccurrence } from './digest-history.js';
 
 /** A tag's characters (the reference grammar's `[\w][\w.-]*`); a token ends where they do. */
 const TAG_CHAR = /[A-Za-z0-9_.-]/;
@@ -27,14 +28,27 @@ export function tagsInLine(line: string, wanted: ReadonlySet<string>, longest: n
   return found;
 }
 
-/** Commits adding the tags to `paths` in the history of `head`, newest first (`addedTo`: tag → files). */
-export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD'): Promise<PatchOccurrence[]> {
+/**
+ * Commits adding the tags to `paths` in the history of `head`, newest first (`addedTo`: tag → files).
+ * `enough`, given the commits found so far (each adding a wanted tag), says when no older one is wanted:
+ * git stops there (streamPatchLog), and what it returns is the same list cut there.
+ */
+export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD', enough?: (found: readonly PatchOccurrence[]) => boolean): Promise<PatchOccurrence[]> {
   const wanted = new Set([...tags].filter((t) => t !== ''));
   if (wanted.size === 0 || paths.length === 0) return [];
   let longest = 0;
   for (const t of wanted) if (t.length > longest) longest = t.length;
   const alternation = [...wanted].sort().map(escapeEre).join('|');
   const pickaxe = alternation.length <= MAX_PICKAXE_CHARS ? alternation : undefined;
-  const occs = await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL_PATHSPECS, { pickaxe, tokensIn: (line) => tagsInLine(line, wanted, longest) });
-  return occs.filter((o) => o.addedTo.size > 0);
+  const args = ['--topo-order', head, '--', ...paths];
+  const find = { pickaxe, tokensIn: (line: string) => tagsInLine(line, wanted, longest) };
+  if (!enough) return (await patchLog(repo, args, LITERAL_PATHSPECS, find)).filter((o) => o.addedTo.size > 0);
+  const found: PatchOccurrence[] = [];
+  await streamPatchLog(repo, args, LITERAL_PATHSPECS, find, (occs) => {
+    const occ = occs[occs.length - 1]!;
+    if (occ.addedTo.size === 0) return false;
+    found.push(occ);
+    return enough(found);
+  });
+  return found;
 }

@@ -64,7 +64,16 @@ export async function readTagHistory(repo: string, subjects: ImageSubject[], hea
   const wanted = subjects.filter((s) => !s.digest).map((s) => ({ s, stamped: stampedPins(s) }));
   const files = [...new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
   const tags = new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
-  const occs = await readTagAdditions(repo, tags, files, head);
+  // git stops once every subject has its MAX_CANDIDATES newest candidates: the list cut there is the same
+  // candidates, and a 2 MB rendered bundle's older versions are never diffed
+  const seen = new Map<ImageSubject, number>();
+  const occs = await readTagAdditions(repo, tags, files, head, (found) => {
+    const occ = found[found.length - 1]!;
+    for (const { s, stamped } of wanted) {
+      if (stamped.some((x) => (occ.addedTo.get(x.pin.ref.tag!) ?? []).includes(x.pin.file))) seen.set(s, (seen.get(s) ?? 0) + 1);
+    }
+    return wanted.every(({ s, stamped }) => stamped.length === 0 || (seen.get(s) ?? 0) >= MAX_CANDIDATES);
+  });
   // candidates per subject, newest first
   const candidates = new Map<ImageSubject, { occ: PatchOccurrence; pin: Pin; by: string; tag: string }[]>();
   for (const { s, stamped } of wanted) {
