@@ -26,6 +26,7 @@ const TREE: Record<string, string> = {
     '\tdocker build -t ghcr.io/acme/app:v1 --build-arg V=$(shell cat ../pinwatch-sibling/VERSION) --build-arg W=$(shell cat /etc/pinwatch-version) .',
     '',
   ].join('\n'),
+  'cloudbuild.yaml': ['steps:', '  - name: gcr.io/cloud-builders/docker', '    dir: /pinwatch-elsewhere', '    args: [build, -t, ghcr.io/acme/app:v1, .]', ''].join('\n'),
   '.github/workflows/e2e.yaml': [
     'on: push',
     'jobs:',
@@ -68,6 +69,7 @@ describe("lint's findings do not depend on where the tree sits", () => {
     expect(texts).toContain('followed-make-assumed: sub-make runs in "/home/runner/go/src/example.test/app/hack" but no Makefile is there; this make call is not followed (assumed to build no image of this tree)');
     expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "/rootfs/Dockerfile" of this build does not exist');
     expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "../pinwatch-sibling/Dockerfile" of this build does not exist');
+    expect(texts).toContain('recipe-dockerfile-missing: Dockerfile "/pinwatch-elsewhere/Dockerfile" of this build does not exist');
     expect(texts).toContain('recipe-arg-file-outside-repo: build arg V reads "../pinwatch-sibling/VERSION", which is outside the repository, so it is no input');
     expect(texts).toContain('recipe-arg-file-outside-repo: build arg W reads "/etc/pinwatch-version", which is outside the repository, so it is no input');
     // a file named by an unknown value (a marker inside the command, or one cut short) is no input and no finding

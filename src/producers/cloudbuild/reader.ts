@@ -63,7 +63,8 @@ export function readCloudBuild(root: string, file: string, text: string, problem
     const label = `steps[${index}]${typeof idNode === 'string' ? ` "${idNode}"` : ''}`;
     const env = new Map<string, string>([...(options.env ?? []), ...optionsEnv, ...envList(step.get('env', true), sub.apply)]);
     const dirNode = step.get('dir', true);
-    const cwd = path.resolve(root, isScalar(dirNode) ? sub.apply(String(dirNode.value)) : '.');
+    const dir = isScalar(dirNode) ? sub.apply(String(dirNode.value)) : '.';
+    const cwd = path.resolve(root, dir);
     const entryNode = step.get('entrypoint', true);
     const entrypoint = isScalar(entryNode) && entryNode.value ? sub.apply(String(entryNode.value)) : defaultEntrypoint(nameNode.value);
     const argsNode = step.get('args', true);
@@ -78,7 +79,7 @@ export function readCloudBuild(root: string, file: string, text: string, problem
     }
     else commands = [{ text: [entrypoint, ...args].map(shellQuote).join(' '), file, line }];
     for (const c of commands) c.file = file;
-    const facts = readCommands(commands, cwd, { env, oneShell: true });
+    const facts = readCommands(commands, cwd, { env, oneShell: true, cwdFromSlash: path.isAbsolute(dir) });
     const why = (t: string) => [...new Set(sub.unknowns.filter((u) => t.includes(u.marker)).map((u) => u.reason))].join('; ') || undefined;
     const origin: RecipeOrigin = { kind: 'cloudbuild', file, name: label, label: `${file}:${line} ${label}`, why };
     for (const b of facts.builds) out.push(...recipesOfBuild(root, origin, b, [], problems));
