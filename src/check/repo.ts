@@ -172,7 +172,7 @@ async function keepAsBase(repoRoot: string, config: Config, head: string, place:
   const { commit, prefix } = place;
   if (commit === undefined || prefix === undefined || commit !== head) return;
   const key = baseLintKey(repoRoot, commit, prefix, config);
-  if (key === undefined || cache.getValue<string[]>(BASE_LINT_NS, key) !== undefined) return;
+  if (key === undefined || cache.getValue<unknown>(BASE_LINT_NS, key) !== undefined) return;
   const differs = await workTreeDiffers(repoRoot, prefix);
   if (differs !== undefined) {
     // remembered, so a work tree with local files does not ask git again at every run at this commit (a PR

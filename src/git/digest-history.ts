@@ -4,9 +4,7 @@
  * themselves come from the raw history pass (digest-window.ts); the unbounded
  * `readDigestIntroductions` reads the whole history for library callers.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { PinwatchError } from '../errors.js';
-import { git, spawnGit, type GitOptions } from './run.js';
+import { git, type GitOptions } from './run.js';
 import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
 import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
@@ -134,70 +132,37 @@ export async function patchLog(
 }
 
 /**
- * patchLog read as git writes it, record by record, until `enough` says the
- * occurrences so far answer the caller: then git is stopped, and the older
- * history it would have diffed is never read (the tag pass wants a few newest
- * commits per image; a 2 MB rendered bundle's every version diffed is seconds).
- * The occurrences are patchLog's, in its order, up to that point.
+ * patchLog read as git writes it (a HistoryStream of its records), until
+ * `enough` says the occurrences so far answer the caller: then git is stopped,
+ * and the older history it would have diffed is never read (the tag pass wants a
+ * few newest commits per image; a 2 MB rendered bundle's every version diffed is
+ * seconds). The occurrences are patchLog's, in its order, up to that point.
  */
-export function streamPatchLog(
+export async function streamPatchLog(
   repo: string,
-  args: string[],
+  /** More `git log` options (`--topo-order`), the revisions to walk from and the paths to limit it to. */
+  walk: { options: string[]; revs: string[]; paths: string[] },
   options: Pick<GitOptions, 'env'>,
   find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] },
   enough: (occurrences: readonly PatchOccurrence[]) => boolean,
 ): Promise<PatchOccurrence[]> {
   const nonce = newNonce();
-  const out: PatchOccurrence[] = [];
-  const child = spawnGit(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options);
-  const text = new StringDecoder('utf8');
-  const err: Buffer[] = [];
-  let buf = '';
-  let stopped = false;
-  let failure: unknown;
-  /** Parse each record whose end the text has reached (the next record's nonce, or `last`: git's end). */
-  const take = (last: boolean) => {
-    if (buf !== '' && !buf.startsWith(nonce)) throw malformed('text before the first record', buf.slice(0, 80));
-    for (;;) {
-      const next = buf.indexOf(nonce, nonce.length);
-      if (next === -1 && !(last && buf !== '')) return;
-      const end = next === -1 ? buf.length : next;
-      out.push(parsePatchRecord(buf.slice(nonce.length, end), find.tokensIn));
-      buf = buf.slice(end);
-      if (enough(out)) {
-        stopped = true;
-        child.kill();
-        return;
-      }
-    }
+  const parse = (r: string) => {
+    const occ = parsePatchRecord(r, find.tokensIn);
+    return { sha: occ.commit, parentShas: occ.parentShas, occ };
   };
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (b: Buffer) => {
-      if (stopped || failure !== undefined) return;
-      buf += text.write(b);
-      try {
-        take(false);
-      } catch (e) {
-        failure = e;
-        child.kill();
-      }
-    });
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => reject(new PinwatchError('git-unavailable', `could not run git: ${e.message}; expected a git executable on PATH`, {}, { cause: e })));
-    child.on('close', (code) => {
-      if (failure !== undefined) return reject(failure);
-      if (stopped) return resolve(out);
-      if (code !== 0) return reject(new PinwatchError('git-failed', `git log -p failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? ''}`));
-      try {
-        buf += text.end();
-        take(true);
-      } catch (e) {
-        return reject(e);
-      }
-      resolve(out);
-    });
-    child.stdin.end();
-  });
+  const stream = HistoryStream.records(repo, nonce, ['log', ...patchArgs(nonce, find.pickaxe), ...walk.options], walk.revs, walk.paths, parse, 'git log -p', options.env);
+  const out: PatchOccurrence[] = [];
+  for (;;) {
+    await stream.grow(out.length + 1);
+    const next = stream.commits[out.length];
+    if (!next) return out;
+    out.push(next.occ);
+    if (enough(out)) {
+      stream.stop();
+      return out;
+    }
+  }
 }
 
 /**

@@ -162,6 +162,8 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
   private constructor(
     private readonly nonce: string,
     private readonly parse: (record: string) => C,
+    /** The command as its failure names it. */
+    private readonly what = 'git log --raw',
   ) {}
 
   /** Start `git log --raw` from `revs` (excluding what `not` reaches) in `repo`. */
@@ -176,7 +178,15 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
     return HistoryStream.spawn(new HistoryStream(nonce, parseWalkRecord), repo, walkLogArgs(nonce), revs, []);
   }
 
-  private static spawn<T extends WalkEntry>(s: HistoryStream<T>, repo: string, args: string[], revs: string[], not: string[]): HistoryStream<T> {
+  /**
+   * Any other `git log` read as git writes it: `args` (from `log`, the format led by `nonce`), from `revs`,
+   * limited to `paths`; each record parsed by `parse` (the tag pass's patches: digest-history.ts streamPatchLog).
+   */
+  static records<T extends WalkEntry>(repo: string, nonce: string, args: string[], revs: string[], paths: string[], parse: (record: string) => T, what: string, env?: Record<string, string>): HistoryStream<T> {
+    return HistoryStream.spawn(new HistoryStream(nonce, parse, what), repo, args, revs, [], paths, env);
+  }
+
+  private static spawn<T extends WalkEntry>(s: HistoryStream<T>, repo: string, args: string[], revs: string[], not: string[], paths: string[] = [], env?: Record<string, string>): HistoryStream<T> {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-log-'));
     const file = join(dir, 'raw');
     let out: number | undefined;
@@ -186,7 +196,7 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
     } finally {
       rmSync(dir, { recursive: true, force: true }); // both ends stay open; nothing is left behind
     }
-    const child = spawnGit(repo, [...args, '--stdin'], {}, out);
+    const child = spawnGit(repo, [...args, '--stdin', ...(paths.length > 0 ? ['--', ...paths] : [])], env ? { env } : {}, out);
     closeSync(out);
     s.child = child;
     child.stderr!.on('data', (b: Buffer) => s.err.push(b));
@@ -271,7 +281,7 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
         // git is done and everything it wrote is read
         this.pending += this.decoder.end();
         if (this.exit !== 0) {
-          this.fail(new PinwatchError('git-failed', `git log --raw failed (exit ${this.exit}): ${Buffer.concat(this.err).toString('utf8').trim().split('\n')[0] ?? ''}`));
+          this.fail(new PinwatchError('git-failed', `${this.what} failed (exit ${this.exit}): ${Buffer.concat(this.err).toString('utf8').trim().split('\n')[0] ?? ''}`));
           break;
         }
         this.take(true);

@@ -40,11 +40,10 @@ export async function readTagAdditions(repo: string, tags: Iterable<string>, pat
   for (const t of wanted) if (t.length > longest) longest = t.length;
   const alternation = [...wanted].sort().map(escapeEre).join('|');
   const pickaxe = alternation.length <= MAX_PICKAXE_CHARS ? alternation : undefined;
-  const args = ['--topo-order', head, '--', ...paths];
   const find = { pickaxe, tokensIn: (line: string) => tagsInLine(line, wanted, longest) };
-  if (!enough) return (await patchLog(repo, args, LITERAL_PATHSPECS, find)).filter((o) => o.addedTo.size > 0);
+  if (!enough) return (await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL_PATHSPECS, find)).filter((o) => o.addedTo.size > 0);
   const found: PatchOccurrence[] = [];
-  await streamPatchLog(repo, args, LITERAL_PATHSPECS, find, (occs) => {
+  await streamPatchLog(repo, { options: ['--topo-order'], revs: [head], paths }, LITERAL_PATHSPECS, find, (occs) => {
     const occ = occs[occs.length - 1]!;
     if (occ.addedTo.size === 0) return false;
     found.push(occ);

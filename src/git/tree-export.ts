@@ -9,7 +9,7 @@
 import { mkdtempSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { git, runGit, runGitBytes } from './run.js';
+import { git, runGitBytes } from './run.js';
 
 export interface ExportedTree {
   /** The folder holding the revision's files (no .git). */

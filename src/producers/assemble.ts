@@ -37,7 +37,7 @@ export function repoRelative(root: string, abs: string): string | undefined {
  * path spelled from `/` is shown as that path (never relative to wherever the
  * repository is checked out: a finding's text and fingerprint must not depend on it).
  */
-function rootRelative(root: string, abs: string, fromSlash = false): string {
+export function rootRelative(root: string, abs: string, fromSlash = false): string {
   return repoRelative(root, abs) ?? (fromSlash ? abs : path.relative(root, abs).split(path.sep).join('/'));
 }
 

@@ -17,7 +17,7 @@ export interface FoundBuild {
   /**
    * Which of the two was spelled from `/` (an absolute argument, or a relative one in a folder reached so:
    * `cd /tmp/x`, an absolute `working-directory`): outside the repository it is shown as that path, not
-   * relative to wherever the repository is checked out (SubMake.absolute).
+   * relative to wherever the repository is checked out (SubMake.fromSlash).
    */
   fromSlash?: { context?: true; dockerfile?: true };
   stage?: string;

@@ -39,7 +39,7 @@ describe('readCommands', () => {
 
   it('marks a sub-make folder reached from an absolute spelling (shown as it is outside the repository, never relative to where it sits)', () => {
     const facts = run('make -C ../other', 'cd /tmp/sandbox && make -C sub', 'make -C /opt/x', 'make --directory=/opt/y', 'make -C/opt/z', 'cd sub && make', 'cd /tmp/s; cd pkg; make');
-    expect(facts.makes.map((m) => [m.dir, m.absolute])).toEqual([
+    expect(facts.makes.map((m) => [m.dir, m.fromSlash])).toEqual([
       ['/repo/other', undefined],
       ['/tmp/sandbox/sub', true],
       ['/opt/x', true],
@@ -49,7 +49,7 @@ describe('readCommands', () => {
       ['/tmp/s/pkg', true],
     ]);
     // a Makefile line runs in a shell of its own: the next line starts where the recipe does
-    expect(run('cd /tmp/a', 'make -C b').makes.map((m) => [m.dir, m.absolute])).toEqual([['/repo/pkg/b', undefined]]);
+    expect(run('cd /tmp/a', 'make -C b').makes.map((m) => [m.dir, m.fromSlash])).toEqual([['/repo/pkg/b', undefined]]);
   });
 
   it('resolves written files against -C/cd and keeps the written value', () => {

@@ -48,7 +48,7 @@ const IMAGE_HINT = /image|sha256|@/i;
  */
 export interface ReadCommandsOptions {
   env?: ReadonlyMap<string, string>;
-  /** `cwd` was spelled from `/` (an absolute `working-directory`): folders reached from it are shown as such outside the repository (SubMake.absolute). */
+  /** `cwd` was spelled from `/` (an absolute `working-directory`): folders reached from it are shown as such outside the repository (SubMake.fromSlash). */
   cwdFromSlash?: boolean;
   oneShell?: boolean;
 }
@@ -79,16 +79,16 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
     own.set(k, v);
   };
   let dir = cwd;
-  /** `dir` was reached from an absolute spelling (SubMake.absolute). */
+  /** `dir` was reached from an absolute spelling (SubMake.fromSlash). */
   const startsFromSlash = options.cwdFromSlash ?? false;
-  let absolute = startsFromSlash;
+  let fromSlash = startsFromSlash;
   for (const c of commands) {
     if (c.text.startsWith('#')) continue;
     if (!options.oneShell) {
       vars = initial;
       own = undefined;
       dir = cwd;
-      absolute = startsFromSlash;
+      fromSlash = startsFromSlash;
     }
     for (const sc of parsedLine(c.text)) {
       order++;
@@ -110,14 +110,14 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       }
       if (name === 'cd' && argv[1]) {
         dir = path.resolve(dir, argv[1]);
-        absolute ||= path.isAbsolute(argv[1]);
+        fromSlash ||= path.isAbsolute(argv[1]);
         continue;
       }
       const ctx = { dir, env, source, order };
-      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, absolute));
+      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash));
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
-      const build = readBuild(argv, dir, c.text, source, order, absolute);
+      const build = readBuild(argv, dir, c.text, source, order, fromSlash);
       if (build) facts.builds.push(build);
       const ko = readKoArgs(argv, dir, env);
       if (ko) facts.builds.push({ tool: `ko ${ko.verb}`, context: dir, tags: [], outputs: [], command: c.text, source, order, ko });
@@ -245,11 +245,12 @@ function copySource(value: string, dir: string): FoundWrite['copyOf'] {
   return undefined;
 }
 
-function readMake(args: string[], dir: string, source: { file: string; line: number }, absolute: boolean): SubMake {
+function readMake(args: string[], dir: string, source: { file: string; line: number }, dirFromSlash: boolean): SubMake {
   const sub: SubMake = { dir, targets: [], variables: {}, source };
+  let fromSlash = dirFromSlash;
   const into = (d: string) => {
     sub.dir = path.resolve(sub.dir, d);
-    absolute ||= path.isAbsolute(d);
+    fromSlash ||= path.isAbsolute(d);
   };
   const valueFlags = new Set(['-j', '--jobs', '-l', '--load-average', '-o', '-W', '-I', '--include-dir']);
   for (let i = 0; i < args.length; i++) {
@@ -269,7 +270,7 @@ function readMake(args: string[], dir: string, source: { file: string; line: num
     } else sub.targets.push(a);
   }
   if (sub.file) sub.file = path.resolve(sub.dir, sub.file);
-  if (absolute) sub.absolute = true;
+  if (fromSlash) sub.fromSlash = true;
   return sub;
 }
 

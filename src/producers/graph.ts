@@ -12,7 +12,7 @@ import { readCommands } from './commands.js';
 import { defaultMakefileIn, expandRecipeOnce, type MakefileCache } from './discover.js';
 import { commandMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import type { Problem } from '../model/index.js';
-import type { SubMake } from './types.js';
+import { rootRelative } from './assemble.js';
 
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
@@ -97,18 +97,11 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
   }
 }
 
-/** A sub-make's folder as a finding shows it: repo-relative inside the repository; outside, as spelled from `/` or relative to the root (never depending on where the repository is checked out). */
-function shownDir(root: string, sub: SubMake): string {
-  const rel = path.relative(root, sub.dir);
-  const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
-  return outside && sub.absolute ? sub.dir : rel || '.';
-}
-
 /** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller. */
 export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], environment?: Record<string, string>): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
-    problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${shownDir(root, sub)}" but no Makefile is there` });
+    problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${rootRelative(root, sub.dir, sub.fromSlash)}" but no Makefile is there` });
     return [];
   }
   const base = { makefile, dir: sub.dir, variables: sub.variables, ...(environment ? { environment } : {}), via };

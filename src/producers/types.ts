@@ -131,7 +131,7 @@ export interface SubMake {
    * outside the repository it is shown as that path, not relative to wherever the
    * repository is checked out (a finding's text and fingerprint must not depend on it).
    */
-  absolute?: true;
+  fromSlash?: true;
   /** `-f FILE`, absolute. */
   file?: string;
   targets: string[];

@@ -64,27 +64,19 @@ export async function readTagHistory(repo: string, subjects: ImageSubject[], hea
   const wanted = subjects.filter((s) => !s.digest).map((s) => ({ s, stamped: stampedPins(s) }));
   const files = [...new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
   const tags = new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
-  // git stops once every subject has its MAX_CANDIDATES newest candidates: the list cut there is the same
-  // candidates, and a 2 MB rendered bundle's older versions are never diffed
-  const seen = new Map<ImageSubject, number>();
-  const occs = await readTagAdditions(repo, tags, files, head, (found) => {
+  // candidates per subject, newest first, taken as the pass finds them: git stops once every subject has its
+  // MAX_CANDIDATES newest (a 2 MB rendered bundle's older versions are never diffed)
+  const candidates = new Map<ImageSubject, { occ: PatchOccurrence; pin: Pin; by: string; tag: string }[]>(wanted.map(({ s }) => [s, []]));
+  await readTagAdditions(repo, tags, files, head, (found) => {
     const occ = found[found.length - 1]!;
     for (const { s, stamped } of wanted) {
-      if (stamped.some((x) => (occ.addedTo.get(x.pin.ref.tag!) ?? []).includes(x.pin.file))) seen.set(s, (seen.get(s) ?? 0) + 1);
-    }
-    return wanted.every(({ s, stamped }) => stamped.length === 0 || (seen.get(s) ?? 0) >= MAX_CANDIDATES);
-  });
-  // candidates per subject, newest first
-  const candidates = new Map<ImageSubject, { occ: PatchOccurrence; pin: Pin; by: string; tag: string }[]>();
-  for (const { s, stamped } of wanted) {
-    const list: { occ: PatchOccurrence; pin: Pin; by: string; tag: string }[] = [];
-    for (const occ of occs) {
-      if (list.length >= MAX_CANDIDATES) break;
+      const list = candidates.get(s)!;
+      if (list.length >= MAX_CANDIDATES) continue;
       const hit = stamped.find((x) => (occ.addedTo.get(x.pin.ref.tag!) ?? []).includes(x.pin.file));
       if (hit) list.push({ occ, pin: hit.pin, by: hit.by, tag: hit.pin.ref.tag! });
     }
-    candidates.set(s, list);
-  }
+    return wanted.every(({ s, stamped }) => stamped.length === 0 || candidates.get(s)!.length >= MAX_CANDIDATES);
+  });
   const specs = [...candidates.values()].flat().flatMap((c) => [`${c.occ.commit}:${prefix}${c.pin.file}`, ...(c.occ.parentShas[0] ? [`${c.occ.parentShas[0]}:${prefix}${c.pin.file}`] : [])]);
   const blobs = await readBlobs(repo, specs);
   for (const { s, stamped } of wanted) {
