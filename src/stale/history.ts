@@ -30,7 +30,7 @@ import { prCommits, splitForPr } from './pr-mode.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { StaleImage, StaleImageInput, StaleReport } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
-import { authoredSince, cherryPickPool, commitsByPath, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -320,7 +320,7 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
   else if (inputs.unknownReason) reasons.push(`build inputs could not be derived: ${inputs.unknownReason}`);
   if (!p.commit) reasons.push(`no provenance method answered: ${p.reason}`);
   if (reasons.length > 0 || !j) return { ...base, reason: reasons.join('; ') || 'internal: no judgement' };
-  const unshipped = j.unshipped.map((c) => describeCommit(meta, c)).sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  const unshipped = newestFirst(j.unshipped.map((c) => describeCommit(meta, c)), graph);
   const oldest = oldestOf(unshipped, now);
   return {
     ...base,

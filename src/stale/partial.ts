@@ -25,10 +25,14 @@
  *   commit authored before the oldest commit outside the build (the superset
  *   would grow), is refused: a full judgement. Without old candidates the pool
  *   is empty while every new one is authored after the superset's newest commit.
- * - The order of unshipped commits is by author date (newest first); a tie in any
- *   image, where a full run's order would follow its path index (which the new
- *   commits' paths and a widened superset move), is refused, and so is more than
- *   one cherry-picked commit in any image (listed in that order too).
+ * - Unshipped commits are listed newest first (unshipped.ts newestFirst: by author
+ *   date, a tie each before its ancestors, then by id): the kept lists are in that
+ *   order, the new commits are put in it among themselves (the ancestry of two
+ *   new commits lies among the new commits), and a new commit authored at the
+ *   same second as a kept one of the same image, whose ancestry the kept answer
+ *   does not hold, is refused. More than one cherry-picked commit in any image
+ *   is refused (a full run lists them in its path index's order, which the new
+ *   commits' paths move).
  * - Each new commit is described as a full run describes it (history.ts
  *   describeCommit): its PR owner is the first-parent commit among the new ones
  *   that brought it in (the answer's commit is on HEAD's first-parent chain).
@@ -45,7 +49,7 @@ import { describeCommit } from './commit-meta.js';
 import { firstParentOwners } from './pr-owner.js';
 import type { KeptPicks, Touched } from './reuse.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
-import { commitsByPath, pathsKey, pickKey, touchingInputs, type PickFacts } from './unshipped.js';
+import { commitsByPath, newestFirst, pathsKey, pickKey, touchingInputs, type PickFacts } from './unshipped.js';
 
 /**
  * The hash of the images a judgement takes (their pins, inputs, recipes,
@@ -98,11 +102,10 @@ export async function judgeTouched(
     times.set(c.sha, t);
   }
   const oldestNew = Math.min(...times.values());
-  // every image's order by author date alone: a full run's tie order (and its cherry-picks' order) follows its path index, which new commits move
+  // a full run's cherry-picks' order follows its path index, which new commits move; its unshipped order is newestFirst's, which the kept lists hold
   for (const image of kept.images) {
     if (image.cherryPicked.length > 1) return refuse(`${image.image} has more than one cherry-picked commit`);
-    const dates = image.unshipped.map((u) => Date.parse(u.date));
-    if (dates.some(Number.isNaN) || new Set(dates).size !== dates.length) return refuse(`${image.image} lists unshipped commits with the same author date`);
+    if (image.unshipped.some((u) => Number.isNaN(Date.parse(u.date)))) return refuse(`${image.image} lists an unshipped commit whose author date does not parse`);
   }
   // the new commits as a graph of their own (parents outside it are the answer's history), merges changing nothing (as in the full pass)
   const graph = graphOf(commits);
@@ -151,10 +154,13 @@ export async function judgeTouched(
   const out = agedAt(kept.images, options.now);
   for (const { k, candidates } of plans) {
     const image = kept.images[k]!;
-    const unshipped: UnshippedCommit[] = [...image.unshipped, ...candidates.map((c) => describeCommit(meta, c))];
-    const dates = unshipped.map((u) => Date.parse(u.date));
-    if (dates.some(Number.isNaN) || new Set(dates).size !== dates.length) return refuse(`${image.image} would list unshipped commits with the same author date`);
-    unshipped.sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+    // the new commits in newestFirst's order among themselves (their ties' ancestry lies within them); a new commit authored at the second of a kept one may descend from it or not, which the kept answer cannot tell
+    const added = newestFirst(candidates.map((c) => describeCommit(meta, c)), graph);
+    const keptTimes = new Set(image.unshipped.map((u) => Date.parse(u.date)));
+    const tie = added.find((u) => keptTimes.has(Date.parse(u.date)));
+    if (tie) return refuse(`${image.image} gains ${tie.commit.slice(0, 10)}, authored at the same second as an unshipped commit it lists`);
+    // both lists newest first, no time in both: a stable sort by time alone keeps each one's ties in order
+    const unshipped: UnshippedCommit[] = [...image.unshipped, ...added].sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
     out[k] = { ...image, status: 'stale', unshipped, oldestUnshipped: oldestOf(unshipped, options.now)! };
   }
   return { images: out, picks: next, judged: [...new Set(plans.map((p) => kept.images[p.k]!.image))] };

@@ -182,3 +182,36 @@ export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: strin
   }
   return { inHead: b !== undefined && fromHead[b] === 1, oldestOutside: oldestTime(outside, index), supersetNewest, since, keys: [...keys] };
 }
+
+/**
+ * Unshipped commits in the order every report lists them: newest author date
+ * first; commits authored at the same second (a rebased or re-applied series
+ * keeps its author dates) each before its ancestors, then by commit id. A
+ * total order on the commits alone, so a run that reads the history whole, one
+ * that joins kept records, and one that judges only new commits (partial.ts)
+ * list them alike. Ancestry is asked of `graph` only within a tie.
+ */
+export function newestFirst<T extends { commit: string; date: string }>(list: readonly T[], graph: CommitGraph): T[] {
+  const time = (u: T) => Date.parse(u.date);
+  const sorted = [...list].sort((a, b) => time(b) - time(a) || byId(a.commit, b.commit));
+  for (let s = 0; s < sorted.length; ) {
+    let e = s + 1;
+    while (e < sorted.length && time(sorted[e]!) === time(sorted[s]!)) e++;
+    if (e - s > 1) sorted.splice(s, e - s, ...descendantsFirst(sorted.slice(s, e), graph));
+    s = e;
+  }
+  return sorted;
+}
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A tie (sorted by id), each commit before its ancestors: repeatedly the first, by id, that is an ancestor of none of the others left. */
+function descendantsFirst<T extends { commit: string }>(tie: T[], graph: CommitGraph): T[] {
+  const left = [...tie];
+  const out: T[] = [];
+  while (left.length > 0) {
+    const k = left.findIndex((c) => !left.some((d) => d !== c && d.commit !== c.commit && graph.isAncestor(c.commit, d.commit)));
+    out.push(...left.splice(k < 0 ? 0 : k, 1));
+  }
+  return out;
+}
