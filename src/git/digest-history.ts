@@ -144,7 +144,7 @@ export async function streamPatchLog(
   walk: { options: string[]; revs: string[]; paths: string[] },
   options: Pick<GitOptions, 'env'>,
   find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] },
-  enough: (occurrences: readonly PatchOccurrence[]) => boolean,
+  enough: (occurrences: readonly PatchOccurrence[]) => boolean | Promise<boolean>,
 ): Promise<PatchOccurrence[]> {
   const nonce = newNonce();
   const parse = (r: string) => {
@@ -158,7 +158,7 @@ export async function streamPatchLog(
     const next = stream.commits[out.length];
     if (!next) return out;
     out.push(next.occ);
-    if (enough(out)) {
+    if (await enough(out)) {
       stream.stop();
       return out;
     }

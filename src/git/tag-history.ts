@@ -30,10 +30,11 @@ export function tagsInLine(line: string, wanted: ReadonlySet<string>, longest: n
 
 /**
  * Commits adding the tags to `paths` in the history of `head`, newest first (`addedTo`: tag → files).
- * `enough`, given the commits found so far (each adding a wanted tag), says when no older one is wanted:
- * git stops there (streamPatchLog), and what it returns is the same list cut there.
+ * `not`: commits whose history is left out (`^rev`). `enough`, given the commits found so far (each adding a wanted tag), says when no older one is wanted
+ * (it may ask git meanwhile: git diffs on while it does): git stops there (streamPatchLog), and what it
+ * returns is the same list cut there.
  */
-export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD', enough?: (found: readonly PatchOccurrence[]) => boolean): Promise<PatchOccurrence[]> {
+export async function readTagAdditions(repo: string, tags: Iterable<string>, paths: string[], head = 'HEAD', enough?: (found: readonly PatchOccurrence[]) => boolean | Promise<boolean>, not: readonly string[] = []): Promise<PatchOccurrence[]> {
   const wanted = new Set([...tags].filter((t) => t !== ''));
   if (wanted.size === 0 || paths.length === 0) return [];
   let longest = 0;
@@ -41,9 +42,9 @@ export async function readTagAdditions(repo: string, tags: Iterable<string>, pat
   const alternation = [...wanted].sort().map(escapeEre).join('|');
   const pickaxe = alternation.length <= MAX_PICKAXE_CHARS ? alternation : undefined;
   const find = { pickaxe, tokensIn: (line: string) => tagsInLine(line, wanted, longest) };
-  if (!enough) return (await patchLog(repo, ['--topo-order', head, '--', ...paths], LITERAL_PATHSPECS, find)).filter((o) => o.addedTo.size > 0);
+  if (!enough) return (await patchLog(repo, ['--topo-order', head, ...not.map((r) => `^${r}`), '--', ...paths], LITERAL_PATHSPECS, find)).filter((o) => o.addedTo.size > 0);
   const found: PatchOccurrence[] = [];
-  await streamPatchLog(repo, { options: ['--topo-order'], revs: [head], paths }, LITERAL_PATHSPECS, find, (occs) => {
+  await streamPatchLog(repo, { options: ['--topo-order'], revs: [head, ...not.map((r) => `^${r}`)], paths }, LITERAL_PATHSPECS, find, (occs) => {
     const occ = occs[occs.length - 1]!;
     if (occ.addedTo.size === 0) return false;
     found.push(occ);

@@ -4,7 +4,8 @@
  * and not configured), each built as a `ProvenanceSource` in a constant number
  * of git processes whatever the number of subjects (one digest-history pass;
  * one cat-file for the commits tags embed; one tag-history pass and one cat-file
- * of its candidates; one tag listing and one cat-file of the pin files at those
+ * of its candidates, plus one rev-list when its answers are kept at an older
+ * commit; one tag listing and one cat-file of the pin files at those
  * tags), then
  * resolved with the presence check of `resolve.ts`.
  */
@@ -94,7 +95,7 @@ async function sourceOf(repo: string, subjects: ImageSubject[], method: Provenan
     return tagCommitSource(resolved, custom);
   }
   if (method === 'tag-history') {
-    return tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix), shallow: ctx.shallow, buildCommit: ctx.buildCommit });
+    return tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix, ctx.shallow), shallow: ctx.shallow, buildCommit: ctx.buildCommit });
   }
   if (method === 'git-tag') {
     const tags = await readTags(repo);

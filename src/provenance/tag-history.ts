@@ -8,13 +8,17 @@
  *
  * Git is read twice for all subjects: one `log -p -G` pass for the commits adding
  * the tags to the stamped pin files (git/tag-history.ts), and one `cat-file
- * --batch` of those files at each candidate and its first parent, to keep only
- * the commit that put the tag into THIS pin (another image in the same file may
- * carry the same tag).
+ * --batch` of those files at each candidate and its first parent, asked as the
+ * pass finds the candidate, to keep only the commit that put the tag into THIS
+ * pin (another image in the same file may carry the same tag); the pass stops
+ * once every subject has its commit.
  */
 import { collectFile } from '../collect/index.js';
 import type { PatchOccurrence } from '../git/digest-history.js';
-import { readBlobs } from '../git/objects.js';
+import { cacheFor } from '../cache/index.js';
+import { historyRewriters } from '../git/history-join.js';
+import { BlobBatch } from '../git/history.js';
+import { runGit } from '../git/run.js';
 import type { ShallowState } from '../git/shallow.js';
 import { readTagAdditions, tagsInLine } from '../git/tag-history.js';
 import type { Pin } from '../model/index.js';
@@ -58,45 +62,133 @@ function holdsTag(text: string | undefined, file: string, pin: Pin, repository: 
   }
 }
 
-/** Read, for every subject whose pins a recipe stamps, the commit that introduced its tag. */
-export async function readTagHistory(repo: string, subjects: ImageSubject[], head: string, prefix = ''): Promise<TagHistory> {
-  const out: TagHistory = new Map();
-  const wanted = subjects.filter((s) => !s.digest).map((s) => ({ s, stamped: stampedPins(s) }));
-  const files = [...new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
-  const tags = new Set(wanted.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
-  // candidates per subject, newest first, taken as the pass finds them: git stops once every subject has its
-  // MAX_CANDIDATES newest (a 2 MB rendered bundle's older versions are never diffed)
-  const candidates = new Map<ImageSubject, { occ: PatchOccurrence; pin: Pin; by: string; tag: string }[]>(wanted.map(({ s }) => [s, []]));
-  await readTagAdditions(repo, tags, files, head, (found) => {
-    const occ = found[found.length - 1]!;
-    for (const { s, stamped } of wanted) {
-      const list = candidates.get(s)!;
-      if (list.length >= MAX_CANDIDATES) continue;
-      const hit = stamped.find((x) => (occ.addedTo.get(x.pin.ref.tag!) ?? []).includes(x.pin.file));
-      if (hit) list.push({ occ, pin: hit.pin, by: hit.by, tag: hit.pin.ref.tag! });
-    }
-    return wanted.every(({ s, stamped }) => stamped.length === 0 || candidates.get(s)!.length >= MAX_CANDIDATES);
-  });
-  const specs = [...candidates.values()].flat().flatMap((c) => [`${c.occ.commit}:${prefix}${c.pin.file}`, ...(c.occ.parentShas[0] ? [`${c.occ.parentShas[0]}:${prefix}${c.pin.file}`] : [])]);
-  const blobs = await readBlobs(repo, specs);
-  for (const { s, stamped } of wanted) {
-    if (stamped.length === 0) continue;
-    const list = candidates.get(s)!;
-    const found = list.find((c) => {
-      const at = blobs.get(`${c.occ.commit}:${prefix}${c.pin.file}`);
-      const parent = c.occ.parentShas[0];
-      const before = parent ? blobs.get(`${parent}:${prefix}${c.pin.file}`) : undefined;
-      return holdsTag(at, c.pin.file, c.pin, s.repository, c.tag) && !holdsTag(before, c.pin.file, c.pin, s.repository, c.tag);
-    });
-    if (found) {
-      out.set(s, { commit: found.occ.commit, parentShas: found.occ.parentShas, date: found.occ.date, subject: found.occ.subject, file: found.pin.file, tag: found.tag, stampedBy: found.by });
-    } else {
-      const files = listSome([...new Set(stamped.map((x) => x.pin.file))]);
-      const seen = list.length > 0 ? `${list.length} commit(s) add it to ${files}, none into this pin` : `it never appears in the history of ${files}`;
-      out.set(s, { none: `tag ${listSome([...new Set(stamped.map((x) => x.pin.ref.tag!))])}: ${seen}` });
-    }
+/**
+ * Read, for every subject whose pins a recipe stamps, the commit that introduced its tag:
+ * the newest of its first MAX_CANDIDATES candidates (commits adding its tag to a stamped
+ * pin's file, in `--topo-order`) whose blobs show the tag entering this pin. Each candidate
+ * is checked as the pass finds it (its file at the commit and at its first parent, through
+ * one `cat-file --batch` for the whole pass, while git diffs on), and git is stopped once
+ * every subject is settled: its tag found entering its pin, or MAX_CANDIDATES candidates
+ * checked. The answer is the one checking the first MAX_CANDIDATES of the whole pass gives.
+ *
+ * Each subject's answer is kept (cache namespace `tag-history`, by its stamped pins and
+ * tag) with the commit it was read at. A later run whose HEAD descends from that commit
+ * by a line of single-parent commits (a push, a squash or rebase merge) reads only those
+ * commits: in `--topo-order` they come first and the kept commit's history after them as
+ * it came before, so the first MAX_CANDIDATES candidates are the new ones and then the
+ * kept ones. `shallow`: a shallow clone keeps nothing (deepening it lengthens the history
+ * an answer was read from).
+ */
+export async function readTagHistory(repo: string, subjects: ImageSubject[], head: string, prefix = '', shallow?: ShallowState): Promise<TagHistory> {
+  const wanted = subjects.filter((s) => !s.digest).map((s) => ({ s, stamped: stampedPins(s), tried: 0, found: undefined as Candidate | undefined, kept: undefined as KeptTagIntroduction | undefined }));
+  const asked = wanted.filter((w) => w.stamped.length > 0);
+  const cache = cacheFor(repo);
+  const keep = cache.enabled && shallow?.shallow !== true && !historyRewriters(repo) && /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(head);
+  const keyOf = (w: (typeof wanted)[number]) => JSON.stringify([prefix, w.s.repository, w.stamped.map((x) => [x.pin.file, x.pin.keyPath ?? null, x.pin.document ?? 0, x.pin.ref.tag, x.by])]);
+  if (keep) for (const w of asked) w.kept = wellKept(cache.getValue<KeptTagIntroduction>(TAG_HISTORY_NS, keyOf(w)));
+  const from = asked.length > 0 && asked.every((w) => w.kept && w.kept.head === asked[0]!.kept!.head) ? asked[0]!.kept!.head : undefined;
+  let since: string | undefined;
+  if (from !== undefined && from !== head) {
+    const line = await singleParentLine(repo, head, from);
+    if (line === true) since = from;
+    else cache.note(`tag history: not taken from ${from.slice(0, 10)}: ${line}`);
   }
+  // kept at this very commit: the kept answers are the answer, and git is not asked
+  if (from !== head) await passOver(repo, wanted, head, prefix, since);
+  const out: TagHistory = new Map();
+  for (const w of wanted) {
+    if (w.stamped.length === 0) continue;
+    // new commits read alone: the kept candidates follow the new ones, up to MAX_CANDIDATES in all
+    const kept = from === head || since !== undefined ? w.kept : undefined;
+    const answer = w.found ? { tried: w.tried, found: introductionOf(w.found) } : kept?.found && w.tried + kept.tried <= MAX_CANDIDATES ? { tried: w.tried + kept.tried, found: kept.found } : { tried: Math.min(MAX_CANDIDATES, w.tried + (kept?.tried ?? 0)) };
+    if (answer.found) out.set(w.s, answer.found);
+    else {
+      const files = listSome([...new Set(w.stamped.map((x) => x.pin.file))]);
+      const seen = answer.tried > 0 ? `${answer.tried} commit(s) add it to ${files}, none into this pin` : `it never appears in the history of ${files}`;
+      out.set(w.s, { none: `tag ${listSome([...new Set(w.stamped.map((x) => x.pin.ref.tag!))])}: ${seen}` });
+    }
+    if (keep && from !== head) cache.putValue(TAG_HISTORY_NS, keyOf(w), { head, ...answer } satisfies KeptTagIntroduction);
+  }
+  if (from === head) cache.note(`tag history: ${asked.length} image(s)' tag introductions kept at ${head.slice(0, 10)}`);
+  else if (since !== undefined) cache.note(`tag history: ${asked.length} image(s)' tag introductions kept at ${since.slice(0, 10)}; only the commits since read`);
   return out;
+}
+
+/** The cache namespace of tag introductions (readTagHistory). */
+export const TAG_HISTORY_NS = 'tag-history';
+
+/** One subject's answer as kept: the commit it was read at, the candidates it checked, the one that put the tag into its pin. */
+interface KeptTagIntroduction {
+  head: string;
+  tried: number;
+  found?: TagIntroduction;
+}
+
+function wellKept(k: KeptTagIntroduction | undefined): KeptTagIntroduction | undefined {
+  return k && typeof k.head === 'string' && Number.isInteger(k.tried) && k.tried >= 0 && k.tried <= MAX_CANDIDATES && (k.found === undefined || (typeof k.found.commit === 'string' && Array.isArray(k.found.parentShas))) ? k : undefined;
+}
+
+const introductionOf = (c: Candidate): TagIntroduction => ({ commit: c.occ.commit, parentShas: c.occ.parentShas, date: c.occ.date, subject: c.occ.subject, file: c.pin.file, tag: c.tag, stampedBy: c.by });
+
+/**
+ * Whether the commits `head` reaches and `from` does not are one line of
+ * single-parent commits ending on `from` (one `git rev-list --parents`): true, or
+ * why not.
+ */
+async function singleParentLine(repo: string, head: string, from: string): Promise<true | string> {
+  const r = await runGit(repo, ['rev-list', '--parents', head, '--not', from, '--']);
+  if (r.code !== 0) return `git rev-list failed (${r.stderr.trim().split('\n')[0] ?? ''})`;
+  const lines = r.stdout.split('\n').filter((l) => l !== '');
+  if (lines.length === 0) return `${head.slice(0, 10)} does not descend from it`;
+  let at = head;
+  for (const [i, l] of lines.entries()) {
+    const [sha, ...parents] = l.split(' ');
+    if (sha !== at) return 'the new commits are not one line';
+    if (parents.length !== 1) return `${sha!.slice(0, 10)} has ${parents.length} parents`;
+    at = parents[0]!;
+    if (i === lines.length - 1 && at !== from) return `${head.slice(0, 10)} does not descend from it by one line`;
+  }
+  return true;
+}
+
+/**
+ * The pass itself: commits adding the subjects' tags, newest first (only those
+ * `since` does not reach, when given), each candidate checked as it comes, until
+ * every subject is settled.
+ */
+async function passOver(repo: string, wanted: { s: ImageSubject; stamped: { pin: Pin; by: string }[]; tried: number; found: Candidate | undefined }[], head: string, prefix: string, since: string | undefined): Promise<void> {
+  const settled = (w: (typeof wanted)[number]) => w.stamped.length === 0 || w.found !== undefined || w.tried >= MAX_CANDIDATES;
+  const open = wanted.filter((w) => !settled(w));
+  if (open.length === 0) return;
+  const files = [...new Set(open.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
+  const tags = new Set(open.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
+  const batch = new BlobBatch(repo);
+  const blob = (commit: string | undefined, file: string) => (commit === undefined || file.includes('\n') ? Promise.resolve(undefined) : batch.read(`${commit}:${prefix}${file}`));
+  try {
+    await readTagAdditions(repo, tags, files, head, async (found) => {
+      const occ = found[found.length - 1]!;
+      for (const w of open) {
+        if (settled(w)) continue;
+        const hit = w.stamped.find((x) => (occ.addedTo.get(x.pin.ref.tag!) ?? []).includes(x.pin.file));
+        if (!hit) continue;
+        w.tried++;
+        const c: Candidate = { occ, pin: hit.pin, by: hit.by, tag: hit.pin.ref.tag! };
+        const [at, before] = await Promise.all([blob(occ.commit, c.pin.file), blob(occ.parentShas[0], c.pin.file)]);
+        if (holdsTag(at, c.pin.file, c.pin, w.s.repository, c.tag) && !holdsTag(before, c.pin.file, c.pin, w.s.repository, c.tag)) w.found = c;
+      }
+      return open.every(settled);
+    }, since === undefined ? [] : [since]);
+  } finally {
+    batch.close();
+  }
+}
+
+/** A commit adding a subject's tag to the file of one of its stamped pins. */
+interface Candidate {
+  occ: PatchOccurrence;
+  pin: Pin;
+  by: string;
+  tag: string;
 }
 
 export interface TagHistorySourceInput {

@@ -130,7 +130,8 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     });
   const window = await readWindow(repo, head, started, {
     digests: usesDigests ? digests : new Set(),
-    files: usesDigests ? files : [],
+    // no digest to look for: no pin file's blob is read (a rendered bundle's every version is megabytes)
+    files: usesDigests && digests.size > 0 ? files : [],
     builds: (history, graph) => stepsOf(history).flatMap((steps) => {
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
       return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];

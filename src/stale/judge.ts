@@ -17,11 +17,19 @@ import { keepAnswer, keepJudgedAgain, noteVerdict, openAnswer, openPicks, reused
 import type { BuildModel } from '../producers/index.js';
 import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
+import type { Pin } from '../model/index.js';
 import type { Touched } from './reuse.js';
 import { imagesHash, judgeTouched } from './partial.js';
 import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
+
+/**
+ * The pin files whose blobs the history pass reads ahead: every pin file once some pin
+ * carries a digest (digest history searches them all for it); none when no pin does
+ * (there is nothing to look for, and a rendered bundle's every version is megabytes).
+ */
+const digestPinFiles = (pins: readonly Pin[]) => (pins.some((p) => p.ref.digest !== undefined) ? pins.map((p) => p.file) : []);
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
@@ -81,7 +89,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
         if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
-        (history ??= startHistory(repoRoot, rev)).prefetch(s.pins.map((p) => p.file));
+        (history ??= startHistory(repoRoot, rev)).prefetch(digestPinFiles(s.pins));
       },
     });
     start.tree = Math.round(performance.now() - start.ms);
@@ -137,7 +145,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
       }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    (history ??= startHistory(repoRoot, rev)).prefetch(scan.pins.map((p) => p.file));
+    (history ??= startHistory(repoRoot, rev)).prefetch(digestPinFiles(scan.pins));
   } catch (e) {
     history?.close();
     throw e;

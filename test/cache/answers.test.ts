@@ -78,8 +78,8 @@ describe('the cache never changes an answer', () => {
     const stored = entries(cacheDir);
     // scan outcomes, Makefile and workflow reads were kept, and the config (config/kept.ts)
     expect(stored.length).toBeGreaterThanOrEqual(8);
-    // base-lint: check at HEAD keeps its tree's lint findings for PRs (or that the work tree is not HEAD's tree)
-    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'answer-picks', 'base-lint', 'config', 'history', 'make', 'scan', 'snapshot', 'workflow']);
+    // base-lint: check at HEAD keeps its tree's lint findings for PRs (or that the work tree is not HEAD's tree); tag-history: the demo's tag pins' introductions
+    expect(readdirSync(readdirSync(cacheDir).map((v) => join(cacheDir, v))[0]!).sort()).toEqual(['answer', 'answer-picks', 'base-lint', 'config', 'history', 'make', 'scan', 'snapshot', 'tag-history', 'workflow']);
 
     // an edit of a pin file and of the Makefile include every package reads
     const values = join(dir, 'packages/system/billing/values.yaml');
