@@ -13,7 +13,7 @@ import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
-import { keepAnswer, keepJudgedAgain, noteVerdict, openAnswer, openPicks, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
+import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
 import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
@@ -132,7 +132,17 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
           const reused = reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
           return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());
         }
-        noteVerdict(cache, { ok: false, reason: derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})` });
+        const changed = derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})`;
+        // the tree changed, yet the images derived from it are the very ones the answer judged: its judgement rests on
+        // them, the config and git's facts alone (computeStale reads nothing else of the tree), so it is this run's too
+        if (recovered.length === 0 && reuse.kept.images !== undefined && reuse.kept.images === imagesHash(images)) {
+          history?.close();
+          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs`);
+          if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, reuse, derived.snapshot.id, notes);
+          const reused = { ...reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) }), notes };
+          return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());
+        }
+        noteVerdict(cache, { ok: false, reason: changed });
       } else if (verdict) {
         noteVerdict(cache, verdict);
         if (!verdict.ok && verdict.touched && recovered.length === 0) {

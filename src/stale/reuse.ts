@@ -341,6 +341,17 @@ export function keepJudgedAgain(root: string, cache: Cache, reuse: AnswerReuse, 
   putPicks(cache, reuse.key, report.head, images, picks);
 }
 
+/**
+ * Keep the answer `reuse` opened as it is (the same commit, facts and pick facts),
+ * tied to another tree snapshot whose images are the very ones it judged, with
+ * this run's notes: the next run finds that snapshot holding, and reuses it
+ * without deriving anything.
+ */
+export function keepOnSnapshot(root: string, cache: Cache, reuse: AnswerReuse, snapshot: string, notes: string[]): void {
+  if (!cache.enabled || !reuse.key || !reuse.kept || reuse.rewriters || historyRewriters(root)) return;
+  cache.putValue(ANSWER_NS, reuse.key, { ...reuse.kept, snapshot, report: { ...reuse.kept.report, notes } } satisfies KeptAnswer);
+}
+
 function putAnswer(cache: Cache, key: string, report: AnswerReport, facts: Omit<KeptAnswer, 'tip' | 'report'>): void {
   const { gitProcesses: _g, history: _h, timings: _t, reused: _r, ...rest } = report;
   cache.putValue(ANSWER_NS, key, { tip: report.head, ...facts, report: rest } satisfies KeptAnswer);

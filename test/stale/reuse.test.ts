@@ -90,10 +90,11 @@ interface Step {
   name: string;
   apply(dir: string): void;
   /**
-   * Reused (with this many new commits); the images judged again alone (partial.ts), with the -v reason the whole
-   * answer was not reused; or the -v reason it was not reused at all.
+   * Reused (with this many new commits); reused on a changed tree whose images are the ones judged, with the -v
+   * line; the images judged again alone (partial.ts), with the -v reason the whole answer was not reused; or the
+   * -v reason it was not reused at all.
    */
-  expect: number | RegExp | { judged: string[]; because: RegExp };
+  expect: number | RegExp | { judged: string[]; because: RegExp } | { reused: number; because: RegExp };
   args?: string[];
 }
 
@@ -103,6 +104,9 @@ const STEPS: Step[] = [
   { name: 'a new commit whose subject forges a release (and names a build)', apply: (d) => commitFile(d, 'NOTES.txt', 'more\n', 'Release dashboard\n\nPrepare release v1.0.1: built billing-controller from this commit', true), expect: 2 },
   // a reused answer stays kept at the commit it judged: the count is of the commits since then
   { name: 'two more unrelated commits', apply: (d) => (commitFile(d, 'docs/a.md', 'a\n', 'docs: a'), commitFile(d, 'docs/b.md', 'b\n', 'docs: b')), expect: 4 },
+  // the recipe model is read again, and gives the same images: the answer rests on them, not on the tree
+  { name: 'a comment in the Makefile', apply: (d) => commitFile(d, 'Makefile', '# a comment\n', 'chore: a comment', true), expect: { reused: 5, because: /answer reused from [0-9a-f]{10}: the tree snapshot does not hold \(.*Makefile changed \(size \d+ → \d+\)\), but the images derived from it are the ones it judged; 5 new commit\(s\) touch no image's pins or inputs/ } },
+  { name: 'the same again (the answer kept on the new tree snapshot)', apply: () => undefined, expect: 5 },
   // only inputs touched: the touched images judged again alone (partial.ts), the rest kept
   { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ } },
   { name: 'an input commit whose body has a Fixes: trailer', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// tidy\n', 'chore(gateway): tidy\n\nFixes: #12', true), expect: { judged: ['gateway'], because: /an input of gateway/ } },
@@ -179,6 +183,10 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       if (typeof step.expect === 'number') {
         expect(cached.reused, `${step.name}: reused`).toMatchObject({ newCommits: step.expect });
         expect(cached.err, step.name).toMatch(new RegExp(`answer reused from [0-9a-f]{10}: ${step.expect} new commit\\(s\\) touch no image's pins or inputs`));
+      } else if ('reused' in step.expect) {
+        expect(cached.reused, `${step.name}: reused`).toMatchObject({ newCommits: step.expect.reused });
+        expect(cached.reused?.judged, step.name).toBeUndefined();
+        expect(cached.err, step.name).toMatch(step.expect.because);
       } else if (!(step.expect instanceof RegExp)) {
         expect(cached.reused?.judged, `${step.name}: judged again`).toEqual(step.expect.judged);
         expect(cached.err, step.name).toMatch(step.expect.because);
