@@ -4,7 +4,8 @@
  *
  *   npm run build --silent && node bench/limits.mjs [--repo /work/real/cozystack] [--runs 3]
  *       [--renovate DIR] [--renovate-node NODE] [--build CHECKOUT] [--sizes 80000,20000,5000]
- *       [--tail 500] [--images 300] [--skip warm,warm-edits,renovate,synthetic,procs] [--json] [--markdown] [--keep]
+ *       [--tail 500] [--images 300] [--replay 24] [--skip warm,warm-edits,replay,renovate,synthetic,procs]
+ *       [--json] [--markdown] [--keep]
  *
  * Rows (each against its own baseline, measured interleaved with it):
  *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
@@ -34,6 +35,14 @@
  *    base branch's job) fills the cache, a commit editing that Go file is pushed,
  *    the clone is made afresh with that cache restored, `check --base <HEAD
  *    before it>` is timed.
+ *  - replayed (`--replay N`, default 24; `--skip replay` or `--replay 0` leaves it
+ *    out): a clone at the N'th first-parent commit before HEAD, its cache filled
+ *    there (untimed), then each later first-parent commit checked out in turn and
+ *    `stale` timed once with the cache the run before left ÷ `git log
+ *    --name-only` over the range at that commit, summed over the runs: the CI job
+ *    of every push, each commit what the repository's history makes it (a merged
+ *    PR, a workflow edit, a pin bump); the note counts the answers reused, judged
+ *    again for touched images alone, and judged in full.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -111,6 +120,8 @@ const TAIL = Number(opt('tail', 500));
 const IMAGES = Number(opt('images', 300));
 const RENOVATE = opt('renovate');
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
+/** First-parent commits replayed (the replay row); 0 leaves it out. */
+const REPLAY = Number(opt('replay', '24'));
 const skipRow = (label, target) => rows.push({ label, skipped: 'left out with --skip', target });
 const tmp = mkdtempSync(join(tmpdir(), 'pinwatch-limits-'));
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -422,6 +433,48 @@ try {
       named(w['git log'], `git log --name-only, ${git(warmRepo, 'rev-list', '--count', `${first.oldest}..HEAD`)} commits`),
       { op: '<=', value: 1 },
       cached ? `cache after the run at HEAD: ${cacheFiles.gitDir} files under .git/pinwatch*, ${cacheFiles.xdg} under XDG_CACHE_HOME` : 'this build wrote no cache file (.git/pinwatch*, XDG_CACHE_HOME): warm is another cold run',
+    );
+  }
+
+  // --- cozystack, replayed: the last REPLAY first-parent commits, a cached stale after each ------
+  if (SKIP.has('replay') || REPLAY === 0) skipRow(`${where}: the last commits replayed, cached \`stale\` after each`, { op: '<=', value: 1 });
+  else replay();
+  /**
+   * The CI job of every push, as the repository's own history has it: a clone at the REPLAY'th first-parent
+   * commit before HEAD with its cache filled there (untimed), then each later first-parent commit checked out in
+   * turn and `stale` timed once with the cache the run before left, beside `git log --name-only` over the range
+   * at that commit. Each commit is what it is (a merge of a PR, a workflow edit, a pin bump), so the row is the sum
+   * over all of them, and the note says how each run answered (`stats.reused`).
+   */
+  function replay() {
+    const commits = git(REPO, 'rev-list', '--first-parent', '-n', String(REPLAY + 1), 'HEAD').split('\n').reverse();
+    log(`replay: the last ${commits.length - 1} first-parent commits of ${REPO}, one cached stale after each`);
+    const dir = cloneOf(REPO, 'cozy-replay');
+    const xdg = join(tmp, 'xdg-replay');
+    const env = envWith(xdg);
+    const stale = ['stale', '--repo', dir, '--format', 'json', '--fail-on-stale', 'never'];
+    git(dir, 'checkout', '-q', '--detach', commits[0]);
+    clearCache(dir, xdg);
+    const filled = pinwatch(stale, env);
+    if (filled.status !== 0) throw new Error(`replay: the first stale failed (${filled.status}): ${filled.stderr.slice(-2000)}`);
+    const total = { stale: { wall: [], cpu: [] }, log: { wall: [], cpu: [] } };
+    const how = { reused: 0, judged: 0, full: 0 };
+    for (const commit of commits.slice(1)) {
+      git(dir, 'checkout', '-q', '--detach', commit);
+      const m = measure(process.execPath, [CLI, ...stale], { cwd: dir, env });
+      const g = measure('git', ['log', '--name-only', '--format=%H', `${first.oldest}..HEAD`], { cwd: dir, env });
+      for (const [k, v] of [['stale', m], ['log', g]]) (total[k].wall.push(v.wall), total[k].cpu.push(v.cpu));
+      const reused = JSON.parse(m.stdout).stats?.reused;
+      how[reused ? (reused.judged ? 'judged' : 'reused') : 'full']++;
+    }
+    const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+    const perRun = total.stale.wall.map((w, i) => w / total.log.wall[i]).sort((a, b) => a - b);
+    row(
+      `${where}: the last ${commits.length - 1} first-parent commits replayed, cached \`stale\` after each (a CI job per push)`,
+      { name: `stale, ${commits.length - 1} runs`, wall: Math.round(sum(total.stale.wall)), cpu: Math.round(sum(total.stale.cpu)), walls: total.stale.wall.map(Math.round), cpus: total.stale.cpu.map(Math.round) },
+      { name: `git log --name-only, ${commits.length - 1} runs`, wall: Math.round(sum(total.log.wall)), cpu: Math.round(sum(total.log.cpu)), walls: total.log.wall.map(Math.round), cpus: total.log.cpu.map(Math.round) },
+      { op: '<=', value: 1 },
+      `sums over the runs; ${how.reused} answers reused, ${how.judged} with touched images judged again alone, ${how.full} judged in full; per run the ratio is ${round2(perRun[0])}× to ${round2(perRun[perRun.length - 1])}× (median ${round2(median(perRun))}×)`,
     );
   }
 
