@@ -251,7 +251,9 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
       if (equals) cherryPicked.push({ commit: sha, equals });
       else unshipped.push(c);
     }
-    return { unshipped, cherryPicked, ...(builtWith ? { builtWithIntroducer: builtWith } : {}), picks };
+    // listed in newestFirst's order (as unshipped commits are), not the path index's, which new commits move
+    const ordered = newestFirst(cherryPicked.map((p) => ({ ...p, date: graph.node(p.commit)!.date })), graph).map(({ commit, equals }) => ({ commit, equals }));
+    return { unshipped, cherryPicked: ordered, ...(builtWith ? { builtWithIntroducer: builtWith } : {}), picks };
   });
 }
 

@@ -30,9 +30,11 @@
  *   order, the new commits are put in it among themselves (the ancestry of two
  *   new commits lies among the new commits), and a new commit authored at the
  *   same second as a kept one of the same image, whose ancestry the kept answer
- *   does not hold, is refused. More than one cherry-picked commit in any image
- *   is refused (a full run lists them in its path index's order, which the new
- *   commits' paths move).
+ *   does not hold, is refused. Cherry-picked commits are listed in the same
+ *   order; a new commit is never one (a candidate that may pair is refused
+ *   above), and the old ones' partners stay where they were (a partner changes
+ *   the very paths its commit does, so the pool held it already), so the kept
+ *   lists are the full run's.
  * - Each new commit is described as a full run describes it (history.ts
  *   describeCommit): its PR owner is the first-parent commit among the new ones
  *   that brought it in (the answer's commit is on HEAD's first-parent chain).
@@ -102,9 +104,8 @@ export async function judgeTouched(
     times.set(c.sha, t);
   }
   const oldestNew = Math.min(...times.values());
-  // a full run's cherry-picks' order follows its path index, which new commits move; its unshipped order is newestFirst's, which the kept lists hold
+  // a full run lists unshipped and cherry-picked commits in newestFirst's order, which the kept lists hold
   for (const image of kept.images) {
-    if (image.cherryPicked.length > 1) return refuse(`${image.image} has more than one cherry-picked commit`);
     if (image.unshipped.some((u) => Number.isNaN(Date.parse(u.date)))) return refuse(`${image.image} lists an unshipped commit whose author date does not parse`);
   }
   // the new commits as a graph of their own (parents outside it are the answer's history), merges changing nothing (as in the full pass)

@@ -227,6 +227,16 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     const again = await step('the pick applied again (its paths and subject)', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, which may be a cherry-pick of a commit in its build/);
     // what the full judgement found: the same patch as the build's, so shipped
     expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }]);
+    const first = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'revert', '--no-edit', 'HEAD');
+    await step('the pick reverted again', ['gateway']);
+    commitFile(dir, 'cmd/gateway/main.go', '\n// picked\n', 'fix(gateway): pick me', true);
+    const twice = await step('the pick applied a third time', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, which may be a cherry-pick of a commit in its build/);
+    // two cherry-picked commits, newest first (newestFirst's order, not the path index's): a later input change judges gateway alone
+    expect(twice.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }, { commit: first, equals: picked }]);
+    commitFile(dir, 'cmd/gateway/extra.go', 'package main\n', 'feat(gateway): extra');
+    const after = await step('an input change after two cherry-picks', ['gateway']);
+    expect(after.images.find((i) => i.image === 'gateway')!.cherryPicked).toHaveLength(2);
   }, 120_000);
 
   it('git cherry-pick of a commit in the build (its author date kept, older than every commit outside the build) is judged in full', async () => {
