@@ -16,7 +16,10 @@
  *   than that (which widens the superset the pool is cut from) adds nothing to it.
  * - A touched image whose build commit is in the answer's HEAD history (kept
  *   `inHead`): no new commit is in the build's history, so every new non-merge
- *   commit that touches an input is a candidate. It is unshipped unless it could
+ *   commit that touches an input is a candidate. One built off that history (a
+ *   release branch): the same once one `git rev-list <builds> --not <answer's
+ *   commit>` shows no new commit in its build's history (refused otherwise: that
+ *   branch was merged). It is unshipped unless it could
  *   pair with a commit of the pool (same changed paths, and the same subject or
  *   author date: history.ts plausiblePicks): the kept `keys` hold those pairs
  *   of every superset commit authored since the oldest candidate, so a new
@@ -45,6 +48,7 @@
 import { createHash } from 'node:crypto';
 import { graphOf } from '../git/history.js';
 import { readCommitMessages } from '../git/messages.js';
+import { runGit } from '../git/run.js';
 import { inputMatcher } from '../sources/matcher.js';
 import { agedAt, oldestOf } from './age.js';
 import { describeCommit } from './commit-meta.js';
@@ -69,6 +73,13 @@ function entriesOf(_key: string, value: unknown): unknown {
   if (value instanceof Set) return { Set: [...value] };
   if (value instanceof RegExp) return { RegExp: String(value) };
   return value;
+}
+
+/** The commits `builds` reach and `tip` does not (undefined: git could not list them). */
+async function historyNotAt(repo: string, builds: string[], tip: string): Promise<Set<string> | undefined> {
+  if (![...builds, tip].every((sha) => /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(sha))) return undefined;
+  const r = await runGit(repo, ['rev-list', ...new Set(builds), '--not', tip, '--']);
+  return r.code === 0 ? new Set(r.stdout.split('\n').filter((l) => l !== '')) : undefined;
 }
 
 /** The kept report's images with the touched ones judged again, and the pick facts to keep with them. */
@@ -116,6 +127,10 @@ export async function judgeTouched(
   const names = new Set(touched.images);
   const inputsOf = new Map(images.map((i) => [`${i.image}\0${i.repository}`, i]));
 
+  // the history of touched images' builds that the answer's commit does not reach (one `git rev-list`, only when some was built off it)
+  const offHead = kept.images.filter((image, k) => names.has(image.image) && picks.picks[k] && !picks.picks[k]!.inHead && image.builtFrom).map((image) => image.builtFrom!.commit);
+  const inBuilds = offHead.length === 0 ? new Set<string>() : await historyNotAt(repo, offHead, touched.tip);
+
   const plans: { k: number; candidates: ReturnType<typeof touchingInputs> }[] = [];
   const next: (PickFacts | undefined)[] = [];
   for (const [k, image] of kept.images.entries()) {
@@ -127,7 +142,11 @@ export async function judgeTouched(
     }
     const say = (why: string) => refuse(`${image.image} ${why}`);
     if (!facts) return say('has no pick facts kept (it was not judged)');
-    if (!facts.inHead) return say('was built from a commit outside the history the answer judged');
+    if (!facts.inHead) {
+      // built off the answer's history (a release branch): a new commit in the build's history (that branch merged) is no candidate
+      const held = inBuilds === undefined ? undefined : commits.find((c) => inBuilds.has(c.sha));
+      if (inBuilds === undefined || held) return say(held ? `was built off the history the answer judged, and the new commit ${held.sha.slice(0, 10)} is in that build's history` : 'was built off the history the answer judged, and git could not list that build\'s history');
+    }
     if (!image.builtFrom || (image.status !== 'stale' && image.status !== 'current') || image.rebuild) return say(`is ${image.status}`);
     if ([facts.oldestOutside, facts.since, facts.supersetNewest].some(Number.isNaN)) return say('has pick facts that are not numbers');
     if (oldestNew < facts.oldestOutside) return say('gains a new commit authored before the oldest commit outside its build');

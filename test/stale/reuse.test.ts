@@ -239,6 +239,26 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect(after.images.find((i) => i.image === 'gateway')!.cherryPicked).toHaveLength(2);
   }, 120_000);
 
+  it('an image built off the judged history (a side branch) is judged again alone, until that branch is merged', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-offhead-')), 'repo'));
+    made.push(join(dir, '..'));
+    const step = judgedStep(dir);
+    // gateway pinned at a tag naming a commit of a side branch (tag-commit provenance): built off main's history
+    git(dir, 'checkout', '-qb', 'release');
+    commitFile(dir, 'cmd/gateway/release.go', 'package main\n', 'feat(gateway): release work');
+    const built = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'checkout', '-q', 'main');
+    const values = join(dir, 'packages/system/gateway/values.yaml');
+    writeFileSync(values, readFileSync(values, 'utf8').replace(/tag: v1\.0\.0\n\s+digest: "sha256:[0-9a-f]{64}"/, `tag: sha-${built.slice(0, 7)}`));
+    git(dir, 'commit', '-qam', 'chore(gateway): pin the release build');
+    const first = await step('pinned at the release build', /answer not reused: /);
+    expect(first.images.find((i) => i.image === 'gateway')).toMatchObject({ builtFrom: { commit: built, method: 'tag-commit' } });
+    commitFile(dir, 'cmd/gateway/main.go', '\n// on main\n', 'fix(gateway): on main', true);
+    await step('an input change on main', ['gateway']);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge release (#95)', 'release');
+    await step('the release branch merged (the build now in the new commits)', /answer not judged again for the touched images alone: gateway was built off the history the answer judged, and the new commit [0-9a-f]{10} is in that build's history/);
+  }, 120_000);
+
   it('git cherry-pick of a commit in the build (its author date kept, older than every commit outside the build) is judged in full', async () => {
     const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-cherry-')), 'repo'));
     made.push(join(dir, '..'));
