@@ -404,6 +404,11 @@ export class BlobBatch {
     return p;
   }
 
+  /** What ended its process while blobs were still asked of it (undefined: nothing yet); reads asked since answer undefined. Ask before `close`. */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
   /** Whether its process has been started (for process counts). */
   get running(): boolean {
     return this.child !== undefined;

@@ -178,6 +178,8 @@ async function passOver(repo: string, wanted: { s: ImageSubject; stamped: { pin:
       }
       return open.every(settled);
     }, since === undefined ? [] : [since]);
+    // a candidate whose blobs git did not give is no answer (nor one to keep): the failure is the run's
+    if (batch.error) throw batch.error;
   } finally {
     batch.close();
   }

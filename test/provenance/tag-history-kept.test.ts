@@ -6,7 +6,8 @@
  * The file gains comment lines holding the tag: candidates that do not put it
  * into the pin, which push the real introduction towards the MAX_CANDIDATES cut.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +101,30 @@ describe('tag introductions kept between runs', () => {
     await readTagHistory(r.dir, [subject('v1')], head, '', { shallow: true, boundary: new Set() });
     await readTagHistory(r.dir, [subject('v1')], 'HEAD', '', NOT_SHALLOW);
     await readTagHistory(r.dir, [subject('v1')], head, '', NOT_SHALLOW);
+    expect(cacheFor(r.dir).stats().notes.filter((n) => n.startsWith('tag history'))).toEqual([]);
+  });
+  it('a cat-file that dies mid-pass is the run\'s failure, never an answer, and nothing is kept', async () => {
+    const { r, cacheDir } = fresh();
+    r.commit({ 'src/x/main.go': '1\n', [FILE]: values('v0', 0) }, 'initial');
+    const stamp = r.commit({ [FILE]: values('v1', 0) }, 'Release v1');
+    const head = r.git('rev-parse', 'HEAD');
+    // a git whose cat-file --batch reads one request and dies; every other command is git's own
+    const bin = join(cacheDir, 'bin');
+    mkdirSync(bin);
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nif [ "$1" = "cat-file" ] && [ "$2" = "--batch" ]; then read line; exit 3; fi\nexec "${real}" "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    configureCache({ enabled: true, dir: cacheDir });
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      await expect(readTagHistory(r.dir, [subject('v1')], head, '', NOT_SHALLOW)).rejects.toThrow(/cat-file --batch ended before answering/);
+    } finally {
+      process.env.PATH = path;
+    }
+    configureCache({ enabled: true, dir: cacheDir });
+    const answer = (await readTagHistory(r.dir, [subject('v1')], head, '', NOT_SHALLOW)).values().next().value;
+    expect(answer).toMatchObject({ commit: stamp });
     expect(cacheFor(r.dir).stats().notes.filter((n) => n.startsWith('tag history'))).toEqual([]);
   });
 });
