@@ -122,7 +122,7 @@ const RENOVATE = opt('renovate');
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
 /** First-parent commits replayed (the replay row); 0 leaves it out. */
 const REPLAY = Number(opt('replay', '24'));
-const skipRow = (label, target) => rows.push({ label, skipped: 'left out with --skip', target });
+const skipRow = (label, target, why = 'left out with --skip') => rows.push({ label, skipped: why, target });
 const tmp = mkdtempSync(join(tmpdir(), 'pinwatch-limits-'));
 const log = (s) => process.stderr.write(`${s}\n`);
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -437,7 +437,7 @@ try {
   }
 
   // --- cozystack, replayed: the last REPLAY first-parent commits, a cached stale after each ------
-  if (SKIP.has('replay') || REPLAY === 0) skipRow(`${where}: the last commits replayed, cached \`stale\` after each`, { op: '<=', value: 1 });
+  if (SKIP.has('replay') || REPLAY === 0) skipRow(`${where}: the last commits replayed, cached \`stale\` after each`, { op: '<=', value: 1 }, SKIP.has('replay') ? 'left out with --skip' : 'left out with --replay 0');
   else replay();
   /**
    * The CI job of every push, as the repository's own history has it: a clone at the REPLAY'th first-parent
@@ -448,6 +448,7 @@ try {
    */
   function replay() {
     const commits = git(REPO, 'rev-list', '--first-parent', '-n', String(REPLAY + 1), 'HEAD').split('\n').reverse();
+    if (commits.length < 2) return skipRow(`${where}: the last commits replayed, cached \`stale\` after each`, { op: '<=', value: 1 }, 'HEAD has no first-parent commit before it to replay from');
     log(`replay: the last ${commits.length - 1} first-parent commits of ${REPO}, one cached stale after each`);
     const dir = cloneOf(REPO, 'cozy-replay');
     const xdg = join(tmp, 'xdg-replay');
