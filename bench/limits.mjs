@@ -4,7 +4,7 @@
  *
  *   npm run build --silent && node bench/limits.mjs [--repo /work/real/cozystack] [--runs 3]
  *       [--renovate DIR] [--renovate-node NODE] [--build CHECKOUT] [--sizes 80000,20000,5000]
- *       [--tail 500] [--images 300] [--replay 24] [--skip warm,warm-edits,replay,renovate,synthetic,procs]
+ *       [--tail 500] [--images 300] [--replay 24] [--replay-check] [--skip warm,warm-edits,replay,renovate,synthetic,procs]
  *       [--json] [--markdown] [--keep]
  *
  * Rows (each against its own baseline, measured interleaved with it):
@@ -42,7 +42,10 @@
  *    --name-only` over the range at that commit, summed over the runs: the CI job
  *    of every push, each commit what the repository's history makes it (a merged
  *    PR, a workflow edit, a pin bump); the note counts the answers reused, judged
- *    again for touched images alone, and judged in full.
+ *    again for touched images alone, and judged in full. `--replay-check` also
+ *    runs each commit with `--no-cache` (untimed) and compares the JSON without
+ *    its stats: the note says how many were equal, and any difference makes the
+ *    bench exit 1.
  *  - `pinwatch --version` ÷ `node -e 0`.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
@@ -122,6 +125,8 @@ const RENOVATE = opt('renovate');
 const SKIP = new Set(opt('skip', '').split(',').filter(Boolean));
 /** First-parent commits replayed (the replay row); 0 leaves it out. */
 const REPLAY = Number(opt('replay', '24'));
+/** Each replayed run also compared with a `--no-cache` run of the same commit (untimed); a difference fails the bench. */
+const CHECK_REPLAY = flag('replay-check');
 const skipRow = (label, target, why = 'left out with --skip') => rows.push({ label, skipped: why, target });
 const tmp = mkdtempSync(join(tmpdir(), 'pinwatch-limits-'));
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -460,13 +465,24 @@ try {
     if (filled.status !== 0) throw new Error(`replay: the first stale failed (${filled.status}): ${filled.stderr.slice(-2000)}`);
     const total = { stale: { wall: [], cpu: [] }, log: { wall: [], cpu: [] } };
     const how = { reused: 0, judged: 0, full: 0 };
+    let equal = 0;
+    const mismatches = [];
     for (const commit of commits.slice(1)) {
       git(dir, 'checkout', '-q', '--detach', commit);
       const m = measure(process.execPath, [CLI, ...stale], { cwd: dir, env });
       const g = measure('git', ['log', '--name-only', '--format=%H', `${first.oldest}..HEAD`], { cwd: dir, env });
       for (const [k, v] of [['stale', m], ['log', g]]) (total[k].wall.push(v.wall), total[k].cpu.push(v.cpu));
-      const reused = JSON.parse(m.stdout).stats?.reused;
+      const answer = JSON.parse(m.stdout);
+      const reused = answer.stats?.reused;
       how[reused ? (reused.judged ? 'judged' : 'reused') : 'full']++;
+      if (CHECK_REPLAY) {
+        // the same commit without the cache (untimed): the cached answer must be the one a cold run gives
+        const plain = pinwatch([...stale, ...noCache('stale')], envWith(join(tmp, 'xdg-replay-plain'), { cold: true }));
+        const { stats: _a, ...cached } = answer;
+        const { stats: _b, ...cold } = JSON.parse(plain.stdout);
+        if (JSON.stringify(cached) === JSON.stringify(cold)) equal++;
+        else (mismatches.push(commit.slice(0, 10)), (process.exitCode = 1));
+      }
     }
     const sum = (xs) => xs.reduce((a, b) => a + b, 0);
     const perRun = total.stale.wall.map((w, i) => w / total.log.wall[i]).sort((a, b) => a - b);
@@ -475,7 +491,7 @@ try {
       { name: `stale, ${commits.length - 1} runs`, wall: Math.round(sum(total.stale.wall)), cpu: Math.round(sum(total.stale.cpu)), walls: total.stale.wall.map(Math.round), cpus: total.stale.cpu.map(Math.round) },
       { name: `git log --name-only, ${commits.length - 1} runs`, wall: Math.round(sum(total.log.wall)), cpu: Math.round(sum(total.log.cpu)), walls: total.log.wall.map(Math.round), cpus: total.log.cpu.map(Math.round) },
       { op: '<=', value: 1 },
-      `sums over the runs; ${how.reused} answers reused, ${how.judged} with touched images judged again alone, ${how.full} judged in full; per run the ratio is ${round2(perRun[0])}× to ${round2(perRun[perRun.length - 1])}× (median ${round2(median(perRun))}×)`,
+      `sums over the runs; ${how.reused} answers reused, ${how.judged} with touched images judged again alone, ${how.full} judged in full; per run the ratio is ${round2(perRun[0])}× to ${round2(perRun[perRun.length - 1])}× (median ${round2(median(perRun))}×)${CHECK_REPLAY ? `; answers equal to --no-cache: ${equal} of ${commits.length - 1}${mismatches.length ? ` (NOT at ${mismatches.join(', ')}: the bench exits 1)` : ''}` : ''}`,
     );
   }
 
