@@ -153,15 +153,17 @@ export async function streamPatchLog(
   };
   const stream = HistoryStream.records(repo, nonce, ['log', ...patchArgs(nonce, find.pickaxe), ...walk.options], walk.revs, walk.paths, parse, 'git log -p', options.env);
   const out: PatchOccurrence[] = [];
-  for (;;) {
-    await stream.grow(out.length + 1);
-    const next = stream.commits[out.length];
-    if (!next) return out;
-    out.push(next.occ);
-    if (await enough(out)) {
-      stream.stop();
-      return out;
+  try {
+    for (;;) {
+      await stream.grow(out.length + 1);
+      const next = stream.commits[out.length];
+      if (!next) return out;
+      out.push(next.occ);
+      if (await enough(out)) return out;
     }
+  } finally {
+    // answered, or `enough` or a record failed: git diffs no further either way (a no-op once it has ended)
+    stream.stop();
   }
 }
 
