@@ -9,7 +9,8 @@
  * Cloud Build: kinds.ts) and follows the `make` calls they run; vendored trees
  * are not read (BuildModel.vendored lists them). The tree listing comes from
  * the scan's walk when the caller has it (BuildModelOptions.tree). Declared
- * producers from pinwatch.yaml are added as they are.
+ * producers from pinwatch.yaml are added as they are. Read in two halves a
+ * snapshot keeps apart (RecipeFiles, MakeSide), joined by combineModel.
  */
 import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
@@ -19,7 +20,7 @@ import { expand, hasMarker, targetNames, type MakeReader } from '../make/index.j
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { EditedFiles } from './lines-query.js';
 import { readCommands, type FoundWrite } from './commands.js';
-import { declaredProducers } from './declared.js';
+import { combineModel, entryFileOf, followInput, type FollowInput, type MakeSide, type RecipeFiles } from './combine.js';
 import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type RecipeTree } from './discover.js';
 import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
@@ -28,6 +29,8 @@ import type { Problem } from '../model/index.js';
 import { turns } from '../util/turns.js';
 import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
 
+export type { FollowInput, MakeSide, RecipeFiles } from './combine.js';
+
 export interface BuildModelOptions {
   /** The tree listing (the scan's walk records it: ScanOptions.recipeTree); default: listed here. */
   tree?: RecipeTree;
@@ -35,22 +38,34 @@ export interface BuildModelOptions {
 
 export async function loadBuildModel(repoRoot: string, config: Config, options: BuildModelOptions = {}): Promise<BuildModel> {
   const root = path.resolve(repoRoot);
+  const tree = options.tree ?? listRecipeTree(root, config.exclude);
+  const files = readRecipeFiles(root, config, tree);
+  return combineModel(config, tree.vendored, files, await readMakeSide(root, config, tree, followInput(config, files)));
+}
+
+/** The recipe files of the other kinds (kinds.ts), read from the listing. */
+export function readRecipeFiles(root: string, config: Config, tree: RecipeTree): RecipeFiles {
+  const problems: Problem[] = [];
+  const other = readOtherRecipes(root, config.exclude, problems, tree, new Map(Object.entries(config.buildEnv ?? {})));
+  return { ...other, problems };
+}
+
+export async function readMakeSide(repoRoot: string, config: Config, tree: RecipeTree, follow: FollowInput): Promise<MakeSide> {
+  const root = path.resolve(repoRoot);
   const problems: Problem[] = [];
   const cache = new MakefileCache(root);
   const entry = config.buildEntry;
-  const tree = options.tree ?? listRecipeTree(root, config.exclude);
-  const other = readOtherRecipes(root, config.exclude, problems, tree, new Map(Object.entries(config.buildEnv ?? {})));
-  const entryFile = entry.slice(0, entry.lastIndexOf(':') > 0 ? entry.lastIndexOf(':') : entry.length);
+  const entryFile = entryFileOf(entry);
   // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
   // What the walk cannot follow (a make in a directory another step checks out) is a note: the step is assumed to build no image here.
   const followProblems: Problem[] = [];
-  const followed = walkBuildGraphFrom(root, other.makes.flatMap((m) => followedNodes(root, m, followProblems)), cache, followProblems);
+  const followed = walkBuildGraphFrom(root, follow.makes.flatMap((m) => followedNodes(root, m, followProblems)), cache, followProblems);
   for (const p of followProblems) problems.push({ ...p, code: 'followed-make-assumed', reason: `${p.reason}; this make call is not followed (assumed to build no image of this tree)` });
   let graph: BuildGraph;
   if (entry === 'none') graph = { reached: new Map(), readers: new Map() };
-  else if (other.files.includes(entryFile)) {
+  else if (follow.entryIsRecipeFile) {
     // A recipe file of another kind as the entry: the build is what its make calls reach.
-    graph = walkBuildGraphFrom(root, other.makes.filter((m) => m.make.source.file === entryFile).flatMap((m) => followedNodes(root, m, [])), cache, []);
+    graph = walkBuildGraphFrom(root, follow.makes.filter((m) => m.make.source.file === entryFile).flatMap((m) => followedNodes(root, m, [])), cache, []);
   } else if (entry === DEFAULT_BUILD_ENTRY && !existsSync(path.resolve(root, entryFile))) {
     // A repository with no Makefile is built some other way (workflows, Skaffold, ko…): no entry to walk, and no problem.
     graph = { reached: new Map(), readers: new Map() };
@@ -91,28 +106,9 @@ export async function loadBuildModel(repoRoot: string, config: Config, options: 
     p.built = entry === 'none' || via !== undefined;
     if (via) p.builtVia = via;
   }
-  recipes.push(...other.recipes);
   const viaMake = followedRecipes(root, followed, problems, edited);
-  // A build a workflow or Cloud Build step runs, read with the step's env: when it tags what the plain
-  // reading tags, the plain recipe is that build and comes first (an image's inputs derive from its first
-  // recipe: the build CI really does); when it tags something else (another registry), it is added.
-  const keys = new Map<BuildRecipe, string>();
-  const key = (r: BuildRecipe) => {
-    let k = keys.get(r);
-    if (k === undefined) keys.set(r, (k = `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`));
-    return k;
-  };
-  const ran = new Set(viaMake.map(key));
-  const plainKeys = new Set(recipes.map(key));
-  const first = recipes.filter((r) => ran.has(key(r)));
-  const rest = recipes.filter((r) => !ran.has(key(r)));
-  const firstOfKey = new Map<string, BuildRecipe>();
-  for (const r of viaMake) if (!firstOfKey.has(key(r))) firstOfKey.set(key(r), r);
-  const added = viaMake.filter((r) => r.repositories.length > 0 && !plainKeys.has(key(r)) && firstOfKey.get(key(r)) === r);
-  recipes.splice(0, recipes.length, ...first, ...rest, ...added);
   for (const r of cache.all()) problems.push(...r.db.problems);
-  producers.push(...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml'));
-  return { entry, producers, recipes, problems: dedupe(problems), vendored: tree.vendored };
+  return { producers, recipes, viaMake, problems };
 }
 
 const exportedEnvs = new WeakMap<MakeReader, Map<string, string>>();
@@ -175,14 +171,4 @@ function followedRecipes(root: string, graph: BuildGraph, problems: Problem[], e
     for (const r of readMakefile(root, reader, [target], problems, edited).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
   }
   return out;
-}
-
-function dedupe(problems: Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return problems.filter((p) => {
-    const key = `${p.file}:${p.line ?? ''}:${p.code}:${p.reason}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -16,6 +16,7 @@ import type { Config } from '../config/types.js';
 import { findMakefiles, RECIPE_FINDERS } from '../producers/finders.js';
 import { LINES_QUERY, linesQueryAnswer } from '../producers/lines-query.js';
 import type { BuildModel } from '../producers/types.js';
+import { combineModel, type MakeSide, type RecipeFiles } from '../producers/combine.js';
 import type { RecipeTree, ScanResult, WalkResult } from '../scan/index.js';
 import type { FileOutcome } from '../scan/read-collect.js';
 import type { ExclusionCount } from '../scan/types.js';
@@ -65,12 +66,25 @@ export interface ModelRecords {
   /** As ScanRecords'. */
   tag?: string;
   id?: string;
+  /** The Makefile side's reads (producers/repo.ts readMakeSide). */
   record: ReadRecord;
+  /** The recipe files' reads (readRecipeFiles: workflows, bake, Skaffold…). */
+  recipes: { record: ReadRecord };
+  /** requestKey of the make calls the Makefile side followed (followInput): it is reused while they are the same. */
+  follow: string;
   /** recipeListingKey of the listing the model was derived from. */
   tree: string;
 }
 
-export interface ModelPart extends ModelRecords {
+/** The model's values: its two halves, joined by combineModel (`model`, worked out again when the part is joined). */
+interface ModelValues {
+  files: RecipeFiles;
+  side: MakeSide;
+  /** The listing's vendored directories (BuildModel.vendored). */
+  vendored: string[];
+}
+
+export interface ModelPart extends ModelRecords, ModelValues {
   model: BuildModel;
 }
 
@@ -167,8 +181,8 @@ export function putPart(cache: Cache, real: string, hash: string, part: ScanPart
     const { walk, files, scan, ...rest } = part as ScanPart;
     put({ ...rest, walk: { record: walk.record }, files: files.map((f) => ({ key: f.key, record: f.record })) }, { walk: walk.value, outcomes: files.map((f) => f.outcome), scan } satisfies Omit<ScanValues, 'tag'>);
   } else if (name === 'model') {
-    const { model, ...rest } = part as ModelPart;
-    put(rest, { model });
+    const { model, files, side, vendored, ...rest } = part as ModelPart;
+    put(rest, { files, side, vendored } satisfies ModelValues);
   } else {
     const { images, ...rest } = part as InputsPart;
     put({ ...rest, images: images.map((e) => ({ request: e.request, image: e.image, record: e.record })) }, { inputs: images.map((e) => e.inputs) });
@@ -219,6 +233,8 @@ interface Checked<S, M, I, F, E> {
   /** Per scanned file (its key). */
   fileChecks: Map<string, { entry: F; check: RecordCheck }>;
   modelCheck?: RecordCheck;
+  /** The model's recipe files (ModelRecords `recipes`). */
+  recipesCheck?: RecordCheck;
   /** Per image's request (its requestKey). */
   inputChecks: Map<string, { entry: E; check: RecordCheck }>;
   /** Every check made, and how long they took. */
@@ -236,14 +252,14 @@ export type JoinedChecks = Checked<ScanPart, ModelPart, InputsPart, FileEntry, I
  * part whose values are missing or were not written with these records (another
  * tag) is taken as not kept.
  */
-export function joinValues(kept: KeptChecks, cache: Cache, real: string, hash: string): JoinedChecks {
+export function joinValues(kept: KeptChecks, cache: Cache, real: string, config: Config, hash = configHash(config)): JoinedChecks {
   const tagged = <T extends { tag: string }>(name: PartName, tag: string | undefined): T | undefined => {
     if (!tag) return undefined;
     const v = cache.getValue<T>(SNAPSHOT_NS, valuesKey(name, real, hash));
     return v?.tag === tag ? v : undefined;
   };
   const sv = kept.scan ? tagged<ScanValues>('scan', kept.scan.tag) : undefined;
-  const mv = kept.model ? tagged<{ tag: string; model: BuildModel }>('model', kept.model.tag) : undefined;
+  const mv = kept.model ? tagged<ModelValues & { tag: string }>('model', kept.model.tag) : undefined;
   const iv = kept.inputs ? tagged<{ tag: string; inputs: BuildInputs[] }>('inputs', kept.inputs.tag) : undefined;
   const out: JoinedChecks = { fileChecks: new Map(), inputChecks: new Map(), all: kept.all, ms: kept.ms };
   if (kept.scan && sv && sv.outcomes.length === kept.scan.files.length) {
@@ -254,8 +270,10 @@ export function joinValues(kept: KeptChecks, cache: Cache, real: string, hash: s
     for (const f of files) out.fileChecks.set(f.key, { entry: f, check: kept.fileChecks.get(f.key)!.check });
   }
   if (kept.model && mv) {
-    out.model = { ...kept.model, model: mv.model };
+    const { tag: _t, ...values } = mv;
+    out.model = { ...kept.model, ...values, model: combineModel(config, mv.vendored, mv.files, mv.side) };
     if (kept.modelCheck) out.modelCheck = kept.modelCheck;
+    if (kept.recipesCheck) out.recipesCheck = kept.recipesCheck;
   }
   if (kept.inputs && iv && iv.inputs.length === kept.inputs.images.length) {
     const images = kept.inputs.images.map((e, i) => ({ ...e, inputs: iv.inputs[i]! }));
@@ -281,11 +299,13 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats }) : undefined;
   const fileChecks = new Map<string, { entry: FileRecord; check: RecordCheck }>();
   for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
-  const modelCheck = model ? checkRecord(model.record, strict, real, { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } }) : undefined;
+  const modelOptions = { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } };
+  const modelCheck = model ? checkRecord(model.record, strict, real, modelOptions) : undefined;
+  const recipesCheck = model?.recipes ? checkRecord(model.recipes.record, strict, real, modelOptions) : undefined;
   const inputChecks = new Map<string, { entry: InputsRecord; check: RecordCheck }>();
   for (const entry of inputs?.images ?? []) inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
-  const all = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
-  return { ...(scan ? { scan } : {}), ...(model ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck ? { modelCheck } : {}), inputChecks, all, ms: Math.round(performance.now() - t0) };
+  const all = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), recipesCheck, modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
+  return { ...(scan ? { scan } : {}), ...(model?.recipes ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck && recipesCheck ? { modelCheck, recipesCheck } : {}), inputChecks, all, ms: Math.round(performance.now() - t0) };
 }
 
 /**
@@ -307,7 +327,7 @@ export function heldWhole(kept: KeptChecks, id: string): string | undefined {
 
 /** Keep the refreshed records (today's stats, next time lstat-only) of a snapshot that held whole (heldWhole); its values stay as they are. */
 export function keepRefreshedWhole(kept: KeptChecks, real: string, config: Config, cache: Cache): void {
-  const { scan, model, inputs, scanCheck, walkCheck, modelCheck } = kept;
+  const { scan, model, inputs, scanCheck, walkCheck, modelCheck, recipesCheck } = kept;
   if (!scan || !model || !inputs) return;
   const hash = configHash(config);
   const records = (name: PartName, value: ScanRecords | ModelRecords | InputsRecords) => cache.putValue(SNAPSHOT_NS, partKey(name, real, hash), value);
@@ -315,7 +335,7 @@ export function keepRefreshedWhole(kept: KeptChecks, real: string, config: Confi
     const files = scan.files.map((f) => ({ key: f.key, record: kept.fileChecks.get(f.key)?.check.refreshed ?? f.record }));
     records('scan', { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { record: walkCheck?.refreshed ?? scan.walk.record }, files });
   }
-  if (modelCheck?.refreshed) records('model', { ...model, record: modelCheck.refreshed });
+  if (modelCheck?.refreshed || recipesCheck?.refreshed) records('model', { ...model, record: modelCheck?.refreshed ?? model.record, recipes: { record: recipesCheck?.refreshed ?? model.recipes.record } });
   if ([...kept.inputChecks.values()].some((c) => c.check.refreshed)) {
     records('inputs', { ...inputs, images: inputs.images.map((e) => ({ ...e, record: kept.inputChecks.get(e.request)?.check.refreshed ?? e.record })) });
   }

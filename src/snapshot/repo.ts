@@ -8,7 +8,10 @@
  *  - the scan (the walk, every collector, the listing recipe discovery reads);
  *  - the build model (Makefiles, workflows, bake… every recipe reader), which
  *    depends on the scan only through that listing (`ScanResult.recipeTree`):
- *    kept with its hash, and derived again when the listing differs;
+ *    kept with its hash, and derived again when the listing differs; kept in two
+ *    halves with a record each (producers/repo.ts): the recipe files of the other
+ *    kinds, and the Makefile side, reused while its record holds and the make
+ *    calls the recipe files run (their labels and lines aside) are the same;
  *  - the build inputs of each pinned image (its Dockerfile, context listing, Go
  *    import closure), kept by their request (the image's name, first recipe and
  *    config entry, compared by value: util `requestKey`), so a recipe or entry
@@ -38,7 +41,9 @@ import type { Config } from '../config/types.js';
 import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type ImagesResult } from '../images/images.js';
 import { startRecovery } from '../journal/index.js';
 import { startTreeRecovery, type StartedRecovery } from './recovery.js';
-import { loadBuildModel, type BuildModel } from '../producers/index.js';
+import { combineModel, followInput, type MakeSide, type RecipeFiles } from '../producers/combine.js';
+import { readMakeSide, readRecipeFiles } from '../producers/repo.js';
+import type { BuildModel } from '../producers/types.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { ExclusionCounter } from '../scan/exclusions.js';
 import type { FileTask } from '../scan/read-collect.js';
@@ -148,8 +153,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const startNs = BigInt(Date.now()) * 1_000_000n;
 
   // every kept record is checked first, at one point in time, each path asked once
-  const checked = joinValues(options.checked ?? checkKept(root, real, config, cache), cache, real, hash);
-  const { scan: keptScan, model: keptModel, inputs: keptInputs, scanCheck, walkCheck, fileChecks, modelCheck, inputChecks } = checked;
+  const checked = joinValues(options.checked ?? checkKept(root, real, config, cache), cache, real, config, hash);
+  const { scan: keptScan, model: keptModel, inputs: keptInputs, scanCheck, walkCheck, fileChecks, modelCheck, recipesCheck, inputChecks } = checked;
   const keptByImage = new Map<string, InputsEntry>();
   for (const entry of keptInputs?.images ?? []) keptByImage.set(entry.image, entry);
   /** One line per part (or image) derived again: why, and whether it was kept. */
@@ -229,29 +234,50 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const walked = keptScan && walkCheck?.holds ? 'the walk reused' : 'walked again';
     details.push(`scan derived again (${scanUse.reason}; ${walked}, ${filesReused} of ${files.length + filesUnfit} file(s) reused) from ${paths} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
-  options.onScan?.(scan, scanUse.reused && !!modelCheck?.holds && keptModel?.tree === treeKey && [...inputChecks.values()].every((c) => c.check.holds));
+  options.onScan?.(scan, scanUse.reused && !!modelCheck?.holds && !!recipesCheck?.holds && keptModel?.tree === treeKey && [...inputChecks.values()].every((c) => c.check.holds));
 
   // the build model: from the scan's listing of the tree (and the files its readers read)
   let model: BuildModel | undefined;
   const modelUse: PartUse = { reused: false };
   const tree = scan.recipeTree ?? { files: [], vendored: [] };
-  if (keptModel && modelCheck?.holds && treeKey !== undefined && keptModel.tree === treeKey) {
+  const sameListing = !!keptModel && treeKey !== undefined && keptModel.tree === treeKey;
+  if (keptModel && sameListing && modelCheck?.holds && recipesCheck?.holds) {
     model = keptModel.model;
     modelUse.reused = true;
     modelId = keptModel.id;
-    if (modelCheck.refreshed) putPart(cache, real, hash, { ...keptModel, record: modelCheck.refreshed } satisfies ModelPart, 'model', true);
+    if (modelCheck.refreshed || recipesCheck.refreshed) putPart(cache, real, hash, { ...keptModel, record: modelCheck.refreshed ?? keptModel.record, recipes: { record: recipesCheck.refreshed ?? keptModel.recipes.record } } satisfies ModelPart, 'model', true);
   } else {
-    modelUse.reason = !keptModel ? none : !modelCheck?.holds ? (modelCheck?.reason ?? 'its record does not hold') : 'the listing of the tree the recipe readers look in changed';
-    let record: ReadRecord | undefined;
+    const failed = [recipesCheck, modelCheck].find((c) => c && !c.holds);
+    modelUse.reason = !keptModel ? none : !sameListing ? 'the listing of the tree the recipe readers look in changed' : (failed?.reason ?? 'its record does not hold');
+    // in two halves (producers/repo.ts): the recipe files of the other kinds while their record holds, and the
+    // Makefile side while its record holds and the make calls the recipe files run are the same (workflow edits)
+    const filesKept = keptModel && sameListing && recipesCheck?.holds ? keptModel : undefined;
+    let parts: { files: RecipeFiles; filesRecord: ReadRecord; side: MakeSide; sideRecord: ReadRecord; follow: string | undefined; sideKept: boolean; unfit: string | undefined } | undefined;
     try {
-      ({ value: model, record } = await recordReads(() => loadBuildModel(root, config, { tree }), startNs));
+      const read = filesKept ? undefined : recordReadsSync(() => readRecipeFiles(root, config, tree), startNs);
+      const files = filesKept?.files ?? read!.value;
+      const input = followInput(config, files);
+      const follow = requestKey(input);
+      const sideKept = keptModel && sameListing && modelCheck?.holds && follow !== undefined && keptModel.follow === follow ? keptModel : undefined;
+      const made = sideKept ? undefined : await recordReads(() => readMakeSide(root, config, tree, input), startNs);
+      parts = {
+        files,
+        filesRecord: filesKept ? (recipesCheck!.refreshed ?? filesKept.recipes.record) : read!.record,
+        side: sideKept?.side ?? made!.value,
+        sideRecord: sideKept ? (modelCheck!.refreshed ?? sideKept.record) : made!.record,
+        follow,
+        sideKept: !!sideKept,
+        unfit: (read ? keepable(read.record) : undefined) ?? (made ? keepable(made.record) : undefined),
+      };
+      model = combineModel(config, tree.vendored, parts.files, parts.side);
     } catch {
       // the images layer reads it again and notes why it could not be read, as without a snapshot
       model = undefined;
     }
-    const unfit = !record || !model ? 'it could not be read' : treeKey === undefined ? 'its listing cannot be compared' : keepable(record);
-    if (!unfit) putPart(cache, real, hash, { id: (modelId = randomUUID()), record: record!, tree: treeKey!, model: model! } satisfies ModelPart, 'model');
-    details.push(`build model derived again (${modelUse.reason})${record ? ` from ${record.paths.length} paths` : ''}, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
+    const unfit = !parts || !model ? 'it could not be read' : treeKey === undefined ? 'its listing cannot be compared' : parts.follow === undefined ? 'the make calls it follows cannot be compared' : parts.unfit;
+    if (!unfit) putPart(cache, real, hash, { id: (modelId = randomUUID()), record: parts!.sideRecord, recipes: { record: parts!.filesRecord }, follow: parts!.follow!, tree: treeKey!, files: parts!.files, side: parts!.side, vendored: [...tree.vendored], model: model! } satisfies ModelPart, 'model');
+    const halves = parts ? `: recipe files ${filesKept ? 'reused' : `read again from ${parts.filesRecord.paths.length} paths`}, Makefile side ${parts.sideKept ? 'reused (the make calls the recipe files run are the same)' : `read again from ${parts.sideRecord.paths.length} paths`}` : '';
+    details.push(`build model derived again (${modelUse.reason})${halves}, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
 
   // the inputs of each image: reused while its request is the same and its record holds

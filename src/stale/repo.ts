@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { Config } from '../config/types.js';
-import { checkedText, checkKept, configHash, heldWhole, isDirectory, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
+import { checkedText, checkKept, heldWhole, isDirectory, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
 import type { ScanResult } from '../scan/index.js';
 import type { BuildModel } from '../producers/types.js';
 import { startTreeRecovery } from '../snapshot/recovery.js';
@@ -50,7 +50,7 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
     const treeMs = Math.round(performance.now() - start.ms);
     const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
     // the kept scan and model (check lints them) are read only once the answer is known to be reused
-    const joined = verdict.ok && temps.length === 0 && values ? joinValues(checked, cache, real, configHash(config)) : undefined;
+    const joined = verdict.ok && temps.length === 0 && values ? joinValues(checked, cache, real, config) : undefined;
     const tree = joined?.scan && joined.model ? { scan: { ...joined.scan.scan, root, config }, model: joined.model.model } : undefined;
     if (verdict.ok && temps.length === 0 && (!values || tree)) {
       keepRefreshedWhole(checked, real, config, cache);

@@ -13,6 +13,7 @@ import { openCache } from '../../src/cache/store.js';
 import { loadConfig } from '../../src/config/load.js';
 import { checkKept, configHash, joinValues, partKey, putPart, SNAPSHOT_NS, type InputsPart, type ModelPart, type ScanPart } from '../../src/snapshot/check.js';
 import type { ReadRecord } from '../../src/util/tracked-fs.js';
+import { combineModel, type MakeSide, type RecipeFiles } from '../../src/producers/combine.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -37,9 +38,16 @@ function fixture() {
     scan: { pins: [{ file: 'a.yaml' }], problems: [] },
     tree: 'listing-1',
   } as unknown as ScanPart;
-  const model = { id: 'model-1', record: empty('5'), tree: 'listing-1', model: { producers: ['p'] } } as unknown as ModelPart;
+  // the model is kept as its two halves (producers/repo.ts) and joined again by combineModel
+  const model = modelPart(config, [{ file: 'Makefile', line: 3, code: 'build-target-missing', reason: 'no rule' }]);
   const inputs = { id: 'inputs-1', images: [{ request: 'r1', image: 'img', record: empty('6'), inputs: { patterns: ['cmd/**'] } }] } as unknown as InputsPart;
   return { root, cache, config, hash, scan, model, inputs };
+}
+
+function modelPart(config: ReturnType<typeof loadConfig>, problems: MakeSide['problems']): ModelPart {
+  const files: RecipeFiles = { files: ['.github/workflows/ci.yaml'], recipes: [], makes: [], problems: [] };
+  const side: MakeSide = { producers: [], recipes: [], viaMake: [], problems };
+  return { id: 'model-1', record: empty('5'), recipes: { record: empty('7') }, follow: 'calls-1', tree: 'listing-1', files, side, vendored: [], model: combineModel(config, [], files, side) };
 }
 
 describe('snapshot parts: records and values kept apart', () => {
@@ -54,7 +62,7 @@ describe('snapshot parts: records and values kept apart', () => {
     expect(JSON.stringify(records)).not.toContain('a.yaml');
     const kept = checkKept(root, root, config, cache);
     expect(kept.all.every((c) => c.holds)).toBe(true);
-    const joined = joinValues(kept, cache, root, hash);
+    const joined = joinValues(kept, cache, root, config);
     const { tag: _s, ...scanBack } = joined.scan!;
     const { tag: _m, ...modelBack } = joined.model!;
     const { tag: _i, ...inputsBack } = joined.inputs!;
@@ -68,9 +76,9 @@ describe('snapshot parts: records and values kept apart', () => {
   it('a refresh of the records alone keeps them joined to their values', () => {
     const { root, cache, config, hash, scan } = fixture();
     putPart(cache, root, hash, scan, 'scan');
-    const joined = joinValues(checkKept(root, root, config, cache), cache, root, hash).scan!;
+    const joined = joinValues(checkKept(root, root, config, cache), cache, root, config).scan!;
     putPart(cache, root, hash, { ...joined, record: empty('99') }, 'scan', true);
-    const again = joinValues(checkKept(root, root, config, cache), cache, root, hash).scan!;
+    const again = joinValues(checkKept(root, root, config, cache), cache, root, config).scan!;
     expect(again.record.startNs).toBe('99');
     expect(again.scan).toEqual(scan.scan);
     expect(again.tag).toBe(joined.tag);
@@ -83,14 +91,14 @@ describe('snapshot parts: records and values kept apart', () => {
     const first = checkKept(root, root, config, cache);
     // another derivation keeps its parts (new values, new tag) after this run read the records
     putPart(cache, root, hash, { ...scan, scan: { pins: [], problems: [] } } as unknown as ScanPart, 'scan');
-    putPart(cache, root, hash, { ...model, model: { producers: [] } } as unknown as ModelPart, 'model');
-    const joined = joinValues(first, cache, root, hash);
+    putPart(cache, root, hash, modelPart(config, []), 'model');
+    const joined = joinValues(first, cache, root, config);
     expect(joined.scan).toBeUndefined();
     expect(joined.fileChecks.size).toBe(0);
     expect(joined.model).toBeUndefined();
     // read afresh, the new records join the new values
-    const fresh = joinValues(checkKept(root, root, config, cache), cache, root, hash);
+    const fresh = joinValues(checkKept(root, root, config, cache), cache, root, config);
     expect(fresh.scan?.scan).toEqual({ pins: [], problems: [] });
-    expect(fresh.model?.model).toEqual({ producers: [] });
+    expect(fresh.model?.model.problems).toEqual([]);
   });
 });
