@@ -19,6 +19,18 @@ const withSlash = (p: string) => (p.endsWith('/') ? p : `${p}/`);
  * alias prefix wins); `repository` itself when no alias prefix covers it.
  */
 export function canonicalRepository(repository: string, aliases: Readonly<Record<string, string>>): string {
+  // asked for every recipe repository of every image (images/): answered once per alias map and repository
+  let known = canonicalOf.get(aliases);
+  if (!known) canonicalOf.set(aliases, (known = new Map()));
+  let answer = known.get(repository);
+  if (answer === undefined) known.set(repository, (answer = canonicalUncached(repository, aliases)));
+  return answer;
+}
+
+/** Answers of canonicalRepository by alias map (a config's map is not changed once loaded). */
+const canonicalOf = new WeakMap<Readonly<Record<string, string>>, Map<string, string>>();
+
+function canonicalUncached(repository: string, aliases: Readonly<Record<string, string>>): string {
   let best: [string, string] | undefined;
   for (const [from, to] of Object.entries(aliases)) {
     const f = withSlash(from);

@@ -16,7 +16,7 @@
  * can start, end or forge a record or an entry.
  */
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -194,7 +194,13 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
       out = openSync(file, 'w');
       s.fd = openSync(file, 'r');
     } finally {
-      rmSync(dir, { recursive: true, force: true }); // both ends stay open; nothing is left behind
+      // both ends stay open; nothing is left behind (unlink and rmdir: a recursive rm costs ~9 ms on first use)
+      try {
+        if (out !== undefined) unlinkSync(file);
+        rmdirSync(dir);
+      } catch {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
     const child = spawnGit(repo, [...args, '--stdin', ...(paths.length > 0 ? ['--', ...paths] : [])], env ? { env } : {}, out);
     closeSync(out);

@@ -6,7 +6,11 @@ const MAX_EXAMPLES = 3;
 export class ExclusionCounter {
   private readonly byReason = new Map<string, ExclusionCount>();
 
+  /** With `log`, every add in order (the walk keeps what each directory added: walk-memo.ts). */
+  constructor(readonly log?: [reason: string, example: string][]) {}
+
   add(reason: string, example: string): void {
+    this.log?.push([reason, example]);
     let entry = this.byReason.get(reason);
     if (!entry) {
       entry = { reason, count: 0, examples: [] };

@@ -16,7 +16,7 @@ import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
 import { startRecovery } from '../journal/index.js';
-import { walkTree, type WalkResult } from './walk.js';
+import { walkTree, type WalkOptions, type WalkResult } from './walk.js';
 import { EXCLUDED_REASONS } from './exclusions.js';
 import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type KustomizeGraph } from './kustomize.js';
 import { compileGlob } from '../util/glob.js';
@@ -42,7 +42,8 @@ export interface ScanOptions {
 }
 
 export interface ScanParts {
-  walk(fresh: () => WalkResult): WalkResult;
+  /** `fresh` walks now, with the options given (a walk that keeps its tree, and a kept one to replay: walk-memo.ts). */
+  walk(fresh: (extra?: Pick<WalkOptions, 'keep' | 'kept'>) => WalkResult): WalkResult;
   collect(task: FileTask, fresh: () => FileOutcome): FileOutcome;
 }
 
@@ -104,7 +105,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   // first finish or undo an interrupted multi-file write (a killed repin), and say so
   // (the search for stale temp files runs in git beside the walk and the collectors)
   const recovery = options.recovery ?? (await startRecovery(root));
-  const walkNow = () => walkTree(root, config, options.recipeTree ? { recipeTree: true } : {});
+  const walkNow = (extra: Pick<WalkOptions, 'keep' | 'kept'> = {}) => walkTree(root, config, { ...(options.recipeTree ? { recipeTree: true } : {}), ...extra });
   const walk = options.parts ? options.parts.walk(walkNow) : walkNow();
   const graph = loadKustomizeGraph(root, realpathSync(root), walk.files.filter((f) => f.kind === 'yaml' && isKustomizationFile(f.file)).map((f) => f.file));
   const tasks: FileTask[] = [...walk.files, ...kustomizeTasks(root, config, walk, graph)];

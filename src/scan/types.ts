@@ -1,8 +1,19 @@
 /** What a scan of a tree returns; `pinwatch scan --format json` is this, documented in schemas/. */
+import type { FileKind } from '../collect/index.js';
 import type { Config } from '../config/types.js';
 import type { Pin, Problem } from '../model/index.js';
 import type { KustomizeOverlay } from './kustomize.js';
 import type { RecipeTree } from './recipe-tree.js';
+
+/** A file the walk found to read, with its kind. */
+export interface Candidate {
+  /** Repo-relative, forward slashes. */
+  file: string;
+  abs: string;
+  /** Set when a name on the path is not valid UTF-8: the real path as bytes (`abs` is then only for messages). */
+  absBytes?: Buffer;
+  kind: FileKind;
+}
 
 export interface SkippedFile {
   file: string;

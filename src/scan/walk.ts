@@ -8,30 +8,24 @@
  * same pass records the recipe listing (recipe-tree.ts), entering the
  * directories only build-recipe discovery wants (outside the include globs'
  * bases, `node_modules/` excepted) for that alone, so scan and recipes share one
- * walk.
+ * walk. Asked for it, the walk keeps its tree per directory and replays the
+ * directories of a kept one whose reads held (walk-memo.ts).
  */
 import { lstatSync, readdirWalkSync, readlinkSync, realpathSync, statSync, type Dirent, type PathLike } from '../util/tracked-fs.js';
 import { join, normalize, sep } from 'node:path';
 import { compileGlob, globBase, hasGlobSyntax } from '../util/glob.js';
-import type { FileKind } from '../collect/index.js';
 import { CHART_DEPENDENCIES_DIR, CHART_FILE, CHART_TEMPLATES_DIR, CONFIG_FILE_NAMES, DEFAULT_PRUNED_DIRS, RECIPE_PRUNED_DIRS } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { EXCLUDED_REASONS, ExclusionCounter } from './exclusions.js';
 import { fileKind, isYamlName } from './kind.js';
-import type { SkippedFile } from './types.js';
+import type { Candidate, SkippedFile } from './types.js';
 import { resolvesInside } from '../util/repo-path.js';
 import { fileTypeName, readRegularFile } from '../util/safe-read.js';
 import { firstPartyPrefixes } from '../config/aliases.js';
 import { RecipeTreeBuilder, type RecipeTree } from './recipe-tree.js';
+import { WalkMemo, type KeptWalkTree, type WalkNode, type WalkVisit } from './walk-memo.js';
 
-export interface Candidate {
-  /** Repo-relative, forward slashes. */
-  file: string;
-  abs: string;
-  /** Set when a name on the path is not valid UTF-8: the real path as bytes (`abs` is then only for messages). */
-  absBytes?: Buffer;
-  kind: FileKind;
-}
+export type { Candidate } from './types.js';
 
 export interface WalkResult {
   files: Candidate[];
@@ -39,11 +33,17 @@ export interface WalkResult {
   excluded: ExclusionCounter;
   /** Set when asked (`recipeTree: true`): the listing build-recipe discovery reads, from the same readdir pass. */
   recipeTree?: RecipeTree;
+  /** Set when asked (`keep: true`): the walk per directory (walk-memo.ts), and how many directories were walked and replayed. */
+  tree?: { root: WalkNode; walked: number; replayed: number };
 }
 
 export interface WalkOptions {
   /** Also record the recipe listing (recipe-tree.ts) in this walk. */
   recipeTree?: boolean;
+  /** Keep the walk per directory (WalkResult `tree`), for a later walk to replay what still holds (`kept`). */
+  keep?: boolean;
+  /** A kept walk tree and the paths of its record that held: each directory whose own reads all held is replayed. */
+  kept?: KeptWalkTree;
 }
 
 type Matcher = (path: string) => boolean;
@@ -67,6 +67,8 @@ interface Plan {
   firstPartyNeedles: string[];
   /** Set when the walk also records the recipe listing. */
   recipes?: RecipeTreeBuilder;
+  /** Set when the walk keeps its tree (WalkOptions `keep`). */
+  memo?: WalkMemo;
   /**
    * Static directory prefixes of every include and extraFiles glob (`packages` for
    * `packages/**\/values.yaml`); undefined when some glob can match anywhere.
@@ -134,9 +136,14 @@ function isExtraGlob(plan: Plan, rel: string): boolean {
 /** Walk the tree under root with the config's include, exclude and extraFiles. */
 export function walkTree(root: string, config: Config, options: WalkOptions = {}): WalkResult {
   const plan = makePlan(root, config, options);
-  const out: WalkResult = { files: [], skipped: [], excluded: new ExclusionCounter() };
+  const log: [string, string][] = [];
+  const excluded = new ExclusionCounter(options.keep ? log : undefined);
+  const out: WalkResult = { files: [], skipped: [], excluded };
+  const memo = options.keep ? new WalkMemo({ files: out.files, skipped: out.skipped, excluded: excluded as ExclusionCounter & { log: [string, string][] }, ...(plan.recipes ? { recipes: plan.recipes } : {}), hits: plan.extraGlobs }, options.kept) : undefined;
+  if (memo) plan.memo = memo;
   const base = normalize(root);
-  walkDir(plan, base.length > 1 && base.endsWith(sep) ? base.slice(0, -1) : base, undefined, '', undefined, out, plan.recipes ? '' : undefined);
+  walkDir(plan, base.length > 1 && base.endsWith(sep) ? base.slice(0, -1) : base, undefined, '', undefined, out, plan.recipes ? '' : undefined, true, () => memo?.keptRoot());
+  if (memo) out.tree = { root: memo.root!, ...memo.counts };
   if (plan.recipes) out.recipeTree = plan.recipes.done();
   for (const g of plan.extraGlobs) {
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
@@ -212,25 +219,44 @@ function readDir(abs: string, absBytes: Buffer | undefined, rel: string, out: Wa
  * `excludedBy`: set inside vendored charts and chart templates, which are walked only to count.
  * `recipeRel`: this directory's path in the recipe listing, when the listing wants it (undefined: not listed);
  * `scanned`: false for a directory walked only for the recipe listing (nothing of the scan's is recorded there).
+ * `keptOf`: this visit's kept node (walk-memo.ts), when the walk keeps its tree and had one kept: replayed when
+ * its own reads held, else its subdirectories' kept nodes are looked up in it.
  */
-function walkDir(plan: Plan, abs: string, absBytes: Buffer | undefined, rel: string, excludedBy: string | undefined, out: WalkResult, recipeRel?: string, scanned = true): void {
-  const entries = readDir(abs, absBytes, rel, out, !scanned);
-  if (!entries) return;
-  const isChart = entries.some((e) => e.name === CHART_FILE && !e.dirent.isDirectory());
-  for (const entry of entries) {
-    const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-    const d = entry.dirent;
-    const recipeChild = recipeRel === undefined ? undefined : recipeEntry(plan.recipes!, recipeRel, entry);
-    if (!scanned) {
-      if (recipeChild !== undefined) walkDir(plan, entry.abs, entry.absBytes, childRel, excludedBy, out, recipeChild, false);
-      continue;
+function walkDir(plan: Plan, abs: string, absBytes: Buffer | undefined, rel: string, excludedBy: string | undefined, out: WalkResult, recipeRel?: string, scanned = true, keptOf?: KeptOf): void {
+  const memo = plan.memo;
+  let kept: WalkNode | undefined;
+  if (memo) {
+    const visit: WalkVisit = { abs, ...(absBytes ? { absBytes } : {}), rel, ...(excludedBy !== undefined ? { excludedBy } : {}), ...(recipeRel !== undefined ? { recipeRel } : {}), scanned };
+    kept = keptOf?.(visit);
+    if (kept && memo.holds(kept)) {
+      memo.replay(visit, kept, (v, node) => walkDir(plan, v.abs, v.absBytes, v.rel, v.excludedBy, out, v.recipeRel, v.scanned, () => node));
+      return;
     }
-    if (d.isDirectory()) walkChildDir(plan, entry, childRel, isChart, excludedBy, out, recipeChild);
-    else if (d.isSymbolicLink()) handleSymlink(plan, entry.absBytes ?? entry.abs, childRel, excludedBy, out);
-    else if (d.isFile()) handleFile(plan, entry, childRel, excludedBy, out);
-    else handleSpecial(plan, entry, childRel, excludedBy, out);
+    memo.enter(visit);
   }
+  const within: KeptOf | undefined = memo && kept ? (visit) => memo.keptChild(kept, visit) : undefined;
+  const entries = readDir(abs, absBytes, rel, out, !scanned);
+  if (entries) {
+    const isChart = entries.some((e) => e.name === CHART_FILE && !e.dirent.isDirectory());
+    for (const entry of entries) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const d = entry.dirent;
+      const recipeChild = recipeRel === undefined ? undefined : recipeEntry(plan.recipes!, recipeRel, entry);
+      if (!scanned) {
+        if (recipeChild !== undefined) walkDir(plan, entry.abs, entry.absBytes, childRel, excludedBy, out, recipeChild, false, within);
+        continue;
+      }
+      if (d.isDirectory()) walkChildDir(plan, entry, childRel, isChart, excludedBy, out, recipeChild, within);
+      else if (d.isSymbolicLink()) handleSymlink(plan, entry.absBytes ?? entry.abs, childRel, excludedBy, out);
+      else if (d.isFile()) handleFile(plan, entry, childRel, excludedBy, out);
+      else handleSpecial(plan, entry, childRel, excludedBy, out);
+    }
+  }
+  memo?.leave();
 }
+
+/** How a visit finds its kept node (WalkMemo keptChild over the parent's, or the kept root). */
+type KeptOf = (visit: WalkVisit) => WalkNode | undefined;
 
 /**
  * Records the entry in the recipe listing; returns its path there when the listing enters it (a directory).
@@ -261,10 +287,10 @@ function specialSkip(abs: PathLike, rel: string): SkippedFile {
 }
 
 /** `recipeRel`: the directory's path in the recipe listing when the listing enters it; the scan's pruning then still walks it, for the listing only. */
-function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult, recipeRel?: string): void {
+function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: boolean, excludedBy: string | undefined, out: WalkResult, recipeRel?: string, keptOf?: KeptOf): void {
   const name = entry.name;
   const forRecipesOnly = () => {
-    if (recipeRel !== undefined) walkDir(plan, entry.abs, entry.absBytes, rel, excludedBy, out, recipeRel, false);
+    if (recipeRel !== undefined) walkDir(plan, entry.abs, entry.absBytes, rel, excludedBy, out, recipeRel, false, keptOf);
   };
   if (DEFAULT_PRUNED_DIRS.includes(name)) {
     out.excluded.add(EXCLUDED_REASONS.prunedDir(name), `${rel}/`);
@@ -281,7 +307,7 @@ function walkChildDir(plan: Plan, entry: Entry, rel: string, parentIsChart: bool
   let state = excludedBy;
   if (!state && parentIsChart && name === CHART_DEPENDENCIES_DIR && plan.skipVendoredCharts) state = EXCLUDED_REASONS.vendoredChart;
   if (!state && parentIsChart && name === CHART_TEMPLATES_DIR) state = EXCLUDED_REASONS.chartTemplates;
-  walkDir(plan, entry.abs, entry.absBytes, rel, state, out, recipeRel);
+  walkDir(plan, entry.abs, entry.absBytes, rel, state, out, recipeRel, true, keptOf);
 }
 
 function handleFile(plan: Plan, entry: Entry, rel: string, excludedBy: string | undefined, out: WalkResult): void {

@@ -18,6 +18,7 @@ import { LINES_QUERY, linesQueryAnswer } from '../producers/lines-query.js';
 import type { BuildModel } from '../producers/types.js';
 import { combineModel, type MakeSide, type RecipeFiles } from '../producers/combine.js';
 import type { RecipeTree, ScanResult, WalkResult } from '../scan/index.js';
+import type { WalkNode } from '../scan/walk-memo.js';
 import type { FileOutcome } from '../scan/read-collect.js';
 import type { ExclusionCount } from '../scan/types.js';
 import { walkNoticesFile } from '../scan/walk.js';
@@ -27,8 +28,8 @@ import { checkRecord, type HarmlessEntry, type LstatMemo, type ReadRecord, type 
 /** The cache namespace of tree-state snapshots. */
 export const SNAPSHOT_NS = 'snapshot';
 
-/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them). */
-export type KeptWalk = Omit<WalkResult, 'excluded'> & { excluded: ExclusionCount[] };
+/** The walk as kept: its exclusion counts as a list (ExclusionCounter.of revives them); its tree is kept apart (putPart). */
+export type KeptWalk = Omit<WalkResult, 'excluded' | 'tree'> & { excluded: ExclusionCount[] };
 
 /** A scanned file's record as checkKept reads it: fileKey of its task, and its reads. */
 export interface FileRecord {
@@ -49,7 +50,8 @@ export interface ScanRecords {
   id?: string;
   /** The scan's own reads: all but the walk's and the files' (the kustomize graph, compose .env files, Skaffold placeholders, the root). */
   record: ReadRecord;
-  walk: { record: ReadRecord };
+  /** `id` names the walk whose tree (per directory: scan/walk-memo.ts) is kept in its own entry (keptWalkTree). */
+  walk: { record: ReadRecord; id?: string };
   /** Each file read and collected (the file, the Chart.yaml beside a values file). */
   files: FileRecord[];
   /** recipeListingKey of its listing of the tree (`recipeTree`), worked out once. */
@@ -57,7 +59,8 @@ export interface ScanRecords {
 }
 
 export interface ScanPart extends Omit<ScanRecords, 'walk' | 'files'> {
-  walk: { record: ReadRecord; value: KeptWalk };
+  /** `tree`: set when this run walked (written with `id`); a walk reused keeps its id and the tree entry as it is. */
+  walk: { record: ReadRecord; value: KeptWalk; id?: string; tree?: WalkNode };
   files: FileEntry[];
   scan: Omit<ScanResult, 'root' | 'config'>;
 }
@@ -156,6 +159,16 @@ export function isDirectory(path: string): boolean {
 /** The cache key of one part's records in the snapshot of the real root `real` under the config hashed `hash`. */
 export const partKey = (part: PartName, real: string, hash: string): string => JSON.stringify(['tree', part, real, hash]);
 
+/** The cache key of the walk's tree (read only when the walk is walked again). */
+const walkTreeKey = (real: string, hash: string): string => JSON.stringify(['tree', 'walk tree', real, hash]);
+
+/** The kept tree of the walk `id` (undefined: none kept, or another walk's). */
+export function keptWalkTree(cache: Cache, real: string, hash: string, id: string | undefined): WalkNode | undefined {
+  if (!id) return undefined;
+  const kept = cache.getValue<{ id: string; root: WalkNode }>(SNAPSHOT_NS, walkTreeKey(real, hash));
+  return kept?.id === id ? kept.root : undefined;
+}
+
 /** The cache key of one part's values (what deriveTree reuses; the records alone tell whether they hold). */
 const valuesKey = (part: PartName, real: string, hash: string): string => JSON.stringify(['tree', `${part} values`, real, hash]);
 
@@ -179,7 +192,8 @@ export function putPart(cache: Cache, real: string, hash: string, part: ScanPart
   };
   if (name === 'scan') {
     const { walk, files, scan, ...rest } = part as ScanPart;
-    put({ ...rest, walk: { record: walk.record }, files: files.map((f) => ({ key: f.key, record: f.record })) }, { walk: walk.value, outcomes: files.map((f) => f.outcome), scan } satisfies Omit<ScanValues, 'tag'>);
+    if (walk.tree && walk.id && !recordsOnly) cache.putValue(SNAPSHOT_NS, walkTreeKey(real, hash), { id: walk.id, root: walk.tree });
+    put({ ...rest, walk: { record: walk.record, ...(walk.id ? { id: walk.id } : {}) }, files: files.map((f) => ({ key: f.key, record: f.record })) }, { walk: walk.value, outcomes: files.map((f) => f.outcome), scan } satisfies Omit<ScanValues, 'tag'>);
   } else if (name === 'model') {
     const { model, files, side, vendored, ...rest } = part as ModelPart;
     put(rest, { files, side, vendored } satisfies ModelValues);
@@ -264,7 +278,7 @@ export function joinValues(kept: KeptChecks, cache: Cache, real: string, config:
   const out: JoinedChecks = { fileChecks: new Map(), inputChecks: new Map(), all: kept.all, ms: kept.ms };
   if (kept.scan && sv && sv.outcomes.length === kept.scan.files.length) {
     const files = kept.scan.files.map((f, i) => ({ ...f, outcome: sv.outcomes[i]! }));
-    out.scan = { ...kept.scan, walk: { record: kept.scan.walk.record, value: sv.walk }, files, scan: sv.scan };
+    out.scan = { ...kept.scan, walk: { ...kept.scan.walk, value: sv.walk }, files, scan: sv.scan };
     if (kept.scanCheck) out.scanCheck = kept.scanCheck;
     if (kept.walkCheck) out.walkCheck = kept.walkCheck;
     for (const f of files) out.fileChecks.set(f.key, { entry: f, check: kept.fileChecks.get(f.key)!.check });
@@ -296,7 +310,8 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const inputs = cache.getValue<InputsRecords>(SNAPSHOT_NS, partKey('inputs', real, hash));
   const harmless = harmlessEntries(root, config);
   const scanCheck = scan ? checkRecord(scan.record, harmless, real, { lstats }) : undefined;
-  const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats }) : undefined;
+  // every path of the walk's record, not only up to the first that changed: a walk again replays the directories that held
+  const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats, all: true }) : undefined;
   const fileChecks = new Map<string, { entry: FileRecord; check: RecordCheck }>();
   for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
   const modelOptions = { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } };
@@ -333,7 +348,7 @@ export function keepRefreshedWhole(kept: KeptChecks, real: string, config: Confi
   const records = (name: PartName, value: ScanRecords | ModelRecords | InputsRecords) => cache.putValue(SNAPSHOT_NS, partKey(name, real, hash), value);
   if (scanCheck?.refreshed || walkCheck?.refreshed || [...kept.fileChecks.values()].some((c) => c.check.refreshed)) {
     const files = scan.files.map((f) => ({ key: f.key, record: kept.fileChecks.get(f.key)?.check.refreshed ?? f.record }));
-    records('scan', { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { record: walkCheck?.refreshed ?? scan.walk.record }, files });
+    records('scan', { ...scan, record: scanCheck?.refreshed ?? scan.record, walk: { ...scan.walk, record: walkCheck?.refreshed ?? scan.walk.record }, files });
   }
   if (modelCheck?.refreshed || recipesCheck?.refreshed) records('model', { ...model, record: modelCheck?.refreshed ?? model.record, recipes: { record: recipesCheck?.refreshed ?? model.recipes.record } });
   if ([...kept.inputChecks.values()].some((c) => c.check.refreshed)) {

@@ -49,8 +49,8 @@ import { ExclusionCounter } from '../scan/exclusions.js';
 import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
 import type { BuildInputs } from '../sources/types.js';
-import { recordReads, recordReadsSync, unchangedSince, type ReadRecord } from '../util/tracked-fs.js';
-import { checkedText, checkKept, configHash, isDirectory, joinValues, putPart, realOf, recipeListingKey, requestKey, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type KeptWalk, type ModelPart, type ScanPart } from './check.js';
+import { keyOfTouched, recordReads, recordReadsSync, unchangedSince, type ReadRecord } from '../util/tracked-fs.js';
+import { checkedText, checkKept, configHash, isDirectory, joinValues, keptWalkTree, putPart, realOf, recipeListingKey, requestKey, type FileEntry, type InputsEntry, type InputsPart, type KeptChecks, type ModelPart, type ScanPart } from './check.js';
 
 /** How one part of the snapshot was had: reused, or derived again and why. */
 export interface PartUse {
@@ -182,22 +182,30 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     }
   } else {
     scanUse.reason = !keptScan ? none : !walkCheck?.holds ? (walkCheck?.reason ?? 'its record does not hold') : fileFailure ? (fileFailure.check.reason ?? 'its record does not hold') : (scanCheck?.reason ?? 'its record does not hold');
-    let keptWalk: { record: ReadRecord; value: KeptWalk } | undefined;
+    let keptWalk: ScanPart['walk'] | undefined;
     let walkUnfit: string | undefined;
+    /** When walked again with a kept tree: the directories listed again and replayed. */
+    let walkCounts: { walked: number; replayed: number } | undefined;
     const files: FileEntry[] = [];
     let filesReused = 0;
     let filesUnfit = 0;
     const parts: ScanParts = {
       walk: (fresh) => {
         if (keptScan && walkCheck?.holds) {
-          keptWalk = { record: walkCheck.refreshed ?? keptScan.walk.record, value: keptScan.walk.value };
+          keptWalk = { record: walkCheck.refreshed ?? keptScan.walk.record, value: keptScan.walk.value, ...(keptScan.walk.id ? { id: keptScan.walk.id } : {}) };
           // the scan only reads the walk's files, skipped and listing (kept once: the scan's recipeTree is the same object); it adds to the counts
           return { ...keptScan.walk.value, excluded: ExclusionCounter.of(keptScan.walk.value.excluded) };
         }
-        const { value, record } = recordReadsSync(fresh, startNs);
+        // walked again: each directory whose own reads held is replayed from the kept tree (scan/walk-memo.ts)
+        const kept = keptScan ? keptWalkTree(cache, real, hash, keptScan.walk.id) : undefined;
+        // the walk's record was checked whole (checkKept): the paths that held, with today's stats
+        const held = kept && walkCheck?.held ? new Map(walkCheck.held.paths.map((p) => [keyOfTouched(p), p])) : undefined;
+        const { value, record } = recordReadsSync(() => fresh({ keep: true, ...(kept && held ? { kept: { root: kept, held } } : {}) }), startNs);
         walkUnfit = keepable(record);
-        keptWalk = { record, value: { ...value, skipped: [...value.skipped], excluded: cloneOf(value.excluded.list()) } };
-        return value;
+        const { tree, ...walked } = value;
+        if (kept && held && tree) walkCounts = { walked: tree.walked, replayed: tree.replayed };
+        keptWalk = { record, value: { ...walked, skipped: [...walked.skipped], excluded: cloneOf(walked.excluded.list()) }, id: randomUUID(), ...(tree ? { tree: tree.root } : {}) };
+        return walked;
       },
       collect: (task, fresh) => {
         const key = fileKey(task);
@@ -232,7 +240,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     }
     const paths = record.paths.length + (keptWalk?.record.paths.length ?? 0) + files.reduce((n, f) => n + f.record.paths.length, 0);
     const walked = keptScan && walkCheck?.holds ? 'the walk reused' : 'walked again';
-    details.push(`scan derived again (${scanUse.reason}; ${walked}, ${filesReused} of ${files.length + filesUnfit} file(s) reused) from ${paths} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
+    const dirs = walkCounts ? `, ${walkCounts.walked} of ${walkCounts.walked + walkCounts.replayed} directories listed again (the rest replayed)` : '';
+    details.push(`scan derived again (${scanUse.reason}; ${walked}, ${filesReused} of ${files.length + filesUnfit} file(s) reused${dirs}) from ${paths} paths, ${unfit ? `not kept: ${unfit}` : 'kept for the next run'}`);
   }
   options.onScan?.(scan, scanUse.reused && !!modelCheck?.holds && !!recipesCheck?.holds && keptModel?.tree === treeKey && [...inputChecks.values()].every((c) => c.check.holds));
 

@@ -318,6 +318,27 @@ export function captureReads<T>(fn: () => T): { value: T; reads: TouchedPath[] |
 }
 
 /**
+ * captureReads for spans that do not nest as closures (the scan walk's
+ * directories, paused while a subdirectory is walked): every path key touched
+ * from startTap until stopTap goes into the set (undefined: nothing records).
+ */
+export function startTap(): Set<string> | undefined {
+  if (!active) return undefined;
+  const tap = new Set<string>();
+  active.taps.push(tap);
+  return tap;
+}
+
+export function stopTap(tap: Set<string> | undefined): void {
+  if (!tap || !active) return;
+  const i = active.taps.indexOf(tap);
+  if (i >= 0) active.taps.splice(i, 1);
+}
+
+/** The key a record and its check name a path by (`failed`, taps). */
+export const keyOfTouched = (dep: Pick<TouchedPath, 'p' | 'bytes'>): string => (dep.bytes ? `\0${dep.p}` : dep.p);
+
+/**
  * Note in the recording under way the paths a capture saw (captureReads), as
  * they were then. `undefined` (the answer was made while nothing recorded):
  * the recording cannot tell what that answer depends on, so it is unusable.
@@ -376,6 +397,10 @@ export interface RecordCheck {
    * lstat-only); only when a file was hashed again or more than REFRESH_LISTINGS directories were listed again.
    */
   refreshed?: ReadRecord;
+  /** With CheckOptions `all`, when it does not hold: the key (util keyOf) of every path that changed… */
+  failed?: Set<string>;
+  /** …and every path that held, with today's stats where they were asked again (what a derivation reusing part of it notes: noteReads). */
+  held?: ReadRecord;
 }
 
 /** lstat answers shared by the checks of several records in one run (each path asked once): path key → stat tuple or `-`. */
@@ -403,6 +428,8 @@ export interface CheckOptions {
   typeOnlyStats?: boolean;
   /** Evaluators of content questions (contentQuery) by kind: the answer `args` gets from the file now. Without one, a question whose file changed fails the check. */
   queries?: Readonly<Record<string, (path: string, args: string) => string>>;
+  /** Check every path, not only up to the first that changed: a record that does not hold then says which (RecordCheck `failed`, `held`). */
+  all?: boolean;
 }
 
 const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
@@ -516,9 +543,9 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   const start = BigInt(Date.now()) * 1_000_000n;
   let slow = false;
   const paths: TouchedPath[] = [];
-  const fail = (reason: string): RecordCheck => ({ holds: false, reason, stats });
-  for (const dep of record.paths) {
-    stats.paths++;
+  const fail = (reason: string) => ({ failed: reason });
+  /** One path checked: its entry with today's stats where they were asked again, or why it no longer holds. */
+  const one = (dep: TouchedPath): TouchedPath | { failed: string } => {
     const path = pathOf(dep);
     const key = dep.bytes ? `\0${dep.p}` : dep.p;
     const now = tupleNow(key, path, dep.racy ? undefined : dep.l);
@@ -527,13 +554,11 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     if (now === dep.l && !dep.racy) {
       const moved = realNow(dep, path);
       if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
-      paths.push(dep);
-      continue;
+      return dep;
     }
     if (now === '-' || dep.l === '-') {
       if (now !== dep.l) return fail(`${shown} ${now === '-' ? 'is gone' : 'appeared'}`);
-      paths.push(dep);
-      continue;
+      return dep;
     }
     if (typePart(now) !== typePart(dep.l)) return fail(`${shown} changed (its type)`);
     // a directory only stat'd: its type is the whole answer (its times change with every entry, e.g. .git's)
@@ -568,8 +593,20 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     }
     const moved = realNow(dep, path);
     if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
-    paths.push(fresh);
+    return fresh;
+  };
+  let failed: { key: string; reason: string }[] | undefined;
+  for (const dep of record.paths) {
+    stats.paths++;
+    const checked = one(dep);
+    if (!('failed' in checked)) {
+      paths.push(checked);
+      continue;
+    }
+    if (!options.all) return { holds: false, reason: checked.failed, stats };
+    (failed ??= []).push({ key: dep.bytes ? `\0${dep.p}` : dep.p, reason: checked.failed });
   }
+  if (failed) return { holds: false, reason: failed[0]!.reason, stats, failed: new Set(failed.map((f) => f.key)), held: { startNs: start.toString(), paths } };
   // a refreshed record is written again whole (the scan part is ~1 MB): worth it when files were hashed (a fresh
   // checkout, racy stats) or many directories listed, not for the one listing a new harmless file changed
   const worth = slow && (stats.hashed > 0 || stats.listed > REFRESH_LISTINGS);
@@ -625,8 +662,11 @@ function utf8Name(b: Buffer): string | undefined {
  */
 export function unchangedSince(record: ReadRecord): boolean {
   for (const dep of record.paths) {
-    const st = lstatQuiet(pathOf(dep));
-    if ((st ? tupleOf(st) : '-') !== dep.l) return false;
+    // a plain stat first, as checkRecord asks (plainStatIs: exact but for time rounding far below a timestamp tick)
+    if (!plainStatIs(pathOf(dep), dep.l)) {
+      const st = lstatQuiet(pathOf(dep));
+      if ((st ? tupleOf(st) : '-') !== dep.l) return false;
+    }
     if (dep.t !== undefined) {
       const target = statQuiet(pathOf(dep));
       if ((target ? tupleOf(target) : '-') !== dep.t) return false;
