@@ -81,8 +81,8 @@ export function combineModel(config: Config, vendored: readonly string[], files:
 
 /**
  * `value` with every make call's placeholder put back: in text its label, as a negative `line` its source
- * line. Plain objects, arrays, Maps and Sets are copied, shared ones once (a kept side comes from a
- * structured clone, which keeps them shared); anything else is taken as it is.
+ * line. Only what holds a placeholder is copied (plain objects, arrays, Maps and Sets; a shared one once:
+ * a kept side comes from a structured clone, which keeps them shared); the rest is the very value given.
  */
 function relabel<T>(value: T, makes: readonly FollowedMake[]): T {
   const seen = new Map<object, unknown>();
@@ -92,28 +92,24 @@ function relabel<T>(value: T, makes: readonly FollowedMake[]): T {
     if (typeof v === 'number') return key === 'line' && v < 0 ? (makes[-v - 1]?.make.source.line ?? v) : v;
     if (v === null || typeof v !== 'object') return v;
     if (seen.has(v)) return seen.get(v);
+    seen.set(v, v); // a cycle back to it is left as it is
+    let out: unknown = v;
     if (Array.isArray(v)) {
-      const out: unknown[] = [];
-      seen.set(v, out);
-      for (const x of v) out.push(walk(x));
-      return out;
+      const items = v.map((x) => walk(x));
+      if (items.some((x, i) => x !== v[i])) out = items;
+    } else if (v instanceof Map) {
+      const was = [...v];
+      const entries = was.map(([k, x]) => [walk(k), walk(x)] as const);
+      if (entries.some(([k, x], i) => k !== was[i]![0] || x !== was[i]![1])) out = new Map(entries);
+    } else if (v instanceof Set) {
+      const was = [...v];
+      const items = was.map((x) => walk(x));
+      if (items.some((x, i) => x !== was[i])) out = new Set(items);
+    } else if (Object.getPrototypeOf(v) === Object.prototype) {
+      const entries = Object.entries(v).map(([k, x]) => [k, walk(x, k)] as const);
+      if (entries.some(([k, x]) => x !== (v as Record<string, unknown>)[k])) out = Object.fromEntries(entries);
     }
-    if (v instanceof Map) {
-      const out = new Map();
-      seen.set(v, out);
-      for (const [k, x] of v) out.set(walk(k), walk(x));
-      return out;
-    }
-    if (v instanceof Set) {
-      const out = new Set();
-      seen.set(v, out);
-      for (const x of v) out.add(walk(x));
-      return out;
-    }
-    if (Object.getPrototypeOf(v) !== Object.prototype) return v;
-    const out: Record<string, unknown> = {};
     seen.set(v, out);
-    for (const [k, x] of Object.entries(v)) out[k] = walk(x, k);
     return out;
   };
   return walk(value) as T;

@@ -11,7 +11,7 @@
  * walked again in turn); any other is walked as always, with the kept nodes of
  * its subdirectories at hand. The outputs are then the ones a whole walk gives.
  */
-import { noteReads, startTap, stopTap, type TouchedPath } from '../util/tracked-fs.js';
+import { noteReads, startLog, stopLog, type TouchedPath } from '../util/tracked-fs.js';
 import type { ExclusionCounter } from './exclusions.js';
 import type { RecipeTreeBuilder } from './recipe-tree.js';
 import type { Candidate, SkippedFile } from './types.js';
@@ -75,17 +75,20 @@ interface Frame {
   visit: WalkVisit;
   node: WalkNode;
   mark: Mark;
-  tap: Set<string> | undefined;
+  /** Where in the log of keys touched this directory's current span began (undefined: paused, or a replay). */
+  from: number | undefined;
+  /** Its spans' keys so far. */
   own: Set<string>;
-  /** The node's reads when it is replayed (kept, not tapped). */
+  /** The node's reads when it is replayed (kept, not logged). */
   reads?: string[];
 }
 
 /** A walk recording its tree (and, given a kept one, replaying each directory that still holds). */
 export class WalkMemo {
   private readonly stack: Frame[] = [];
-  /** The tree of the walk, once its root visit is done. */
+  /** The tree of the walk, once its root visit is done, and that visit. */
   root: WalkNode | undefined;
+  rootVisit: WalkVisit | undefined;
   /** Directories walked again (their own reads changed, or none were kept) and replayed. */
   readonly counts = { walked: 0, replayed: 0 };
 
@@ -112,62 +115,61 @@ export class WalkMemo {
     return !!held && node.reads.every((k) => held.has(k));
   }
 
+  /** The keys touched while the walk runs, in order (tracked-fs startLog). */
+  private log: string[] | undefined;
+
   /** A directory's visit starts (walked). */
   enter(visit: WalkVisit): void {
+    if (this.stack.length === 0) this.log = startLog();
     this.pause();
-    this.stack.push({ visit, node: { reads: [], parts: [] }, mark: this.mark(), tap: startTap(), own: new Set() });
+    this.stack.push({ visit, node: { reads: [], parts: [] }, mark: this.mark(), from: this.log?.length, own: new Set() });
   }
 
   /** The visit entered last is done. */
   leave(): void {
     const frame = this.stack.pop()!;
     this.closeOwn(frame);
-    stopTap(frame.tap);
     frame.node.reads = frame.reads ?? [...frame.own];
     if (frame.reads) this.counts.replayed++;
     else this.counts.walked++;
     const parent = this.stack[this.stack.length - 1];
     if (!parent) {
       this.root = frame.node;
+      this.rootVisit = frame.visit;
+      stopLog(this.log);
       return;
     }
     parent.node.parts.push({ visit: frame.visit, node: frame.node });
     parent.mark = this.mark();
-    parent.tap = startTap();
+    if (!parent.reads) parent.from = this.log?.length;
   }
 
   /** Replay a kept node that holds (holds): its outputs again, its reads noted now; `visitChild` visits each subdirectory as the walk would. */
   replay(visit: WalkVisit, node: WalkNode, visitChild: (visit: WalkVisit, kept: WalkNode) => void): void {
     this.enter(visit);
     const frame = this.stack[this.stack.length - 1]!;
-    stopTap(frame.tap);
-    frame.tap = undefined;
+    // a replayed directory touches nothing: its reads are the kept ones, noted as they are now
     frame.reads = node.reads;
+    frame.from = undefined;
     noteReads(node.reads.map((k) => this.kept!.held.get(k)!));
     for (const part of node.parts) {
       if ('own' in part) this.apply(part.own, visit);
-      else {
-        visitChild(part.visit, part.node);
-        // the child's leave re-marked this frame and started a tap: a replayed node taps nothing
-        stopTap(frame.tap);
-        frame.tap = undefined;
-      }
+      else visitChild(part.visit, part.node);
     }
     this.leave();
   }
 
   private pause(): void {
     const parent = this.stack[this.stack.length - 1];
-    if (!parent) return;
-    this.closeOwn(parent);
-    stopTap(parent.tap);
-    parent.tap = undefined;
+    if (parent) this.closeOwn(parent);
   }
 
-  /** What the frame's directory added since its mark, as one own part; its tapped keys into its own reads. */
+  /** What the frame's directory added since its mark, as one own part; the keys of its span into its own reads. */
   private closeOwn(frame: Frame): void {
-    for (const k of frame.tap ?? []) frame.own.add(k);
-    frame.tap?.clear();
+    if (frame.from !== undefined && this.log) {
+      for (let i = frame.from; i < this.log.length; i++) frame.own.add(this.log[i]!);
+      frame.from = undefined;
+    }
     const m = frame.mark;
     const o = this.out;
     const own: WalkOwn = {};
@@ -213,6 +215,73 @@ export class WalkMemo {
       hits: o.hits.map((g) => g.hits),
     };
   }
+}
+
+/**
+ * A tree as kept (packTree): each subdirectory visit by its name when its paths are its parent's and that
+ * name (else whole), its `excludedBy` only where it is not its parent's, each read by name in its directory.
+ * Most of a tree is its paths: on cozystack's tree ~680 KB whole, a third of that packed.
+ */
+export interface PackedTree {
+  visit: WalkVisit;
+  node: PackedNode;
+  /** The exclusion reasons, each once (a packed own part names them by index). */
+  reasons: string[];
+}
+
+/** An own part packed: its exclusions' reasons by index in PackedTree `reasons`. */
+type PackedOwn = Omit<WalkOwn, 'excluded'> & { x?: [reason: number, example: string][] };
+
+interface PackedNode {
+  reads: string[];
+  parts: ({ own: PackedOwn } | { name: string; ex?: string; listed: boolean; scanned: boolean; node: PackedNode } | { visit: WalkVisit; node: PackedNode })[];
+}
+
+/** The visit of the subdirectory `name` of `parent`, as the walk makes it (walk.ts childPath, recipeEntry). */
+function childVisit(parent: WalkVisit, name: string, ex: string | undefined, listed: boolean, scanned: boolean): WalkVisit {
+  const excludedBy = ex ?? parent.excludedBy;
+  const recipeRel = listed ? (parent.recipeRel ? `${parent.recipeRel}/${name}` : name) : undefined;
+  return { abs: `${parent.abs}/${name}`, rel: parent.rel ? `${parent.rel}/${name}` : name, ...(excludedBy !== undefined ? { excludedBy } : {}), ...(recipeRel !== undefined ? { recipeRel } : {}), scanned };
+}
+
+export function packTree(root: WalkNode, visit: WalkVisit): PackedTree {
+  const reasons: string[] = [];
+  const index = new Map<string, number>();
+  const reason = (r: string) => {
+    let i = index.get(r);
+    if (i === undefined) index.set(r, (i = reasons.push(r) - 1));
+    return i;
+  };
+  const packOwn = ({ excluded, ...own }: WalkOwn): PackedOwn => (excluded ? { ...own, x: excluded.map(([r, e]): [number, string] => [reason(r), e]) } : own);
+  const pack = (node: WalkNode, at: WalkVisit): PackedNode => ({
+    reads: node.reads.map((k) => (k === at.abs ? '' : k.startsWith(`${at.abs}/`) && !k.slice(at.abs.length + 1).includes('/') ? k.slice(at.abs.length + 1) : k)),
+    parts: node.parts.map((part) => {
+      if ('own' in part) return { own: packOwn(part.own) };
+      const v = part.visit;
+      const name = v.rel.slice(v.rel.lastIndexOf('/') + 1);
+      const ex = v.excludedBy !== at.excludedBy ? v.excludedBy : undefined;
+      const short = { name, ...(ex !== undefined ? { ex } : {}), listed: v.recipeRel !== undefined, scanned: v.scanned };
+      const same = !v.absBytes && !at.abs.endsWith('/') && sameVisit(childVisit(at, name, ex, short.listed, v.scanned), v);
+      return same ? { ...short, node: pack(part.node, v) } : { visit: v, node: pack(part.node, v) };
+    }),
+  });
+  const node = pack(root, visit);
+  return { visit, node, reasons };
+}
+
+export function unpackTree(packed: PackedTree): WalkNode {
+  const unpack = (node: PackedNode, at: WalkVisit): WalkNode => ({
+    reads: node.reads.map((k) => (k === '' ? at.abs : k.startsWith('/') || k.startsWith('\0') ? k : `${at.abs}/${k}`)),
+    parts: node.parts.map((part) => {
+      if ('own' in part) {
+        const { x, ...own } = part.own;
+        return { own: x ? { ...own, excluded: x.map(([r, e]): [string, string] => [packed.reasons[r]!, e]) } : own };
+      }
+      const visit = 'visit' in part ? part.visit : childVisit(at, part.name, part.ex, part.listed, part.scanned);
+      return { visit, node: unpack(part.node, visit) };
+    }),
+  });
+  return unpack(packed.node, packed.visit);
 }
 
 /** The prefix of a recipe-listing path in the visit's directory. */

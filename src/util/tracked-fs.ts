@@ -64,6 +64,8 @@ class Recorder {
   unusable: string | undefined;
   /** The keys touched while each capture under way (captureReads) runs. */
   readonly taps: Set<string>[] = [];
+  /** Every key touched, in order, while a log is kept (startLog): the walk attributes them to directories by position. */
+  log: string[] | undefined;
 
   constructor(readonly start: bigint = BigInt(Date.now()) * 1_000_000n) {}
 
@@ -74,6 +76,7 @@ class Recorder {
       return undefined;
     }
     for (const tap of this.taps) tap.add(key.k);
+    this.log?.push(key.k);
     let dep = this.deps.get(key.k);
     if (dep) return dep;
     dep = statDep({ p: key.p, ...(key.bytes ? { bytes: true as const } : {}), l: '-' }, path, this.start);
@@ -319,23 +322,20 @@ export function captureReads<T>(fn: () => T): { value: T; reads: TouchedPath[] |
 
 /**
  * captureReads for spans that do not nest as closures (the scan walk's
- * directories, paused while a subdirectory is walked): every path key touched
- * from startTap until stopTap goes into the set (undefined: nothing records).
+ * directories, each paused while a subdirectory is walked): every path key
+ * touched from startLog until stopLog is appended to the array, in order, so a
+ * span is a range of it (undefined: nothing records).
  */
-export function startTap(): Set<string> | undefined {
+export function startLog(): string[] | undefined {
   if (!active) return undefined;
-  const tap = new Set<string>();
-  active.taps.push(tap);
-  return tap;
+  return (active.log = []);
 }
 
-export function stopTap(tap: Set<string> | undefined): void {
-  if (!tap || !active) return;
-  const i = active.taps.indexOf(tap);
-  if (i >= 0) active.taps.splice(i, 1);
+export function stopLog(log: string[] | undefined): void {
+  if (log && active?.log === log) active.log = undefined;
 }
 
-/** The key a record and its check name a path by (`failed`, taps). */
+/** The key a record and its check name a path by (`failed`, startLog). */
 export const keyOfTouched = (dep: Pick<TouchedPath, 'p' | 'bytes'>): string => (dep.bytes ? `\0${dep.p}` : dep.p);
 
 /**
