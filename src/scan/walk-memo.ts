@@ -86,9 +86,8 @@ interface Frame {
 /** A walk recording its tree (and, given a kept one, replaying each directory that still holds). */
 export class WalkMemo {
   private readonly stack: Frame[] = [];
-  /** The tree of the walk, once its root visit is done, and that visit. */
+  /** The tree of the walk, once its root visit is done. */
   root: WalkNode | undefined;
-  rootVisit: WalkVisit | undefined;
   /** Directories walked again (their own reads changed, or none were kept) and replayed. */
   readonly counts = { walked: 0, replayed: 0 };
 
@@ -135,7 +134,6 @@ export class WalkMemo {
     const parent = this.stack[this.stack.length - 1];
     if (!parent) {
       this.root = frame.node;
-      this.rootVisit = frame.visit;
       stopLog(this.log);
       return;
     }
@@ -215,73 +213,6 @@ export class WalkMemo {
       hits: o.hits.map((g) => g.hits),
     };
   }
-}
-
-/**
- * A tree as kept (packTree): each subdirectory visit by its name when its paths are its parent's and that
- * name (else whole), its `excludedBy` only where it is not its parent's, each read by name in its directory.
- * Most of a tree is its paths: on cozystack's tree ~680 KB whole, a third of that packed.
- */
-export interface PackedTree {
-  visit: WalkVisit;
-  node: PackedNode;
-  /** The exclusion reasons, each once (a packed own part names them by index). */
-  reasons: string[];
-}
-
-/** An own part packed: its exclusions' reasons by index in PackedTree `reasons`. */
-type PackedOwn = Omit<WalkOwn, 'excluded'> & { x?: [reason: number, example: string][] };
-
-interface PackedNode {
-  reads: string[];
-  parts: ({ own: PackedOwn } | { name: string; ex?: string; listed: boolean; scanned: boolean; node: PackedNode } | { visit: WalkVisit; node: PackedNode })[];
-}
-
-/** The visit of the subdirectory `name` of `parent`, as the walk makes it (walk.ts childPath, recipeEntry). */
-function childVisit(parent: WalkVisit, name: string, ex: string | undefined, listed: boolean, scanned: boolean): WalkVisit {
-  const excludedBy = ex ?? parent.excludedBy;
-  const recipeRel = listed ? (parent.recipeRel ? `${parent.recipeRel}/${name}` : name) : undefined;
-  return { abs: `${parent.abs}/${name}`, rel: parent.rel ? `${parent.rel}/${name}` : name, ...(excludedBy !== undefined ? { excludedBy } : {}), ...(recipeRel !== undefined ? { recipeRel } : {}), scanned };
-}
-
-export function packTree(root: WalkNode, visit: WalkVisit): PackedTree {
-  const reasons: string[] = [];
-  const index = new Map<string, number>();
-  const reason = (r: string) => {
-    let i = index.get(r);
-    if (i === undefined) index.set(r, (i = reasons.push(r) - 1));
-    return i;
-  };
-  const packOwn = ({ excluded, ...own }: WalkOwn): PackedOwn => (excluded ? { ...own, x: excluded.map(([r, e]): [number, string] => [reason(r), e]) } : own);
-  const pack = (node: WalkNode, at: WalkVisit): PackedNode => ({
-    reads: node.reads.map((k) => (k === at.abs ? '' : k.startsWith(`${at.abs}/`) && !k.slice(at.abs.length + 1).includes('/') ? k.slice(at.abs.length + 1) : k)),
-    parts: node.parts.map((part) => {
-      if ('own' in part) return { own: packOwn(part.own) };
-      const v = part.visit;
-      const name = v.rel.slice(v.rel.lastIndexOf('/') + 1);
-      const ex = v.excludedBy !== at.excludedBy ? v.excludedBy : undefined;
-      const short = { name, ...(ex !== undefined ? { ex } : {}), listed: v.recipeRel !== undefined, scanned: v.scanned };
-      const same = !v.absBytes && !at.abs.endsWith('/') && sameVisit(childVisit(at, name, ex, short.listed, v.scanned), v);
-      return same ? { ...short, node: pack(part.node, v) } : { visit: v, node: pack(part.node, v) };
-    }),
-  });
-  const node = pack(root, visit);
-  return { visit, node, reasons };
-}
-
-export function unpackTree(packed: PackedTree): WalkNode {
-  const unpack = (node: PackedNode, at: WalkVisit): WalkNode => ({
-    reads: node.reads.map((k) => (k === '' ? at.abs : k.startsWith('/') || k.startsWith('\0') ? k : `${at.abs}/${k}`)),
-    parts: node.parts.map((part) => {
-      if ('own' in part) {
-        const { x, ...own } = part.own;
-        return { own: x ? { ...own, excluded: x.map(([r, e]): [string, string] => [packed.reasons[r]!, e]) } : own };
-      }
-      const visit = 'visit' in part ? part.visit : childVisit(at, part.name, part.ex, part.listed, part.scanned);
-      return { visit, node: unpack(part.node, visit) };
-    }),
-  });
-  return unpack(packed.node, packed.visit);
 }
 
 /** The prefix of a recipe-listing path in the visit's directory. */

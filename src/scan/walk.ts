@@ -34,7 +34,7 @@ export interface WalkResult {
   /** Set when asked (`recipeTree: true`): the listing build-recipe discovery reads, from the same readdir pass. */
   recipeTree?: RecipeTree;
   /** Set when asked (`keep: true`): the walk per directory (walk-memo.ts), and how many directories were walked and replayed. */
-  tree?: { root: WalkNode; visit: WalkVisit; walked: number; replayed: number };
+  tree?: { root: WalkNode; walked: number; replayed: number };
 }
 
 export interface WalkOptions {
@@ -143,7 +143,7 @@ export function walkTree(root: string, config: Config, options: WalkOptions = {}
   if (memo) plan.memo = memo;
   const base = normalize(root);
   walkDir(plan, base.length > 1 && base.endsWith(sep) ? base.slice(0, -1) : base, undefined, '', undefined, out, plan.recipes ? '' : undefined, true, () => memo?.keptRoot());
-  if (memo) out.tree = { root: memo.root!, visit: memo.rootVisit!, ...memo.counts };
+  if (memo) out.tree = { root: memo.root!, ...memo.counts };
   if (plan.recipes) out.recipeTree = plan.recipes.done();
   for (const g of plan.extraGlobs) {
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });

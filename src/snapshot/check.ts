@@ -18,7 +18,7 @@ import { LINES_QUERY, linesQueryAnswer } from '../producers/lines-query.js';
 import type { BuildModel } from '../producers/types.js';
 import { combineModel, type MakeSide, type RecipeFiles } from '../producers/combine.js';
 import type { RecipeTree, ScanResult, WalkResult } from '../scan/index.js';
-import { unpackTree, type PackedTree, type WalkNode } from '../scan/walk-memo.js';
+import type { WalkNode } from '../scan/walk-memo.js';
 import type { FileOutcome } from '../scan/read-collect.js';
 import type { ExclusionCount } from '../scan/types.js';
 import { walkNoticesFile } from '../scan/walk.js';
@@ -60,7 +60,7 @@ export interface ScanRecords {
 
 export interface ScanPart extends Omit<ScanRecords, 'walk' | 'files'> {
   /** `tree`: set when this run walked (written with `id`); a walk reused keeps its id and the tree entry as it is. */
-  walk: { record: ReadRecord; value: KeptWalk; id?: string; tree?: PackedTree };
+  walk: { record: ReadRecord; value: KeptWalk; id?: string; tree?: WalkNode };
   files: FileEntry[];
   scan: Omit<ScanResult, 'root' | 'config'>;
 }
@@ -165,8 +165,8 @@ const walkTreeKey = (real: string, hash: string): string => JSON.stringify(['tre
 /** The kept tree of the walk `id` (undefined: none kept, or another walk's). */
 export function keptWalkTree(cache: Cache, real: string, hash: string, id: string | undefined): WalkNode | undefined {
   if (!id) return undefined;
-  const kept = cache.getValue<{ id: string; tree: PackedTree }>(SNAPSHOT_NS, walkTreeKey(real, hash));
-  return kept?.id === id ? unpackTree(kept.tree) : undefined;
+  const kept = cache.getValue<{ id: string; root: WalkNode }>(SNAPSHOT_NS, walkTreeKey(real, hash));
+  return kept?.id === id ? kept.root : undefined;
 }
 
 /** The cache key of one part's values (what deriveTree reuses; the records alone tell whether they hold). */
@@ -192,7 +192,7 @@ export function putPart(cache: Cache, real: string, hash: string, part: ScanPart
   };
   if (name === 'scan') {
     const { walk, files, scan, ...rest } = part as ScanPart;
-    if (walk.tree && walk.id && !recordsOnly) cache.putValue(SNAPSHOT_NS, walkTreeKey(real, hash), { id: walk.id, tree: walk.tree });
+    if (walk.tree && walk.id && !recordsOnly) cache.putValue(SNAPSHOT_NS, walkTreeKey(real, hash), { id: walk.id, root: walk.tree });
     put({ ...rest, walk: { record: walk.record, ...(walk.id ? { id: walk.id } : {}) }, files: files.map((f) => ({ key: f.key, record: f.record })) }, { walk: walk.value, outcomes: files.map((f) => f.outcome), scan } satisfies Omit<ScanValues, 'tag'>);
   } else if (name === 'model') {
     const { model, files, side, vendored, ...rest } = part as ModelPart;

@@ -46,7 +46,6 @@ import { readMakeSide, readRecipeFiles } from '../producers/repo.js';
 import type { BuildModel } from '../producers/types.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { ExclusionCounter } from '../scan/exclusions.js';
-import { packTree } from '../scan/walk-memo.js';
 import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
 import type { BuildInputs } from '../sources/types.js';
@@ -205,7 +204,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
         walkUnfit = keepable(record);
         const { tree, ...walked } = value;
         if (kept && held && tree) walkCounts = { walked: tree.walked, replayed: tree.replayed };
-        keptWalk = { record, value: { ...walked, skipped: [...walked.skipped], excluded: cloneOf(walked.excluded.list()) }, id: randomUUID(), ...(tree ? { tree: packTree(tree.root, tree.visit) } : {}) };
+        keptWalk = { record, value: { ...walked, skipped: [...walked.skipped], excluded: cloneOf(walked.excluded.list()) }, id: randomUUID(), ...(tree ? { tree: tree.root } : {}) };
         return walked;
       },
       collect: (task, fresh) => {
