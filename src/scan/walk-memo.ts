@@ -108,10 +108,10 @@ export class WalkMemo {
     return undefined;
   }
 
-  /** Whether a kept node's own reads all held: it can be replayed. */
+  /** Whether a kept node's own reads all held: it can be replayed (a node of a walk nothing recorded has none: never). */
   holds(node: WalkNode): boolean {
     const held = this.kept?.held;
-    return !!held && node.reads.every((k) => held.has(k));
+    return !!held && node.reads.length > 0 && node.reads.every((k) => held.has(k));
   }
 
   /** The keys touched while the walk runs, in order (tracked-fs startLog). */

@@ -110,4 +110,15 @@ describe('the walk kept per directory', () => {
     expect(again.tree!.replayed).toBe(0);
     expect(outputs(again)).toEqual(outputs(first.value));
   });
+
+  it('a tree kept by a walk nothing recorded (no reads known) is never replayed', () => {
+    const t = tree({ ...FILES });
+    const unrecorded = walkTree(t.dir, config, { recipeTree: true, keep: true });
+    const { record } = recordReadsSync(() => walkTree(t.dir, config, { recipeTree: true }), start());
+    writeFileSync(join(t.dir, 'packages/db/new.yaml'), 'b: 1\n');
+    const held = new Map(record.paths.map((p) => [keyOfTouched(p), p]));
+    const again = walkTree(t.dir, config, { recipeTree: true, keep: true, kept: { root: unrecorded.tree!.root, held } });
+    expect(again.tree!.replayed).toBe(0);
+    expect(outputs(again)).toEqual(outputs(walkTree(t.dir, config, { recipeTree: true })));
+  });
 });
