@@ -397,7 +397,7 @@ export interface RecordCheck {
    * lstat-only); only when a file was hashed again or more than REFRESH_LISTINGS directories were listed again.
    */
   refreshed?: ReadRecord;
-  /** With CheckOptions `all`, when it does not hold: the key (util keyOf) of every path that changed… */
+  /** With CheckOptions `all`, when it does not hold: the key (keyOfTouched) of every path that changed… */
   failed?: Set<string>;
   /** …and every path that held, with today's stats where they were asked again (what a derivation reusing part of it notes: noteReads). */
   held?: ReadRecord;
@@ -604,7 +604,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
       continue;
     }
     if (!options.all) return { holds: false, reason: checked.failed, stats };
-    (failed ??= []).push({ key: dep.bytes ? `\0${dep.p}` : dep.p, reason: checked.failed });
+    (failed ??= []).push({ key: keyOfTouched(dep), reason: checked.failed });
   }
   if (failed) return { holds: false, reason: failed[0]!.reason, stats, failed: new Set(failed.map((f) => f.key)), held: { startNs: start.toString(), paths } };
   // a refreshed record is written again whole (the scan part is ~1 MB): worth it when files were hashed (a fresh

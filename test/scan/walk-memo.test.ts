@@ -89,6 +89,8 @@ describe('the walk kept per directory', () => {
       apply(t.dir);
       const check = checkRecord(kept.record, () => false, t.dir, { all: true });
       const held = new Map((check.holds ? kept.record.paths : check.held!.paths).map((p) => [keyOfTouched(p), p]));
+      // a check of every path: what changed and what held, each path once
+      if (!check.holds) expect(check.failed!.size + check.held!.paths.length, name).toBe(kept.record.paths.length);
       // the tree as the snapshot keeps it: a structured clone
       const keptRoot = deserialize(serialize(kept.value.tree!.root)) as WalkNode;
       const again = recordReadsSync(() => walkTree(t.dir, config, { recipeTree: true, keep: true, kept: { root: keptRoot, held } }), start());
