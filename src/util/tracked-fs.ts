@@ -116,7 +116,7 @@ class Recorder {
    * realpath changed during the run: the record is not kept.
    */
   merge(dep: TouchedPath): void {
-    const k = dep.bytes ? `\0${dep.p}` : dep.p;
+    const k = keyOfTouched(dep);
     const have = this.deps.get(k);
     if (!have) {
       this.deps.set(k, { ...dep });
@@ -180,6 +180,9 @@ function keyOf(path: PathLike): { k: string; p: string; bytes?: true } | undefin
   }
   return undefined;
 }
+
+/** The key a record, its check and a recording name a path by (keyOf of the path it was touched by). */
+export const keyOfTouched = (dep: Pick<TouchedPath, 'p' | 'bytes'>): string => (dep.bytes ? `\0${dep.p}` : dep.p);
 
 const pathOf = (dep: Pick<TouchedPath, 'p' | 'bytes'>): PathLike => (dep.bytes ? Buffer.from(dep.p, 'base64') : dep.p);
 
@@ -334,9 +337,6 @@ export function startLog(): string[] | undefined {
 export function stopLog(log: string[] | undefined): void {
   if (log && active?.log === log) active.log = undefined;
 }
-
-/** The key a record and its check name a path by (`failed`, startLog). */
-export const keyOfTouched = (dep: Pick<TouchedPath, 'p' | 'bytes'>): string => (dep.bytes ? `\0${dep.p}` : dep.p);
 
 /**
  * Note in the recording under way the paths a capture saw (captureReads), as
@@ -547,7 +547,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   /** One path checked: its entry with today's stats where they were asked again, or why it no longer holds. */
   const one = (dep: TouchedPath): TouchedPath | { failed: string } => {
     const path = pathOf(dep);
-    const key = dep.bytes ? `\0${dep.p}` : dep.p;
+    const key = keyOfTouched(dep);
     const now = tupleNow(key, path, dep.racy ? undefined : dep.l);
     const shown = dep.bytes ? Buffer.from(dep.p, 'base64').toString('utf8') : dep.p;
     // the common case first: the stat as recorded, and not racy
