@@ -191,9 +191,9 @@ export function viewOf(commits: readonly HistoryCommit[], ended: boolean, graph 
 }
 
 /** `DigestArchaeology.analyze`, reading the blobs it asks for until it has them all. */
-export async function analyzeLoaded(view: HistoryView, arch: DigestArchaeology, wanted: Set<string>, paths: string[], common?: Uint8Array): Promise<{ result: DigestHistoryResult; complete: boolean }> {
+export async function analyzeLoaded(view: HistoryView, arch: DigestArchaeology, wanted: Set<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>): Promise<{ result: DigestHistoryResult; complete: boolean }> {
   for (;;) {
-    const r = arch.analyze(view, wanted, paths, common);
+    const r = arch.analyze(view, wanted, paths, common, holders);
     if (!r.pending) return r;
     await arch.settled();
   }

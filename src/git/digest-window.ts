@@ -14,7 +14,13 @@
  * its earlier addition. When the introducing
  * commit also removed the digest from a file outside the searched ones (a move),
  * that file's history before the move is searched the same way (two rounds, as
- * before: a digest moved more often is said to be truncated).
+ * before: a digest moved more often is said to be truncated). An addition of a
+ * digest that a pin file already held in the adding commit's first parent (a
+ * copy: a second chart pinning the same image) introduces nothing: the addition
+ * before it in that parent's history is looked for, so the image is dated by its
+ * first pin, whatever other images are judged beside it (which files held it is
+ * read as `<parent>:<file>` through the same `cat-file --batch`, and kept with
+ * the digest changes).
  *
  * `analyze` is pure over what is loaded and says whether more history is
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
@@ -83,6 +89,9 @@ export type DigestChanges = Map<string, DigestChange>;
 /** The key of an entry's blob pair in `DigestChanges`. */
 export const changeKey = (entry: RawEntry): string => `${entry.oldBlob} ${entry.newBlob}`;
 
+/** The key under which `DigestChanges` keeps the digests `file` held at `commit` (as `added`; an immutable fact too). */
+export const heldKey = (commit: string, file: string): string => `held ${commit}:${file}`;
+
 export class DigestArchaeology {
   private readonly digestCache = new Map<string, ReadonlySet<string>>();
 
@@ -142,7 +151,7 @@ export class DigestArchaeology {
   }
 
   /** The pin files searched first, indexed over all loaded commits at once. */
-  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]> } | undefined;
+  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removedFrom: Map<string, Set<string>> } | undefined;
 
   /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
   private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
@@ -166,10 +175,16 @@ export class DigestArchaeology {
         }
         for (const entry of view.commits[p.done]!.entries) {
           if (!files.has(entry.path)) continue;
-          for (const d of this.change(entry)!.added) {
+          const ch = this.change(entry)!;
+          for (const d of ch.added) {
             const list = p.byDigest.get(d);
             if (list) list.push({ commit: p.done, file: entry.path });
             else p.byDigest.set(d, [{ commit: p.done, file: entry.path }]);
+          }
+          for (const d of ch.removed) {
+            const from = p.removedFrom.get(d);
+            if (from) from.add(entry.path);
+            else p.removedFrom.set(d, new Set([entry.path]));
           }
         }
       }
@@ -211,9 +226,11 @@ export class DigestArchaeology {
    * history tells, and whether the answer is final (`complete`: nothing unread
    * could change it, given that the caller reads until every build is loaded).
    * `common` marks the commits in the history of every build (the walk's
-   * floor): additions there are not taken (see `pickIntro`).
+   * floor): additions there are not taken (see `pickIntro`). `holders`: per
+   * digest, the pin files that hold it now (the images' pins), asked besides the
+   * files the loaded history adds it to whether they held it before an addition.
    */
-  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
+  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
     this.index(view);
     const found = new Map<string, DigestIntroduction>();
     const truncated: string[] = [];
@@ -221,7 +238,7 @@ export class DigestArchaeology {
     let moveRounds = 0;
     const { graph } = view;
     const key = paths.join('\0');
-    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map() };
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removedFrom: new Map() };
     const primary = this.primary;
     for (const digest of new Set(wanted)) {
       let files = primary.files;
@@ -234,7 +251,7 @@ export class DigestArchaeology {
           if (!view.ended) state.incomplete = true;
           break;
         }
-        const pick = this.pickIntro(view, adds, common, state);
+        const pick = this.pickIntro(view, adds, common, state, digest, this.mayHold(digest, files, holders));
         const c = view.commits[pick.commit]!;
         const prev = found.get(digest);
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
@@ -268,17 +285,64 @@ export class DigestArchaeology {
   }
 
   /**
+   * The pin files that may hold `digest` before one of its additions: those
+   * that hold it now (`holders`), those the loaded history adds it to or
+   * removes it from (a file that held it then and does not now lost it in a
+   * commit after that addition's parent, which the walk has read), and `files`
+   * (a move's round searches the files it was moved from).
+   */
+  private mayHold(digest: string, files: ReadonlySet<string>, holders: ReadonlyMap<string, readonly string[]> | undefined): string[] {
+    const out = new Set<string>(holders?.get(digest) ?? []);
+    for (const { file } of this.primary?.byDigest.get(digest) ?? []) out.add(file);
+    for (const file of this.primary?.removedFrom.get(digest) ?? []) out.add(file);
+    if (files !== this.primary?.files) for (const f of files) out.add(f);
+    return [...out].sort();
+  }
+
+  /**
+   * Whether one of `files` held `digest` at `commit` (read as `<commit>:<file>`,
+   * kept with the digest changes under `heldKey`); undefined while a file is
+   * unread. A path git's batch cannot be asked for (a newline in it) holds nothing.
+   */
+  private heldAt(commit: string, digest: string, files: readonly string[], state: { pending: boolean }): boolean | undefined {
+    let unread = false;
+    for (const file of files) {
+      if (file.includes('\n')) continue;
+      const key = heldKey(commit, file);
+      let held = this.known.get(key)?.added;
+      if (!held) {
+        held = this.digests(`${commit}:${file}`);
+        if (!held) {
+          unread = true;
+          continue;
+        }
+        this.known.set(key, { added: held, removed: EMPTY });
+      }
+      if (held.has(digest)) return true;
+    }
+    if (unread) state.pending = true;
+    return unread ? undefined : false;
+  }
+
+  /**
    * The introduction among `adds` (newest first): the oldest one outside
    * `common` (undefined: the oldest of all, as over the whole history); when
-   * that is a revert, the addition before it in its parent's history.
+   * that is a revert, or a copy (one of `mayHold` held the digest in its first
+   * parent already), the addition before it in its parent's history.
    */
-  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean }): { commit: number; file: string } {
+  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean; pending: boolean }, digest: string, mayHold: readonly string[]): { commit: number; file: string } {
     const { graph, topo } = view;
     let pick = adds[0]!;
     for (const a of adds) if (!common?.[a.commit] && (common?.[pick.commit] || topo[a.commit]! > topo[pick.commit]!)) pick = a;
-    for (let guard = 0; REVERT.test(view.commits[pick.commit]!.subject) && guard < adds.length; guard++) {
-      const parent = view.commits[pick.commit]!.parentShas[0];
+    for (let guard = 0; guard < adds.length; guard++) {
+      const c = view.commits[pick.commit]!;
+      const parent = c.parentShas[0];
       if (parent === undefined) break;
+      if (!REVERT.test(c.subject)) {
+        const copy = this.heldAt(parent, digest, mayHold, state);
+        // unread: asked again once the batch has answered (pending)
+        if (!copy) break;
+      }
       if (!graph.has(parent)) {
         if (!view.ended) state.incomplete = true;
         break;
@@ -286,7 +350,7 @@ export class DigestArchaeology {
       const before = graph.ancestors(parent);
       const older = adds.find((a) => before[a.commit] === 1);
       if (!older) {
-        // what the revert put back may have come in before what is read yet
+        // what the revert put back (or the copy copied) may have come in before what is read yet
         if (!view.ended) state.incomplete = true;
         break;
       }

@@ -58,6 +58,12 @@ export interface StaleOptions {
   history?: StartedHistory;
   /** Tests: grow the history window by this many commits per check (every stopping point is tried). */
   windowStep?: number;
+  /**
+   * Every file the scan found a digest pin in, searched by digest history besides
+   * the judged images' own pin files: where a digest was pinned first does not
+   * depend on which images are judged (`stale IMAGE` answers as the whole run).
+   */
+  pinFiles?: readonly string[];
   /** Filled with what the answer read besides history and the tree (stale/reuse.ts keeps it with the answer). */
   observed?: ObservedFacts;
 }
@@ -75,6 +81,18 @@ export interface ObservedFacts extends ObservedRefs {
 import { oldestOf } from './age.js';
 
 type Subject = ProvenanceSubject<StaleImageInput>;
+
+/** Per digest, the pin files of the images that carry it. */
+function holdersOf(subjects: readonly Subject[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const s of subjects) {
+    if (!s.digest) continue;
+    const files = out.get(s.digest) ?? [];
+    for (const p of s.pins) if (!files.includes(p.file)) files.push(p.file);
+    out.set(s.digest, files);
+  }
+  return out;
+}
 
 export async function computeStale(repo: string, images: StaleImageInput[], options: StaleOptions = {}): Promise<StaleReport> {
   const headRev = options.head ?? 'HEAD';
@@ -119,7 +137,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   const present = await existingCommits(repo, otherCommits);
   timer.lap('provenance-sources');
   const digests = new Set(subjects.flatMap((s) => (s.digest ? [s.digest] : [])));
-  const files = [...new Set(subjects.flatMap((s) => s.pins.map((p) => p.file)))].sort();
+  const files = [...new Set([...subjects.flatMap((s) => s.pins.map((p) => p.file)), ...(options.pinFiles ?? [])])].sort();
   const digestInput = (history: DigestHistoryResult) => ({ history, shallow, buildCommit: ctx.buildCommit, searchedFiles: files.length });
   const usesDigests = methods.includes('digest-history');
   /** Per subject, the steps in method order (digest history's from `history`). */
@@ -132,6 +150,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     digests: usesDigests ? digests : new Set(),
     // no digest to look for: no pin file's blob is read (a rendered bundle's every version is megabytes)
     files: usesDigests && digests.size > 0 ? files : [],
+    holders: holdersOf(subjects),
     builds: (history, graph) => stepsOf(history).flatMap((steps) => {
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
       return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];

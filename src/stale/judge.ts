@@ -31,7 +31,7 @@ import { gitStats } from '../git/run.js';
  */
 const digestPinFiles = (pins: readonly Pin[]) => (pins.some((p) => p.ref.digest !== undefined) ? pins.map((p) => p.file) : []);
 
-export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit'> {
+export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit' | 'pinFiles'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
   scan?: ScanResult;
   /** Reuse a build model the caller already read. */
@@ -161,7 +161,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
     throw e;
   }
   const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, pinFiles: digestPinFiles(scan.pins), ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
   if (tree && recovered.length === 0) {

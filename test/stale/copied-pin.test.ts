@@ -1,0 +1,108 @@
+/**
+ * A digest copied into a second pin file (a new chart pinning the same image)
+ * is no introduction: the image is dated by its first pin, wherever the history
+ * window stops and whatever other images are judged beside it. Before this was
+ * so, the window took the copy (the newest addition) as the introduction when
+ * nothing else kept it reading: the image was said to be built after the fixes
+ * merged between its first pin and the copy, and `current`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { runCli } from '../support/io.js';
+import { computeStale } from '../../src/stale/history.js';
+import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
+
+const repos: TestRepo[] = [];
+afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));
+const NOW = new Date('2026-03-01T00:00:00Z');
+const REF = `ghcr.io/acme/c:v1.1.0@${DIGEST('c')}`;
+const [A, B, O] = ['charts/a/values.yaml', 'charts/b/values.yaml', 'charts/o/values.yaml'];
+
+/** c built from `built`, pinned in chart a by `prep`, fixed by `fix`, then copied into chart b (filler commits between). */
+function copiedRepo() {
+  const r = makeRepo();
+  repos.push(r);
+  r.commit({ 'src/c/main.go': '1\n', 'src/o/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')), [O]: values('o', 'v1', DIGEST('e')) }, 'initial');
+  const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+  const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+  for (let i = 0; i < 6; i++) r.commit({ 'docs/notes.md': `${i}\n` }, `docs: note ${i}`);
+  const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+  for (let i = 6; i < 9; i++) r.commit({ 'docs/notes.md': `${i}\n` }, `docs: note ${i}`);
+  const copy = r.commit({ [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: a second chart pins the same image');
+  r.commit({ 'docs/notes.md': 'last\n' }, 'docs: last note');
+  const c = image('c', [pin(A, 2, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
+  // o's pin came with the first commit: judged beside c, it keeps the window reading to the root
+  const o = image('o', [pin(O, 2, `ghcr.io/acme/o:v1@${DIGEST('e')}`)], inputs('o', 'src/o/'));
+  return { r, built, prep, fix, copy, c, o };
+}
+
+const entryOf = (report: Awaited<ReturnType<typeof computeStale>>, name: string) => report.images.find((i) => i.image === name)!;
+
+describe('a digest copied into a second pin file', () => {
+  it('is dated by its first pin wherever the window stops: the fix merged before the copy is unshipped', async () => {
+    const { r, built, prep, fix, c } = copiedRepo();
+    for (const windowStep of [undefined, 1, 2, 5]) {
+      const report = await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'], ...(windowStep ? { windowStep } : {}) });
+      const img = entryOf(report, 'c');
+      expect(img.status, `step ${windowStep}`).toBe('stale');
+      expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
+      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A } });
+      expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
+    }
+  });
+
+  it('gets the same answer judged alone as beside an image whose build is older', async () => {
+    const { r, built, c, o } = copiedRepo();
+    const alone = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c');
+    const beside = entryOf(await computeStale(r.dir, [c, o], { now: NOW, methods: ['digest-history'] }), 'c');
+    expect(alone).toEqual(beside);
+    expect(alone.builtFrom?.commit).toBe(built);
+  });
+
+  it('is dated by its first pin when that file has moved on to another digest since, judged alone', async () => {
+    const { r, built, prep, fix } = copiedRepo();
+    r.commit({ [A]: values('c', 'v1.2.0', DIGEST('d')) }, 'chore: chart a pins a newer build');
+    const only = image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'));
+    // chart a pins another image now (c at the newer digest), not judged here: searched as one of the scan's pin files
+    const pinFiles = [A, B, O];
+    for (const windowStep of [undefined, 1, 3]) {
+      const img = entryOf(await computeStale(r.dir, [only], { now: NOW, methods: ['digest-history'], pinFiles, ...(windowStep ? { windowStep } : {}) }), 'c');
+      expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
+      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A } });
+      expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
+    }
+  });
+
+  it('still dates a digest first pinned in two files at once by that commit', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', [A]: 'x: 1\n' }, 'initial');
+    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two');
+    const both = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')), [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): later');
+    const c = image('c', [pin(A, 2, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
+    const img = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c');
+    expect(img.builtFrom?.commit).toBe(built);
+    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: both, file: A } });
+    expect(img.unshipped.map((u) => u.commit)).toEqual([fix]);
+  });
+
+  it('keeps which files held the digest with the history: a warm run reads no blob again and answers the same', async () => {
+    const { r, built } = copiedRepo();
+    r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  c:\n    repository: ghcr.io/acme/c\n    context: src/c\n', 'src/c/Dockerfile': 'FROM alpine\nCOPY . /app\n' }, 'chore: config');
+    const run = (...extra: string[]) => runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', ...extra], { cwd: r.dir });
+    const reference = JSON.parse((await run('--no-cache')).out);
+    const c = (doc: { images: { image: string; status: string; builtFrom?: { commit: string } }[] }) => doc.images.find((i) => i.image === 'c')!;
+    expect(c(reference)).toMatchObject({ status: 'stale', builtFrom: { commit: built } });
+    // judged alone (`stale c`), the same answer
+    expect(c(JSON.parse((await runCli(['--repo', r.dir, 'stale', 'c', '--format', 'json', '--no-cache'], { cwd: r.dir })).out))).toEqual(c(reference));
+    await run();
+    // a new commit touching the config: the kept answer is not reused, the history is judged again from kept records
+    r.commit({ 'pinwatch.yaml': `# the same config\n${r.git('show', 'HEAD:pinwatch.yaml')}\n` }, 'chore: comment the config');
+    const warm = await run('-v');
+    expect(warm.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
+    const strip = (doc: { stats?: unknown; head?: string }) => ({ ...doc, stats: undefined, head: undefined });
+    expect(strip(JSON.parse(warm.out))).toEqual(strip(JSON.parse((await run('--no-cache')).out)));
+    expect(strip(JSON.parse(warm.out))).toEqual(strip(reference));
+  });
+});
