@@ -28,6 +28,7 @@ import { readCommitMessages } from '../git/messages.js';
 import { firstParentOwners } from './pr-owner.js';
 import { prCommits, splitForPr } from './pr-mode.js';
 import { phaseTimer, type PhaseTimer } from './timer.js';
+import type { Pin } from '../model/index.js';
 import type { StaleImage, StaleImageInput, StaleReport } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
 import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
@@ -81,6 +82,14 @@ export interface ObservedFacts extends ObservedRefs {
 import { oldestOf } from './age.js';
 
 type Subject = ProvenanceSubject<StaleImageInput>;
+
+/**
+ * The pin files digest history searches (StaleOptions `pinFiles`), whose blobs the
+ * history pass reads ahead: every pin file once some pin carries a digest; none when
+ * no pin does (there is nothing to look for, and a rendered bundle's every version is
+ * megabytes).
+ */
+export const digestPinFiles = (pins: readonly Pin[]): string[] => (pins.some((p) => p.ref.digest !== undefined) ? [...new Set(pins.map((p) => p.file))] : []);
 
 /** Per digest, the pin files of the images that carry it. */
 function holdersOf(subjects: readonly Subject[]): Map<string, string[]> {

@@ -11,25 +11,17 @@ import { RECOVERY_CODES } from '../journal/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
-import { computeStale, type ObservedFacts, type StaleOptions } from './history.js';
+import { computeStale, digestPinFiles, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
 import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
 import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
-import type { Pin } from '../model/index.js';
 import type { Touched } from './reuse.js';
 import { imagesHash, judgeTouched } from './partial.js';
 import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
-
-/**
- * The pin files whose blobs the history pass reads ahead: every pin file once some pin
- * carries a digest (digest history searches them all for it); none when no pin does
- * (there is nothing to look for, and a rendered bundle's every version is megabytes).
- */
-const digestPinFiles = (pins: readonly Pin[]) => (pins.some((p) => p.ref.digest !== undefined) ? pins.map((p) => p.file) : []);
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit' | 'pinFiles'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */

@@ -88,14 +88,17 @@ describe('a digest copied into a second pin file', () => {
   });
 
   it('keeps which files held the digest with the history: a warm run reads no blob again and answers the same', async () => {
-    const { r, built } = copiedRepo();
+    const { r, built, prep, copy } = copiedRepo();
     r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  c:\n    repository: ghcr.io/acme/c\n    context: src/c\n', 'src/c/Dockerfile': 'FROM alpine\nCOPY . /app\n' }, 'chore: config');
     const run = (...extra: string[]) => runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', ...extra], { cwd: r.dir });
     const reference = JSON.parse((await run('--no-cache')).out);
     const c = (doc: { images: { image: string; status: string; builtFrom?: { commit: string } }[] }) => doc.images.find((i) => i.image === 'c')!;
     expect(c(reference)).toMatchObject({ status: 'stale', builtFrom: { commit: built } });
-    // judged alone (`stale c`), the same answer
+    // judged alone (`stale c`), the same answer; `explain c` names the same build
     expect(c(JSON.parse((await runCli(['--repo', r.dir, 'stale', 'c', '--format', 'json', '--no-cache'], { cwd: r.dir })).out))).toEqual(c(reference));
+    const explained = await runCli(['--repo', r.dir, 'explain', 'c', '--no-cache'], { cwd: r.dir });
+    expect(explained.out).toContain(`introduced by ${prep.slice(0, 10)}`);
+    expect(explained.out).not.toContain(`introduced by ${copy.slice(0, 10)}`);
     await run();
     // a new commit touching the config: the kept answer is not reused, the history is judged again from kept records
     r.commit({ 'pinwatch.yaml': `# the same config\n${r.git('show', 'HEAD:pinwatch.yaml')}\n` }, 'chore: comment the config');
