@@ -300,18 +300,25 @@ export class DigestArchaeology {
   }
 
   /**
-   * Whether one of `files` held `digest` at `commit` (read as `<commit>:<file>`,
-   * kept with the digest changes under `heldKey`); undefined while a file is
-   * unread. A path git's batch cannot be asked for (a newline in it) holds nothing.
+   * Whether one of `files` held `digest` in the first parent of `c`, a
+   * non-merge commit adding it: a file `c` changes held it when its change does
+   * not add it and its old blob holds it (a blob most likely read already); any
+   * other is read as `<parent>:<file>`. Each answer is kept with the digest
+   * changes under `heldKey`; undefined while a blob is unread. A path git's
+   * batch cannot be asked for (a newline in it) holds nothing.
    */
-  private heldAt(commit: string, digest: string, files: readonly string[], state: { pending: boolean }): boolean | undefined {
+  private heldAt(c: HistoryCommit, parent: string, digest: string, files: readonly string[], state: { pending: boolean }): boolean | undefined {
     let unread = false;
     for (const file of files) {
-      if (file.includes('\n')) continue;
-      const key = heldKey(commit, file);
+      const entry = c.entries.find((e) => e.path === file);
+      // the commit put it there: not held before (its change is known: the addition was found from it)
+      if (entry && this.change(entry)?.added.has(digest)) continue;
+      if (entry && isNullBlob(entry.oldBlob)) continue;
+      if (!entry && file.includes('\n')) continue;
+      const key = heldKey(parent, file);
       let held = this.known.get(key)?.added;
       if (!held) {
-        held = this.digests(`${commit}:${file}`);
+        held = this.digests(entry ? entry.oldBlob : `${parent}:${file}`);
         if (!held) {
           unread = true;
           continue;
@@ -339,7 +346,7 @@ export class DigestArchaeology {
       const parent = c.parentShas[0];
       if (parent === undefined) break;
       if (!REVERT.test(c.subject)) {
-        const copy = this.heldAt(parent, digest, mayHold, state);
+        const copy = this.heldAt(c, parent, digest, mayHold, state);
         // unread: asked again once the batch has answered (pending)
         if (!copy) break;
       }

@@ -38,17 +38,25 @@ function copiedRepo() {
 
 const entryOf = (report: Awaited<ReturnType<typeof computeStale>>, name: string) => report.images.find((i) => i.image === name)!;
 
+/**
+ * `images` judged with the window grown `steps` commits at a time (undefined: as a
+ * run grows it), `pinFiles` searched besides their pins: c is stale, built from
+ * `built`, its digest introduced by `intro` in `file`, `unshipped` its unshipped commits.
+ */
+async function expectDated(dir: string, images: Parameters<typeof computeStale>[1], steps: (number | undefined)[], want: { built: string; intro: string; file: string; unshipped: string[] }, pinFiles?: string[]) {
+  for (const windowStep of steps) {
+    const img = entryOf(await computeStale(dir, images, { now: NOW, methods: ['digest-history'], ...(pinFiles ? { pinFiles } : {}), ...(windowStep ? { windowStep } : {}) }), 'c');
+    expect(img.status, `step ${windowStep}`).toBe('stale');
+    expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(want.built);
+    expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: want.intro, file: want.file } });
+    expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual(want.unshipped);
+  }
+}
+
 describe('a digest copied into a second pin file', () => {
   it('is dated by its first pin wherever the window stops: the fix merged before the copy is unshipped', async () => {
     const { r, built, prep, fix, c } = copiedRepo();
-    for (const windowStep of [undefined, 1, 2, 5]) {
-      const report = await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'], ...(windowStep ? { windowStep } : {}) });
-      const img = entryOf(report, 'c');
-      expect(img.status, `step ${windowStep}`).toBe('stale');
-      expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
-      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A } });
-      expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
-    }
+    await expectDated(r.dir, [c], [undefined, 1, 2, 5], { built, intro: prep, file: A, unshipped: [fix] });
   });
 
   it('gets the same answer judged alone as beside an image whose build is older', async () => {
@@ -64,13 +72,20 @@ describe('a digest copied into a second pin file', () => {
     r.commit({ [A]: values('c', 'v1.2.0', DIGEST('d')) }, 'chore: chart a pins a newer build');
     const only = image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'));
     // chart a pins another image now (c at the newer digest), not judged here: searched as one of the scan's pin files
-    const pinFiles = [A, B, O];
-    for (const windowStep of [undefined, 1, 3]) {
-      const img = entryOf(await computeStale(r.dir, [only], { now: NOW, methods: ['digest-history'], pinFiles, ...(windowStep ? { windowStep } : {}) }), 'c');
-      expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
-      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A } });
-      expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
-    }
+    await expectDated(r.dir, [only], [undefined, 1, 3], { built, intro: prep, file: A, unshipped: [fix] }, [A, B, O]);
+  });
+
+  it('is a copy too when the commit copying it also edits the file it came from', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', [A]: 'x: 1\n' }, 'initial');
+    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two');
+    const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): later');
+    // chart a keeps the digest and gains a comment; chart b gets the digest: read from chart a's old blob in that commit
+    r.commit({ [A]: `# pinned for the release\n${values('c', 'v1.1.0', DIGEST('c'))}`, [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins c too');
+    const c = image('c', [pin(A, 3, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
+    await expectDated(r.dir, [c], [undefined, 1], { built, intro: prep, file: A, unshipped: [fix] });
   });
 
   it('still dates a digest first pinned in two files at once by that commit', async () => {
@@ -81,10 +96,7 @@ describe('a digest copied into a second pin file', () => {
     const both = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')), [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
     const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): later');
     const c = image('c', [pin(A, 2, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
-    const img = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c');
-    expect(img.builtFrom?.commit).toBe(built);
-    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: both, file: A } });
-    expect(img.unshipped.map((u) => u.commit)).toEqual([fix]);
+    await expectDated(r.dir, [c], [undefined, 1], { built, intro: both, file: A, unshipped: [fix] });
   });
 
   it('keeps which files held the digest with the history: a warm run reads no blob again and answers the same', async () => {
