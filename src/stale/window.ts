@@ -11,8 +11,10 @@
  *   build (where a cherry-pick of one of them could sit, see unshipped.ts).
  * Builds that are not in HEAD's history (a tag on another branch) are known so
  * once the walk has ended without them, and read by one more pass,
- * `git log --raw <them> --not HEAD`. Reading grows by half
- * between checks, so the checks cost little against the walk.
+ * `git log --raw <them> --not HEAD`. The first check takes the newest 1,024
+ * commits (or where the last run stopped), even when the pin-file prefetch has
+ * parsed more: a history whose builds are recent is judged on those alone.
+ * Reading grows by half between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
 import { changeKey, DigestArchaeology, type DigestChanges, type HistoryView } from '../git/digest-window.js';
@@ -265,7 +267,9 @@ export async function readWindow(repo: string, head: string, started: StartedHis
           if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
         }
       }
-      const loaded = step === undefined ? stream.commits.slice() : stream.commits.slice(0, target);
+      // the first check takes `target` commits even when more are parsed already (the pin-file prefetch reads ahead
+      // up to PREFETCH_COMMITS): a history whose builds are recent is settled there, and judged on those alone
+      const loaded = stream.commits.slice(0, target);
       const ended = stream.ended && loaded.length === stream.commits.length;
       // digests are searched in HEAD's history only; builds off it join the graph
       const mainView = viewOf(loaded, ended);
@@ -296,7 +300,8 @@ export async function readWindow(repo: string, head: string, started: StartedHis
         stream.stop();
         return { view, history: answer.result, read: commits.length, stopped };
       }
-      target = step === undefined ? Math.ceil(stream.commits.length * 1.5) + 64 : target + step;
+      // a check that did not settle: everything parsed already, and half as much again
+      target = step === undefined ? Math.max(Math.ceil(loaded.length * 1.5) + 64, stream.commits.length) : target + step;
     }
   } finally {
     stream.stop();

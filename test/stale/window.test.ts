@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { staleReport } from '../../src/stale/repo.js';
-import { GOLDEN_REPOS } from './golden/repos.mjs';
+import { GOLDEN_REPOS, fromStream } from './golden/repos.mjs';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -33,4 +33,17 @@ describe('the history window', () => {
       }
     }, 120_000);
   }
+
+  it('judges only as much history as settles the answer, not all the pin-file prefetch read ahead', async () => {
+    // 2,500 commits, every image built from the last 100: the prefetch parses them all (it reads up to 4,096 ahead)
+    const dir = fromStream({ images: 6, commits: 2500, releaseEvery: 50, releasesFrom: 2400 });
+    made.push(dir);
+    const config = loadConfig(dir);
+    const report = await staleReport(dir, config, { now: NOW });
+    expect(report.images.length).toBe(6);
+    expect(report.history).toMatchObject({ whole: false });
+    expect(report.history!.commits).toBeLessThanOrEqual(1024);
+    const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined });
+    expect(strip(await staleReport(dir, config, { now: NOW, windowStep: 97 }))).toEqual(strip(report));
+  }, 120_000);
 });

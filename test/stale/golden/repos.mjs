@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIXTURE = join(ROOT, '..', 'shared', 'fixtures', 'cozystack-3c780acd4');
 const ENV = { ...process.env, GIT_AUTHOR_NAME: 'Golden', GIT_AUTHOR_EMAIL: 'golden@example.test', GIT_COMMITTER_NAME: 'Golden', GIT_COMMITTER_EMAIL: 'golden@example.test', GIT_AUTHOR_DATE: '2026-01-05T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-05T00:00:00Z', GIT_CONFIG_NOSYSTEM: '1', HOME: tmpdir() };
 
-function fromStream(options) {
+/** A synthetic bench history (bench/stale/history.mjs with `options`) in a new repository. */
+export function fromStream(options) {
   const dir = mkdtempSync(join(tmpdir(), 'pinwatch-golden-'));
   execFileSync('git', ['init', '-q', '-b', 'main', dir], { env: ENV });
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: staleHistoryStream(options), env: ENV, maxBuffer: 1 << 28 });
