@@ -19,7 +19,7 @@
  * copy: a second chart pinning the same image) introduces nothing: the addition
  * before it in that parent's history is looked for, so the image is dated by its
  * first pin, whatever other images are judged beside it (which files held it is
- * read as `<parent>:<file>` through the same `cat-file --batch`, and kept with
+ * read as `<parent>:./<file>` through the same `cat-file --batch`, and kept with
  * the digest changes).
  *
  * `analyze` is pure over what is loaded and says whether more history is
@@ -303,7 +303,7 @@ export class DigestArchaeology {
    * Whether one of `files` held `digest` in the first parent of `c`, a
    * non-merge commit adding it: a file `c` changes held it when its change does
    * not add it and its old blob holds it (a blob most likely read already); any
-   * other is read as `<parent>:<file>`. Each answer is kept with the digest
+   * other is read as `<parent>:./<file>`. Each answer is kept with the digest
    * changes under `heldKey`; undefined while a blob is unread. A path git's
    * batch cannot be asked for (a newline in it) holds nothing.
    */
@@ -318,7 +318,8 @@ export class DigestArchaeology {
       const key = heldKey(parent, file);
       let held = this.known.get(key)?.added;
       if (!held) {
-        held = this.digests(entry ? entry.oldBlob : `${parent}:${file}`);
+        // `./`: the path from the root, which git's batch (run there) resolves below a subdirectory root too
+        held = this.digests(entry ? entry.oldBlob : `${parent}:./${file}`);
         if (!held) {
           unread = true;
           continue;

@@ -6,6 +6,7 @@
  * nothing else kept it reading: the image was said to be built after the fixes
  * merged between its first pin and the copy, and `current`.
  */
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
@@ -86,6 +87,19 @@ describe('a digest copied into a second pin file', () => {
     r.commit({ [A]: `# pinned for the release\n${values('c', 'v1.1.0', DIGEST('c'))}`, [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins c too');
     const c = image('c', [pin(A, 3, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
     await expectDated(r.dir, [c], [undefined, 1], { built, intro: prep, file: A, unshipped: [fix] });
+  });
+
+  it('is a copy too below a root that is a subdirectory of the work tree', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const under = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([k, v]) => [`deploy/${k}`, v]));
+    r.commit(under({ 'src/c/main.go': '1\n', [A]: 'x: 1\n' }), 'initial');
+    const built = r.commit(under({ 'src/c/main.go': '2\n' }), 'feat(c): two');
+    const prep = r.commit(under({ [A]: values('c', 'v1.1.0', DIGEST('c')) }), 'Prepare release v1.1.0');
+    const fix = r.commit(under({ 'src/c/main.go': '3\n' }), 'fix(c): later');
+    r.commit(under({ [B]: values('c', 'v1.1.0', DIGEST('c')) }), 'chore: chart b pins c too');
+    const c = image('c', [pin(A, 2, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
+    await expectDated(join(r.dir, 'deploy'), [c], [undefined, 1], { built, intro: prep, file: A, unshipped: [fix] });
   });
 
   it('still dates a digest first pinned in two files at once by that commit', async () => {
