@@ -305,7 +305,9 @@ export class DigestArchaeology {
    * not add it and its old blob holds it (a blob most likely read already); any
    * other is read as `<parent>:./<file>`. Each answer is kept with the digest
    * changes under `heldKey`; undefined while a blob is unread. A path git's
-   * batch cannot be asked for (a newline in it) holds nothing.
+   * batch cannot be asked for (a newline in it) is taken to have held it: the
+   * introduction is then looked for further back (an older build, more
+   * unshipped commits), never dated later than it may be.
    */
   private heldAt(c: HistoryCommit, parent: string, digest: string, files: readonly string[], state: { pending: boolean }): boolean | undefined {
     let unread = false;
@@ -314,7 +316,7 @@ export class DigestArchaeology {
       // the commit put it there: not held before (its change is known: the addition was found from it)
       if (entry && this.change(entry)?.added.has(digest)) continue;
       if (entry && isNullBlob(entry.oldBlob)) continue;
-      if (!entry && file.includes('\n')) continue;
+      if (!entry && file.includes('\n')) return true;
       const key = heldKey(parent, file);
       let held = this.known.get(key)?.added;
       if (!held) {

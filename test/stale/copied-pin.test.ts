@@ -102,6 +102,19 @@ describe('a digest copied into a second pin file', () => {
     await expectDated(join(r.dir, 'deploy'), [c], [undefined, 1], { built, intro: prep, file: A, unshipped: [fix] });
   });
 
+  it('is a copy too when the file it came from has a newline in its name (asked by no name: taken to hold it)', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const odd = 'charts/a\nb/values.yaml';
+    r.commit({ 'src/c/main.go': '1\n' }, 'initial');
+    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two');
+    const prep = r.commit({ [odd]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): later');
+    r.commit({ [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins c too');
+    const c = image('c', [pin(odd, 2, REF), pin(B, 2, REF)], inputs('c', 'src/c/'));
+    await expectDated(r.dir, [c], [undefined, 1], { built, intro: prep, file: odd, unshipped: [fix] });
+  });
+
   it('still dates a digest first pinned in two files at once by that commit', async () => {
     const r = makeRepo();
     repos.push(r);
