@@ -11,7 +11,9 @@
  * common to every build (stale/window.ts reads exactly that far; over the whole
  * history it is the oldest of all, as `log -p` answered). An introduction that
  * is a `git revert` looks further back, so a digest reverted back to is dated by
- * its earlier addition. When the introducing
+ * its earlier addition; so does one that a commit the walk read took out of a
+ * pin file before (a return: a rollback by hand, an older build stamped again),
+ * however far back its first addition lies. When the introducing
  * commit also removed the digest from a file outside the searched ones (a move),
  * that file's history before the move is searched the same way (two rounds, as
  * before: a digest moved more often is said to be truncated). An addition of a
@@ -151,7 +153,7 @@ export class DigestArchaeology {
   }
 
   /** The pin files searched first, indexed over all loaded commits at once. */
-  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removedFrom: Map<string, Set<string>> } | undefined;
+  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removedFrom: Map<string, Set<string>>; removedBy: Map<string, number[]> } | undefined;
 
   /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
   private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
@@ -185,6 +187,9 @@ export class DigestArchaeology {
             const from = p.removedFrom.get(d);
             if (from) from.add(entry.path);
             else p.removedFrom.set(d, new Set([entry.path]));
+            const by = p.removedBy.get(d);
+            if (!by) p.removedBy.set(d, [p.done]);
+            else if (by[by.length - 1] !== p.done) by.push(p.done);
           }
         }
       }
@@ -238,7 +243,7 @@ export class DigestArchaeology {
     let moveRounds = 0;
     const { graph } = view;
     const key = paths.join('\0');
-    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removedFrom: new Map() };
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removedFrom: new Map(), removedBy: new Map() };
     const primary = this.primary;
     for (const digest of new Set(wanted)) {
       let files = primary.files;
@@ -335,10 +340,24 @@ export class DigestArchaeology {
   }
 
   /**
+   * Whether a loaded commit in the history of `parent` (itself included) took
+   * `digest` out of a pin file: then the pin files held it before, and an
+   * addition after that is its return (a rollback by hand, a release stamping
+   * an older build again), not its introduction.
+   */
+  private removedBefore(view: HistoryView, digest: string, parent: string): boolean {
+    const by = this.primary?.removedBy.get(digest);
+    if (!by || !view.graph.has(parent)) return false;
+    const before = view.graph.ancestors(parent);
+    return by.some((i) => before[i] === 1);
+  }
+
+  /**
    * The introduction among `adds` (newest first): the oldest one outside
    * `common` (undefined: the oldest of all, as over the whole history); when
-   * that is a revert, or a copy (one of `mayHold` held the digest in its first
-   * parent already), the addition before it in its parent's history.
+   * that is a revert, a copy (one of `mayHold` held the digest in its first
+   * parent already) or a return (`removedBefore`), the addition before it in its
+   * parent's history, read for as far as it takes.
    */
   private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean; pending: boolean }, digest: string, mayHold: readonly string[]): { commit: number; file: string } {
     const { graph, topo } = view;
@@ -351,7 +370,9 @@ export class DigestArchaeology {
       if (!REVERT.test(c.subject)) {
         const copy = this.heldAt(c, parent, digest, mayHold, state);
         // unread: asked again once the batch has answered (pending)
-        if (!copy) break;
+        if (copy === undefined) break;
+        // neither a copy nor a return (a commit the walk read took it out of a pin file before): its first addition
+        if (!copy && !this.removedBefore(view, digest, parent)) break;
       }
       if (!graph.has(parent)) {
         if (!view.ended) state.incomplete = true;
@@ -360,7 +381,7 @@ export class DigestArchaeology {
       const before = graph.ancestors(parent);
       const older = adds.find((a) => before[a.commit] === 1);
       if (!older) {
-        // what the revert put back (or the copy copied) may have come in before what is read yet
+        // what the revert put back (the copy copied, the return brought back) came in before what is read yet
         if (!view.ended) state.incomplete = true;
         break;
       }
