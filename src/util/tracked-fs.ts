@@ -467,6 +467,9 @@ function plainStatIs(path: PathLike, recorded: string): boolean {
   return String(st.ino) === ino && String(st.size) === size && String(st.mode) === mode && String(st.dev) === dev && st.mtimeMs === msOfNs(mtimeNs!) && st.ctimeMs === msOfNs(ctimeNs!);
 }
 
+/** Plain lstats that may miss in one check before a check where at least four in five miss asks only the exact lstat (each miss costs a second lstat). */
+const PLAIN_MISSES = 32;
+
 /** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
 function answerPart(tuple: string): string {
   if (tuple === '-') return '-';
@@ -496,12 +499,17 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   if (record.unusable) return { holds: false, reason: `the record cannot be checked (${record.unusable})`, stats };
   /** The exact lstats tupleNow asked in this check, by key: a path whose stat differs is not asked a third time by statDep. */
   const asked = new Map<string, { st: BigIntStats | undefined }>();
+  /** Plain lstats that settled a path and that did not: once most do not (a fresh checkout, every stat new), only the exact lstat is asked. */
+  const plain = { hits: 0, misses: 0 };
   /** lstat through the run's memo (`options.lstats`), when there is one. */
   const tupleNow = (key: string, path: PathLike, notRacy?: string): string => {
     const seen = lstats?.get(key);
     if (seen !== undefined) return seen;
     let now: string;
-    if (notRacy !== undefined && plainStatIs(path, notRacy)) now = notRacy;
+    const tryPlain = notRacy !== undefined && (plain.misses < PLAIN_MISSES || plain.misses <= 4 * plain.hits);
+    const held = tryPlain && plainStatIs(path, notRacy);
+    if (tryPlain) plain[held ? 'hits' : 'misses']++;
+    if (held) now = notRacy;
     else {
       const st = lstatQuiet(path);
       asked.set(key, { st });

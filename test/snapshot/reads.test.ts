@@ -198,6 +198,35 @@ describe('a record that holds is handed back with today\'s stats only when that 
     expect([hashed.holds, hashed.stats.hashed > 0]).toEqual([true, true]);
     expect(hashed.refreshed).toBeDefined();
   });
+
+  it('a fresh checkout (every stat new, past the plain lstats a check tries): each file hashed again, and a changed one still found, first or last', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-fresh-'));
+    made.push(dir);
+    const files = Array.from({ length: 100 }, (_, i) => join(dir, `f${String(i).padStart(3, '0')}.yaml`));
+    for (const f of files) writeFileSync(f, `a: ${f}\n`);
+    const start = BigInt(Date.now() + 10_000) * 1_000_000n;
+    const { record } = await tracked.recordReads(async () => {
+      for (const f of files) tracked.readFileSync(f, 'utf8');
+    }, start);
+    const none: tracked.HarmlessEntry = () => false;
+    expect(tracked.checkRecord(record, none).stats.hashed).toBe(0);
+    // a checkout afresh: the same contents, every file a new inode
+    const rewrite = (changed?: string) => {
+      for (const f of files) {
+        rmSync(f);
+        writeFileSync(f, f === changed ? 'a: changed\n' : `a: ${f}\n`);
+      }
+    };
+    rewrite();
+    const fresh = tracked.checkRecord(record, none, undefined, { all: true });
+    expect([fresh.holds, fresh.stats.hashed]).toEqual([true, files.length]);
+    for (const changed of [files[0]!, files[files.length - 1]!]) {
+      rewrite(changed);
+      const check = tracked.checkRecord(record, none, undefined, { all: true });
+      expect(check.holds).toBe(false);
+      expect([...check.failed!]).toEqual([changed]);
+    }
+  });
 });
 
 describe('an answer reused from the source memo is in the record of whoever reused it', () => {
