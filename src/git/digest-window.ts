@@ -13,7 +13,8 @@
  * is a `git revert` looks further back, so a digest reverted back to is dated by
  * its earlier addition; so does one that a commit the walk read took out of a
  * pin file before (a return: a rollback by hand, an older build stamped again),
- * however far back its first addition lies. When the introducing
+ * however far back its first addition lies; the newest such later addition is
+ * named with the introduction (`addedLater`). When the introducing
  * commit also removed the digest from a file outside the searched ones (a move),
  * that file's history before the move is searched the same way (two rounds, as
  * before: a digest moved more often is said to be truncated). An addition of a
@@ -41,6 +42,23 @@ export interface DigestIntroduction {
   file: string;
   /** Commits that moved the digest here from another file, newest first (seen through). */
   movedBy: { commit: string; from: string[] }[];
+  /** The newest later addition of the digest to the pin files (what `git log` of the pin shows last), when there is one. */
+  addedLater?: LaterAddition;
+}
+
+/**
+ * A later addition of an introduced digest, and what it was: a `git revert` back
+ * to it, a copy (a pin file held it in its parent), a return (a commit before it
+ * took it out), or an addition again on another line of history (a release
+ * branch stamping it too). `others`: how many more later additions were read.
+ */
+export interface LaterAddition {
+  commit: string;
+  subject: string;
+  date: string;
+  file: string;
+  as: 'revert' | 'copy' | 'return' | 'again';
+  others: number;
 }
 
 export interface DigestHistoryResult {
@@ -260,7 +278,9 @@ export class DigestArchaeology {
         const c = view.commits[pick.commit]!;
         const prev = found.get(digest);
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
-        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy });
+        // what the pin's own history shows last, when that is not the introduction (the first round: the pin files)
+        const addedLater = moves === 0 ? this.laterAddition(view, adds, pick.commit, digest, this.mayHold(digest, files, holders), state) : prev?.addedLater;
+        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}) });
         if (moves >= MAX_MOVES) {
           truncated.push(digest);
           break;
@@ -353,6 +373,35 @@ export class DigestArchaeology {
   }
 
   /**
+   * Why the addition `c` of `digest` introduces nothing: a revert (by its
+   * subject), a copy (one of `mayHold` held it in the first parent), a return
+   * (`removedBefore`); undefined when it may be the first addition, or while a
+   * blob is unread (`state.pending`).
+   */
+  private lookedPast(view: HistoryView, c: HistoryCommit, parent: string, digest: string, mayHold: readonly string[], state: { pending: boolean }): 'revert' | 'copy' | 'return' | undefined {
+    if (REVERT.test(c.subject)) return 'revert';
+    const copy = this.heldAt(c, parent, digest, mayHold, state);
+    if (copy === undefined) return undefined;
+    if (copy) return 'copy';
+    return this.removedBefore(view, digest, parent) ? 'return' : undefined;
+  }
+
+  /**
+   * The newest of `adds` when it is not the introduction `intro`, and what it
+   * was (its facts were asked by the window's first analysis, which starts from
+   * the newest addition: no blob more is read for it).
+   */
+  private laterAddition(view: HistoryView, adds: { commit: number; file: string }[], intro: number, digest: string, mayHold: readonly string[], state: { pending: boolean }): LaterAddition | undefined {
+    const newest = adds[0];
+    if (!newest || newest.commit === intro) return undefined;
+    const c = view.commits[newest.commit]!;
+    const parent = c.parentShas[0];
+    const as = parent === undefined ? undefined : this.lookedPast(view, c, parent, digest, mayHold, state);
+    const others = adds.filter((a) => a.commit !== intro && a.commit !== newest.commit && view.topo[a.commit]! < view.topo[intro]!).length;
+    return { commit: c.sha, subject: c.subject, date: c.date, file: newest.file, as: as ?? 'again', others };
+  }
+
+  /**
    * The introduction among `adds` (newest first): the oldest one outside
    * `common` (undefined: the oldest of all, as over the whole history); when
    * that is a revert, a copy (one of `mayHold` held the digest in its first
@@ -367,13 +416,8 @@ export class DigestArchaeology {
       const c = view.commits[pick.commit]!;
       const parent = c.parentShas[0];
       if (parent === undefined) break;
-      if (!REVERT.test(c.subject)) {
-        const copy = this.heldAt(c, parent, digest, mayHold, state);
-        // unread: asked again once the batch has answered (pending)
-        if (copy === undefined) break;
-        // neither a copy nor a return (a commit the walk read took it out of a pin file before): its first addition
-        if (!copy && !this.removedBefore(view, digest, parent)) break;
-      }
+      // unread: asked again once the batch has answered (pending); none: its first addition
+      if (this.lookedPast(view, c, parent, digest, mayHold, state) === undefined) break;
       if (!graph.has(parent)) {
         if (!view.ended) state.incomplete = true;
         break;

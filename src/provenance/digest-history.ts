@@ -4,7 +4,7 @@
  * itself with `provenance.buildCommit: self`). A retag keeps the digest, so this
  * sees through promotions.
  */
-import type { DigestHistoryResult } from '../git/digest-history.js';
+import type { DigestHistoryResult, LaterAddition } from '../git/digest-history.js';
 import type { ShallowState } from '../git/shallow.js';
 import type { ImageSubject, Provenance, ProvenanceSource, ProvenanceStep } from './types.js';
 
@@ -33,7 +33,7 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
     const why = input.shallow.shallow ? ' (the clone is shallow: fetch full history, e.g. fetch-depth: 0)' : '';
     return { method, answered: false, reason: `digest ${image.digest.slice(0, 19)}… never appears in the history of the ${input.searchedFiles} pin file(s)${why}` };
   }
-  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file }, movedBy: intro.movedBy };
+  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file }, movedBy: intro.movedBy, ...(intro.addedLater ? { addedLater: intro.addedLater } : {}) };
   const truncated = input.history.truncated.includes(image.digest);
   if (truncated) return { method, answered: false, reason: `digest moved between files more times than followed; oldest seen ${short(intro.commit)}`, evidence };
   if (input.shallow.boundary.has(intro.commit)) {
@@ -44,11 +44,24 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
       evidence,
     };
   }
-  const introText = `introduced by ${short(intro.commit)} "${intro.subject}" (${intro.date.slice(0, 10)}) in ${intro.file}`;
+  const introText = `introduced by ${short(intro.commit)} "${intro.subject}" (${intro.date.slice(0, 10)}) in ${intro.file}${laterText(intro.addedLater)}`;
   if (input.buildCommit === 'self') return { method, answered: true, commit: intro.commit, reason: `${introText}; built from that commit (buildCommit: self)`, evidence };
   const parent = intro.parentShas[0];
   if (!parent) return { method, answered: false, reason: `${introText}, a root commit: it has no parent to have been built from (set provenance.buildCommit: self if it was built from itself)`, evidence };
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
+}
+
+const LATER_AS: Record<LaterAddition['as'], string> = { revert: 'reverted back to by', copy: 'copied by', return: 'put back, after it was taken out, by', again: 'added again by' };
+
+/**
+ * The newest later addition of the digest (what `git log` of the pin file shows
+ * last), for the reason: `, later put back, after it was taken out, by 458ca63729 "…" (2025-10-06)`.
+ */
+export function laterText(later: LaterAddition | undefined): string {
+  if (!later) return '';
+  const where = later.as === 'copy' || later.as === 'again' ? ` into ${later.file}` : '';
+  const more = later.others > 0 ? ` (and ${later.others} more later addition(s))` : '';
+  return `, later ${LATER_AS[later.as]} ${short(later.commit)} "${later.subject}" (${later.date.slice(0, 10)})${where}${more}`;
 }
 
 /** Methods that answer with the parent of an introducing commit (a digest's, or a stamped tag's: tag-history.ts). */
@@ -72,7 +85,8 @@ export function introducerBuiltFromParent(step: ProvenanceStep | undefined): str
 export function builtWithIntroducer(step: ProvenanceStep, introducer: string, paths: string[]): ProvenanceStep {
   const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string } | undefined;
   const tag = step.method === 'tag-history' ? step.evidence?.tag : undefined;
-  const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}`;
+  const later = step.evidence?.addedLater as LaterAddition | undefined;
+  const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}${laterText(later)}`;
   const shown = paths.slice(0, 2).join(', ') + (paths.length > 2 ? ', …' : '');
   const weaker = tag !== undefined ? '; weaker than a digest: a tag can be rebuilt, so the image may hold a later build' : '';
   return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself${weaker}` };

@@ -56,8 +56,13 @@ async function expectDated(dir: string, images: Parameters<typeof computeStale>[
 
 describe('a digest copied into a second pin file', () => {
   it('is dated by its first pin wherever the window stops: the fix merged before the copy is unshipped', async () => {
-    const { r, built, prep, fix, c } = copiedRepo();
+    const { r, built, prep, fix, copy, c } = copiedRepo();
     await expectDated(r.dir, [c], [undefined, 1, 2, 5], { built, intro: prep, file: A, unshipped: [fix] });
+    // the copy is named as looked past
+    const step = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c').provenance[0]!;
+    expect(step.evidence).toMatchObject({ addedLater: { commit: copy, file: B, as: 'copy', others: 0 } });
+    expect(step.reason).toContain(`, later copied by ${copy.slice(0, 10)} "chore: a second chart pins the same image" (`);
+    expect(step.reason).toContain(`) into ${B}; built from its first parent`);
   });
 
   it('gets the same answer judged alone as beside an image whose build is older', async () => {

@@ -62,44 +62,59 @@ function returnedRepo(opts: { more?: number; gap?: number; noBack?: boolean; con
 
 const entryOf = (report: Awaited<ReturnType<typeof computeStale>>, name: string) => report.images.find((i) => i.image === name)!;
 
-/** c judged (with `beside`) is stale, built from `built`, its digest introduced by `prep`, `fix` unshipped. */
-async function expectFirstAddition(dir: string, beside: Parameters<typeof computeStale>[1], want: { built: string; prep: string; fix: string }) {
+/** c judged (with `beside`) is stale, built from `built`, its digest introduced by `prep` and put back by `back`, `fix` unshipped. */
+async function expectFirstAddition(dir: string, beside: Parameters<typeof computeStale>[1], want: { built: string; prep: string; fix: string; back?: string }) {
   const entry = entryOf(await computeStale(dir, [c, ...beside], { now: NOW, methods: ['digest-history'] }), 'c');
   expect(entry.status).toBe('stale');
   expect(entry.builtFrom?.commit).toBe(want.built);
-  expect(entry.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: want.prep, file: A } });
+  expect(entry.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: want.prep, file: A }, addedLater: { commit: want.back, file: A, as: 'return', others: 0 } });
+  expect(entry.provenance[0]!.reason).toContain(`, later put back, after it was taken out, by ${want.back!.slice(0, 10)} "chore: pin c v1.1.0 again, v1.2.0 broke upgrades"`);
   expect(entry.unshipped.map((u) => u.commit)).toEqual([want.fix]);
   return entry;
 }
 
 describe('a digest taken out of its pin and put back by hand', () => {
   it('is dated by its first addition, judged alone and beside another image: the fix merged before the rollback is unshipped', async () => {
-    const { r, built, prep, fix, o } = returnedRepo();
-    const alone = await expectFirstAddition(r.dir, [], { built, prep, fix });
-    expect(await expectFirstAddition(r.dir, [o], { built, prep, fix })).toEqual(alone);
+    const { r, built, prep, fix, back, o } = returnedRepo();
+    const alone = await expectFirstAddition(r.dir, [], { built, prep, fix, back });
+    expect(await expectFirstAddition(r.dir, [o], { built, prep, fix, back })).toEqual(alone);
+  });
+
+  it('names a git revert back to it as a revert (dated by its first addition, as before)', async () => {
+    const { r, built, prep, fix, bump } = returnedRepo({ noBack: true });
+    r.git('revert', '--no-edit', bump);
+    const revert = r.git('rev-parse', 'HEAD');
+    const step = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c');
+    expect([step.status, step.builtFrom?.commit, step.unshipped.map((u) => u.commit)]).toEqual(['stale', built, [fix]]);
+    expect(step.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep }, addedLater: { commit: revert, as: 'revert', others: 0 } });
+    expect(step.provenance[0]!.reason).toContain(`, later reverted back to by ${revert.slice(0, 10)} "Revert \"Prepare release v1.2.0\""`);
   });
 
   it('is dated by its first addition when it comes back several bumps later', async () => {
-    const { r, built, prep, fix } = returnedRepo({ more: 3 });
-    await expectFirstAddition(r.dir, [], { built, prep, fix });
+    const { r, built, prep, fix, back } = returnedRepo({ more: 3 });
+    await expectFirstAddition(r.dir, [], { built, prep, fix, back });
   });
 
   it('is dated by its first addition when that lies beyond the first 1,024 commits the walk checks (read on until found)', async () => {
-    const { r, built, prep, fix } = returnedRepo({ gap: 1100 });
-    await expectFirstAddition(r.dir, [], { built, prep, fix });
+    const { r, built, prep, fix, back } = returnedRepo({ gap: 1100 });
+    await expectFirstAddition(r.dir, [], { built, prep, fix, back });
   }, 60_000);
 
   it('answers the same warm (the rollback pushed on top of a cached run) as with --no-cache, through the CLI', async () => {
-    const { r, built } = returnedRepo({ noBack: true, config: true });
+    const { r, built, prep } = returnedRepo({ noBack: true, config: true });
     const run = (...extra: string[]) => runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', ...extra], { cwd: r.dir });
     type Doc = { images: { image: string; status: string; builtFrom?: { commit: string } }[]; stats?: unknown };
     const entry = (out: string) => (JSON.parse(out) as Doc).images.find((i) => i.image === 'c')!;
     const strip = (out: string) => ({ ...(JSON.parse(out) as Doc), stats: undefined });
     // the cache filled while c pins v1.2.0, built after the fix: current
     expect(entry((await run()).out)).toMatchObject({ status: 'current' });
-    rollback(r);
+    const back = rollback(r);
     const warm = await run();
     expect(entry(warm.out)).toMatchObject({ status: 'stale', builtFrom: { commit: built } });
     expect(strip(warm.out)).toEqual(strip((await run('--no-cache')).out));
+    // explain says which addition dated it and which it looked past
+    const explained = await runCli(['--repo', r.dir, 'explain', 'c'], { cwd: r.dir });
+    expect(explained.out).toContain(`introduced by ${prep.slice(0, 10)} "Prepare release v1.1.0"`);
+    expect(explained.out).toContain(`later put back, after it was taken out, by ${back.slice(0, 10)}`);
   });
 });
