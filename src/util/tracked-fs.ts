@@ -467,7 +467,12 @@ function plainStatIs(path: PathLike, recorded: string): boolean {
   return String(st.ino) === ino && String(st.size) === size && String(st.mode) === mode && String(st.dev) === dev && st.mtimeMs === msOfNs(mtimeNs!) && st.ctimeMs === msOfNs(ctimeNs!);
 }
 
-/** Plain lstats that may miss in one check before a check where at least four in five miss asks only the exact lstat (each miss costs a second lstat). */
+/**
+ * How many plain lstats one check lets miss before, with at least four in five
+ * of them missed (a fresh checkout: every stat is new), it asks only the exact
+ * lstat (a miss costs that second lstat). It never decides an answer: only
+ * which lstat is asked first.
+ */
 const PLAIN_MISSES = 32;
 
 /** The type bits and size of a stat tuple: what a stat answer tells its callers about a file. */
