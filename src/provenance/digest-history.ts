@@ -51,17 +51,18 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
 }
 
-const LATER_AS: Record<LaterAddition['as'], string> = { revert: 'reverted back to by', copy: 'copied by', return: 'put back, after it was taken out, by', again: 'added again by' };
+const LATER_AS: Record<LaterAddition['as'], string> = { revert: 'later reverted back to by', copy: 'later copied by', return: 'later put back, after it was taken out, by', again: 'also added by' };
 
 /**
  * The newest later addition of the digest (what `git log` of the pin file shows
  * last), for the reason: `, later put back, after it was taken out, by 458ca63729 "…" (2025-10-06)`.
+ * An addition on another line of history is no later one by date: `, also added by … on another line of history`.
  */
 export function laterText(later: LaterAddition | undefined): string {
   if (!later) return '';
-  const where = later.as === 'copy' || later.as === 'again' ? ` into ${later.file}` : '';
-  const more = later.others > 0 ? ` (and ${later.others} more later addition(s))` : '';
-  return `, later ${LATER_AS[later.as]} ${short(later.commit)} "${later.subject}" (${later.date.slice(0, 10)})${where}${more}`;
+  const where = later.as === 'copy' ? ` into ${later.file}` : later.as === 'again' ? ` to ${later.file} on another line of history` : '';
+  const more = later.others > 0 ? ` (and ${later.others} more addition(s) after the introduction)` : '';
+  return `, ${LATER_AS[later.as]} ${short(later.commit)} "${later.subject}" (${later.date.slice(0, 10)})${where}${more}`;
 }
 
 /** Methods that answer with the parent of an introducing commit (a digest's, or a stamped tag's: tag-history.ts). */

@@ -90,6 +90,24 @@ describe('a digest taken out of its pin and put back by hand', () => {
     expect(step.provenance[0]!.reason).toContain(`, later reverted back to by ${revert.slice(0, 10)} "Revert \"Prepare release v1.2.0\""`);
   });
 
+  it('names an addition of it on another line of history (a release branch merged) as one', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', [A]: 'x: 1\n' }, 'initial');
+    r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two');
+    r.git('checkout', '-q', '-b', 'release-1.1');
+    const rel = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    r.git('checkout', '-q', 'main');
+    r.commit({ 'docs/a.md': '1\n' }, 'docs: a');
+    const onMain = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: pin c v1.1.0 on main');
+    r.git('merge', '-q', '--no-ff', '-m', 'Merge branch release-1.1', 'release-1.1');
+    const step = entryOf(await computeStale(r.dir, [c], { now: NOW, methods: ['digest-history'] }), 'c').provenance[0]!;
+    // git's topological order puts the merged branch's commit after main's: main's addition is the introduction (as before)
+    expect(step.evidence).toMatchObject({ introducedBy: { commit: onMain }, addedLater: { commit: rel, as: 'again', others: 0 } });
+    expect(step.reason).toContain(`, also added by ${rel.slice(0, 10)} "Prepare release v1.1.0" (`);
+    expect(step.reason).toContain(`) to ${A} on another line of history; built from its first parent`);
+  });
+
   it('is dated by its first addition when it comes back several bumps later', async () => {
     const { r, built, prep, fix, back } = returnedRepo({ more: 3 });
     await expectFirstAddition(r.dir, [], { built, prep, fix, back });
