@@ -171,7 +171,7 @@ export class DigestArchaeology {
   }
 
   /** The pin files searched first, indexed over all loaded commits at once. */
-  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removedFrom: Map<string, Set<string>>; removedBy: Map<string, number[]> } | undefined;
+  private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removals: Map<string, { commit: number; file: string }[]> } | undefined;
 
   /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
   private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
@@ -202,12 +202,9 @@ export class DigestArchaeology {
             else p.byDigest.set(d, [{ commit: p.done, file: entry.path }]);
           }
           for (const d of ch.removed) {
-            const from = p.removedFrom.get(d);
-            if (from) from.add(entry.path);
-            else p.removedFrom.set(d, new Set([entry.path]));
-            const by = p.removedBy.get(d);
-            if (!by) p.removedBy.set(d, [p.done]);
-            else if (by[by.length - 1] !== p.done) by.push(p.done);
+            const list = p.removals.get(d);
+            if (list) list.push({ commit: p.done, file: entry.path });
+            else p.removals.set(d, [{ commit: p.done, file: entry.path }]);
           }
         }
       }
@@ -261,7 +258,7 @@ export class DigestArchaeology {
     let moveRounds = 0;
     const { graph } = view;
     const key = paths.join('\0');
-    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removedFrom: new Map(), removedBy: new Map() };
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removals: new Map() };
     const primary = this.primary;
     for (const digest of new Set(wanted)) {
       let files = primary.files;
@@ -274,12 +271,13 @@ export class DigestArchaeology {
           if (!view.ended) state.incomplete = true;
           break;
         }
-        const pick = this.pickIntro(view, adds, common, state, digest, this.mayHold(digest, files, holders));
+        const mayHold = this.mayHold(digest, files, holders);
+        const pick = this.pickIntro(view, adds, common, state, digest, mayHold);
         const c = view.commits[pick.commit]!;
         const prev = found.get(digest);
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
         // what the pin's own history shows last, when that is not the introduction (the first round: the pin files)
-        const addedLater = moves === 0 ? this.laterAddition(view, adds, pick.commit, digest, this.mayHold(digest, files, holders), state) : prev?.addedLater;
+        const addedLater = moves === 0 ? this.laterAddition(view, adds, pick.commit, digest, mayHold, state) : prev?.addedLater;
         found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}) });
         if (moves >= MAX_MOVES) {
           truncated.push(digest);
@@ -319,7 +317,7 @@ export class DigestArchaeology {
   private mayHold(digest: string, files: ReadonlySet<string>, holders: ReadonlyMap<string, readonly string[]> | undefined): string[] {
     const out = new Set<string>(holders?.get(digest) ?? []);
     for (const { file } of this.primary?.byDigest.get(digest) ?? []) out.add(file);
-    for (const file of this.primary?.removedFrom.get(digest) ?? []) out.add(file);
+    for (const { file } of this.primary?.removals.get(digest) ?? []) out.add(file);
     if (files !== this.primary?.files) for (const f of files) out.add(f);
     return [...out].sort();
   }
@@ -366,10 +364,10 @@ export class DigestArchaeology {
    * an older build again), not its introduction.
    */
   private removedBefore(view: HistoryView, digest: string, parent: string): boolean {
-    const by = this.primary?.removedBy.get(digest);
-    if (!by || !view.graph.has(parent)) return false;
+    const removals = this.primary?.removals.get(digest);
+    if (!removals || !view.graph.has(parent)) return false;
     const before = view.graph.ancestors(parent);
-    return by.some((i) => before[i] === 1);
+    return removals.some((r) => before[r.commit] === 1);
   }
 
   /**
