@@ -103,6 +103,14 @@ function isDir(p: string): boolean {
  * `gitdir: …` (a worktree or submodule) whose git dir may name a `commondir`.
  */
 export function findGitCommonDir(start: string): string | undefined {
+  return findGitPlace(start)?.common;
+}
+
+/**
+ * Where `start` sits in its repository, found as findGitCommonDir finds it: the
+ * work tree's top (the folder holding `.git`) and the git common dir.
+ */
+export function findGitPlace(start: string): { top: string; common: string } | undefined {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     const dotGit = join(dir, '.git');
     let st;
@@ -111,7 +119,7 @@ export function findGitCommonDir(start: string): string | undefined {
     } catch {
       st = undefined;
     }
-    if (st?.isDirectory()) return dotGit;
+    if (st?.isDirectory()) return { top: dir, common: dotGit };
     if (st?.isFile()) {
       try {
         const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
@@ -123,7 +131,7 @@ export function findGitCommonDir(start: string): string | undefined {
         } catch {
           common = gitDir;
         }
-        return isDir(common) ? common : undefined;
+        return isDir(common) ? { top: dir, common } : undefined;
       } catch {
         return undefined;
       }

@@ -148,7 +148,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const recovery = { journal: started.journal, staleTemps: () => temps };
   const real = realOf(root);
   const hash = configHash(config);
-  const none = 'none kept for this config and pinwatch build';
+  const none = 'none kept for this checkout path, config and pinwatch build';
   // one start for every recording of this run: their paths may be merged into one another (sources/memo.ts)
   const startNs = BigInt(Date.now()) * 1_000_000n;
 

@@ -171,7 +171,7 @@ export function openAnswer(root: string, config: Config, opts: AnswerOptions, ca
   const rewriters = historyRewriters(root);
   if (rewriters) return { refused: `history rewriters: ${rewriters}`, rewriters };
   const kept = cache.getValue<KeptAnswer>(ANSWER_NS, keyed.key);
-  if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for these options, config and pinwatch build' };
+  if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for this checkout path, these options, config and pinwatch build' };
   const t0 = performance.now();
   const rev = opts.head ?? 'HEAD';
   const head = headAndShallow(root, rev);

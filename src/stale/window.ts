@@ -20,8 +20,8 @@ import { analyzeLoaded, viewOf } from '../git/digest-history.js';
 import { changeKey, DigestArchaeology, type DigestChanges, type HistoryView } from '../git/digest-window.js';
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { cacheFor, type Cache } from '../cache/index.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { cacheFor, findGitPlace, type Cache } from '../cache/index.js';
 import { historyRewriters, JoinedHistory } from '../git/history-join.js';
 import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
@@ -112,15 +112,33 @@ function addChanges(into: DigestChanges, kept: unknown): void {
 
 const keptChangesOf = (changes: Iterable<[string, { added: ReadonlySet<string>; removed: ReadonlySet<string> }]>): [string, string[], string[]][] => [...changes].map(([k, ch]) => [k, [...ch.added], [...ch.removed]]);
 
-function historyKey(repo: string, delta = false): string {
+/**
+ * The kept history's key. Raw paths are --relative to the root, so records are
+ * the root's place in its work tree (`""` at the top, `deploy` below it); not
+ * the folder it is checked out in: commit ids name the same commits in every
+ * clone, so a clone made afresh elsewhere (a CI workspace whose path changes
+ * from job to job) and every worktree of one repository share them. Outside a
+ * work tree found without git (the pass then fails or the folder is per root:
+ * cache/engine.ts whereIs), or with GIT_WORK_TREE set, the real root as before.
+ */
+export function historyKey(repo: string, delta = false): string {
   let root = resolve(repo);
   try {
     root = realpathSync(root);
   } catch {
     /* the pass reports a missing repository */
   }
-  // raw paths are --relative to the root, so the records are the root's
-  return JSON.stringify([delta ? 'commits-delta' : 'commits', root]);
+  // GIT_WORK_TREE moves git's top away from the folder holding .git: the real root, as before
+  const place = process.env.GIT_WORK_TREE ? undefined : findGitPlace(root);
+  let top: string | undefined;
+  try {
+    top = place ? realpathSync(place.top) : undefined;
+  } catch {
+    top = undefined;
+  }
+  const at = top === undefined ? undefined : relative(top, root);
+  const where = at === undefined || at.startsWith('..') || isAbsolute(at) ? root : ['in work tree', at.split(sep).join('/')];
+  return JSON.stringify([delta ? 'commits-delta' : 'commits', where]);
 }
 
 /**

@@ -6,10 +6,12 @@
  * kept tip no longer an ancestor), a kept tip that does not exist, a tampered
  * record, records that end before the walk does, and a shallow clone. And the
  * stale answers on the bench histories are the same from the cache's records,
- * window grown a few commits at a time, as with --no-cache.
+ * window grown a few commits at a time, as with --no-cache; also in a clone made
+ * afresh at another path with the cache restored into it (kept records are the
+ * root's place in its work tree, not the folder it is checked out in).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,7 @@ import { configureCache } from '../../src/cache/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { staleReport } from '../../src/stale/repo.js';
 import { GOLDEN_REPOS, normalize } from '../stale/golden/repos.mjs';
+import { historyKey } from '../../src/stale/window.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -245,6 +248,62 @@ describe('the joined history equals one raw pass', () => {
       expect(sizes()[0]).toBeGreaterThan(deltaBytes);
     }, 120_000);
   }
+
+  it('kept records are keyed by the root\'s place in its work tree: one key for clones at other paths and worktrees, another for a subdirectory root', () => {
+    const dir = repo();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pinwatch-join-elsewhere-'));
+    made.push(elsewhere);
+    execFileSync('git', ['clone', '-q', dir, join(elsewhere, 'checkout')]);
+    mkdirSync(join(dir, 'deploy'));
+    const tree = join(elsewhere, 'worktree');
+    git(dir, 'worktree', 'add', '-q', '--detach', tree);
+    expect(historyKey(join(elsewhere, 'checkout'))).toBe(historyKey(dir));
+    expect(historyKey(tree)).toBe(historyKey(dir));
+    expect(historyKey(dir, true)).not.toBe(historyKey(dir));
+    // a root below the top: raw paths are relative to it, so its records are its own
+    expect(historyKey(join(dir, 'deploy'))).not.toBe(historyKey(dir));
+    expect(historyKey(join(dir, 'deploy'))).toBe(JSON.stringify(['commits', ['in work tree', 'deploy']]));
+    // no work tree found: the real root, as before
+    const bare = mkdtempSync(join(tmpdir(), 'pinwatch-join-none-'));
+    made.push(bare);
+    expect(historyKey(bare)).toBe(JSON.stringify(['commits', realpathSync(bare)]));
+    // GIT_WORK_TREE moves git's top: the real root
+    process.env.GIT_WORK_TREE = dir;
+    try {
+      expect(historyKey(join(dir, 'deploy'))).toBe(JSON.stringify(['commits', realpathSync(join(dir, 'deploy'))]));
+    } finally {
+      delete process.env.GIT_WORK_TREE;
+    }
+  });
+
+  it('a clone made afresh at another path with the cache restored (a CI workspace whose path changes) joins the kept records and answers as --no-cache', async () => {
+    const dir = GOLDEN_REPOS['bench-plain'].make();
+    made.push(dir);
+    const args = (d: string) => ['--repo', d, 'stale', '--format', 'json', '--fail-on-stale', 'never'];
+    const first = await runCli([...args(dir), '-v']);
+    expect(first.err).not.toMatch(/from kept records/);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pinwatch-join-moved-'));
+    made.push(elsewhere);
+    const moved = join(elsewhere, 'checkout');
+    execFileSync('git', ['clone', '-q', dir, moved]);
+    for (const f of execFileSync('git', ['ls-files', '-z', '--others', '--exclude-standard'], { cwd: dir, encoding: 'utf8' }).split('\0').filter((f) => f && !f.startsWith('.git/'))) {
+      mkdirSync(join(moved, f, '..'), { recursive: true });
+      cpSync(join(dir, f), join(moved, f));
+    }
+    cpSync(join(dir, '.git', 'pinwatch'), join(moved, '.git', 'pinwatch'), { recursive: true });
+    commit(moved, 'pinwatch-new.txt', 'one\n', 'chore: one new commit');
+    const run = async (extra: string[]) => {
+      const r = await runCli([...args(moved), ...extra]);
+      return { answer: normalize(JSON.parse(r.out)), err: r.err };
+    };
+    const reference = await run(['--no-cache']);
+    const cached = await run(['-v']);
+    expect(cached.answer).toEqual(reference.answer);
+    // the tree snapshot is the old path's (nothing kept here), the commit records are shared
+    expect(cached.err).toMatch(/none kept for this checkout path/);
+    expect(cached.err).toMatch(/history: \d+ commit\(s\) from kept records, 1 read from git\n/);
+    expect(cached.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
+  }, 120_000);
 
   it('stale from kept records, the window grown 1, 7 and 40 commits at a time, answers as the whole history does', async () => {
     const dir = GOLDEN_REPOS['bench-picks'].make();

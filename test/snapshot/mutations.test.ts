@@ -179,7 +179,7 @@ describe('the tree-state snapshot never changes an answer', () => {
       if (args[0] === 'stale') {
         expect(cold.err).toMatch(/tree snapshot not used: scan derived again, build model derived again, inputs of 0 of 6 image\(s\) reused; nothing kept/);
         expect(partsOf(cold.err).derived).toEqual(IMAGES);
-        expect(cold.err).toMatch(/tree snapshot: scan derived again \(none kept for this config/);
+        expect(cold.err).toMatch(/tree snapshot: scan derived again \(none kept for this checkout path, config/);
       } else expect(cold.err).toMatch(/tree snapshot reused: scan reused, build model reused, inputs of 6 image\(s\) reused/);
     }
     for (const m of MUTATIONS) {
@@ -194,7 +194,7 @@ describe('the tree-state snapshot never changes an answer', () => {
           const seen = { scan: parts.scan, model: parts.model, derived: parts.derived, ...(m.parts.scanned ? { scanned: parts.scanned } : {}) };
           expect(seen, `${m.name}: ${args[0]} -v\n${cached.err}`).toEqual(m.newConfig ? { scan: false, model: false, derived: parts.derived } : m.parts);
           if (m.newConfig) {
-            expect(cached.err).toMatch(/tree snapshot: scan derived again \(none kept for this config/);
+            expect(cached.err).toMatch(/tree snapshot: scan derived again \(none kept for this checkout path, config/);
             expect(parts.derived).toHaveLength(parts.images);
           }
           // a part derived again says why: the path that changed, or the upstream result

@@ -157,12 +157,12 @@ const STEPS: Step[] = [
   { name: 'a new commit adding a pinwatch config file elsewhere', apply: (d) => commitFile(d, 'docs/pinwatch.yaml', 'firstParty: []\n', 'docs: example config'), expect: /answer not reused: [0-9a-f]{10} changes docs\/pinwatch\.yaml, a pinwatch config file/ },
   // a comment changes nothing loaded: the same config, the same answer
   { name: 'a comment added to pinwatch.yaml in the work tree', apply: (d) => appendFileSync(join(d, 'pinwatch.yaml'), '# edited\n'), expect: 0 },
-  { name: 'pinwatch.yaml edited in the work tree', apply: (d) => appendFileSync(join(d, 'pinwatch.yaml'), 'exclude:\n  - nowhere/\n'), expect: /answer not reused: none kept for these options/ },
+  { name: 'pinwatch.yaml edited in the work tree', apply: (d) => appendFileSync(join(d, 'pinwatch.yaml'), 'exclude:\n  - nowhere/\n'), expect: /answer not reused: none kept for this checkout path, these options/ },
   { name: 'the edit committed', apply: (d) => git(d, 'commit', '-qam', 'chore: pinwatch.yaml comment'), expect: /answer not reused: [0-9a-f]{10} changes pinwatch\.yaml, a pinwatch config file/ },
   { name: 'a replace ref', apply: (d) => git(d, 'replace', git(d, 'rev-parse', 'HEAD~1'), git(d, 'rev-parse', 'HEAD~3')), expect: /answer not reused: history rewriters: it has replace refs/ },
   // nothing was kept under the replace ref: the answer kept before it still holds for the same commit
   { name: 'the replace ref removed', apply: (d) => git(d, 'replace', '-d', git(d, 'rev-parse', 'HEAD~1')), expect: 0 },
-  { name: 'another image selection (--only)', apply: () => undefined, args: ['gateway'], expect: /answer not reused: none kept for these options/ },
+  { name: 'another image selection (--only)', apply: () => undefined, args: ['gateway'], expect: /answer not reused: none kept for this checkout path, these options/ },
   { name: 'the same selection after an unrelated commit', apply: (d) => commitFile(d, 'NOTES.txt', 'only\n', 'docs: only', true), args: ['gateway'], expect: 1 },
   { name: 'all images again after that commit', apply: () => undefined, expect: 1 },
 ];
