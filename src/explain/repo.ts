@@ -10,8 +10,8 @@ import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type P
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { staleConfigOptions } from '../stale/judge.js';
-import { computeStale, digestPinFiles, startHistory, type StaleOptions, type StaleImage } from '../stale/index.js';
+import { pinSearch, staleConfigOptions } from '../stale/judge.js';
+import { computeStale, startHistory, type StaleOptions, type StaleImage } from '../stale/index.js';
 
 export interface ExplainedPin {
   pin: Pin;
@@ -40,10 +40,10 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD');
   let known: Awaited<ReturnType<typeof imagesFromPins>>;
   let match: (typeof known.images)[number];
-  let pinFiles: string[];
+  let search: ReturnType<typeof pinSearch>;
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-    pinFiles = digestPinFiles(scan.pins);
+    search = pinSearch(repoRoot, config, scan.pins);
     history.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
     match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
@@ -52,7 +52,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
     throw e;
   }
   // every scanned digest pin file searched, as stale's whole run does: the image's answer is that run's
-  const report = await computeStale(repoRoot, [match], { ...opts, history, pinFiles, ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, [match], { ...opts, history, ...search, ...staleConfigOptions(config, opts.registry) });
   const stamps = known.model ? stampIndex(known.model) : undefined;
   const producers = (pin: Pin): Producer[] => (stamps ? distinctProducers(stamps(pin)) : []);
   return {

@@ -191,9 +191,9 @@ export function viewOf(commits: readonly HistoryCommit[], ended: boolean, graph 
 }
 
 /** `DigestArchaeology.analyze`, reading the blobs it asks for until it has them all. */
-export async function analyzeLoaded(view: HistoryView, arch: DigestArchaeology, wanted: Set<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>): Promise<{ result: DigestHistoryResult; complete: boolean }> {
+export async function analyzeLoaded(view: HistoryView, arch: DigestArchaeology, wanted: Set<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>, pinLike?: (path: string) => boolean): Promise<{ result: DigestHistoryResult; complete: boolean }> {
   for (;;) {
-    const r = arch.analyze(view, wanted, paths, common, holders);
+    const r = arch.analyze(view, wanted, paths, common, holders, pinLike);
     if (!r.pending) return r;
     await arch.settled();
   }

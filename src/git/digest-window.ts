@@ -23,7 +23,12 @@
  * before it in that parent's history is looked for, so the image is dated by its
  * first pin, whatever other images are judged beside it (which files held it is
  * read as `<parent>:./<file>` through the same `cat-file --batch`, and kept with
- * the digest changes).
+ * the digest changes). Asked to (`pinLike`), a file the loaded history deletes
+ * that the scan would read as a pin file, and whose deleted blob held a wanted
+ * digest that the deleting commit does not add elsewhere (not a move), is
+ * searched as the pin files are: a digest first pinned in a file deleted since
+ * (a chart replaced by a copy, then removed in a commit of its own) is dated by
+ * that first pin, not by the copy.
  *
  * `analyze` is pure over what is loaded and says whether more history is
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
@@ -250,17 +255,21 @@ export class DigestArchaeology {
    * digest, the pin files that hold it now (the images' pins), asked besides the
    * files the loaded history adds it to whether they held it before an addition.
    */
-  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
+  analyze(view: HistoryView, wanted: Iterable<string>, paths: string[], common?: Uint8Array, holders?: ReadonlyMap<string, readonly string[]>, pinLike?: (path: string) => boolean): { result: DigestHistoryResult; complete: boolean; pending: boolean } {
     this.index(view);
     const found = new Map<string, DigestIntroduction>();
     const truncated: string[] = [];
     const state = { pending: false, incomplete: false };
     let moveRounds = 0;
     const { graph } = view;
-    const key = paths.join('\0');
-    if (this.primary?.key !== key) this.primary = { key, files: new Set(paths), done: 0, byDigest: new Map(), removals: new Map() };
+    const digests = new Set(wanted);
+    // the pin files, and the pin files the loaded history deleted that held a wanted digest
+    const gone = pinLike ? this.gonePinFiles(view, digests, paths, pinLike, state) : [];
+    const searched = gone.length === 0 ? paths : [...paths, ...gone].sort();
+    const key = searched.join('\0');
+    if (this.primary?.key !== key) this.primary = { key, files: new Set(searched), done: 0, byDigest: new Map(), removals: new Map() };
     const primary = this.primary;
-    for (const digest of new Set(wanted)) {
+    for (const digest of digests) {
       let files = primary.files;
       const movedFrom = new Set<string>(); // files searched after a move (the pin files are `primary.files`)
       let scope: (i: number) => boolean = () => true;
@@ -305,6 +314,49 @@ export class DigestArchaeology {
       }
     }
     return { result: { found, rounds: 1 + 2 * moveRounds, truncated }, complete: !state.pending && !state.incomplete, pending: state.pending };
+  }
+
+  /** Every entry of the loaded history that deletes a path `pinLike` accepts, with its commit (collected as commits load). */
+  private readonly deletions = { done: 0, found: [] as { commit: number; entry: RawEntry }[] };
+
+  /**
+   * The paths the loaded history deletes that the scan would read as pin files
+   * (`pinLike`) and are not pin files now, whose deleted blob held one of
+   * `wanted` that the deleting commit does not add to another file (that is a
+   * move, followed as one: `analyze`). Blobs are read through the batch
+   * (`state.pending` while unread); the answers are kept with the digest changes,
+   * so a later run reads none.
+   */
+  private gonePinFiles(view: HistoryView, wanted: ReadonlySet<string>, paths: readonly string[], pinLike: (path: string) => boolean, state: { pending: boolean }): string[] {
+    const seen = this.deletions;
+    for (; seen.done < view.commits.length; seen.done++) {
+      for (const entry of view.commits[seen.done]!.entries) if (isNullBlob(entry.newBlob) && !isNullBlob(entry.oldBlob) && pinLike(entry.path)) seen.found.push({ commit: seen.done, entry });
+    }
+    if (seen.found.length === 0) return [];
+    const current = new Set(paths);
+    const out = new Set<string>();
+    for (const { commit, entry } of seen.found) {
+      if (out.has(entry.path) || current.has(entry.path)) continue;
+      const ch = this.change(entry);
+      if (!ch) {
+        state.pending = true;
+        continue;
+      }
+      const held = [...ch.removed].filter((d) => wanted.has(d));
+      if (held.length === 0) continue;
+      // what the same commit adds to the pin files (and the files the scan would read): a digest it adds there moved
+      const addedHere = new Set<string>();
+      let unread = false;
+      for (const other of view.commits[commit]!.entries) {
+        if (other === entry || isNullBlob(other.newBlob) || !(current.has(other.path) || pinLike(other.path))) continue;
+        const och = this.change(other);
+        if (!och) unread = true;
+        else for (const d of och.added) addedHere.add(d);
+      }
+      if (unread) state.pending = true;
+      else if (held.some((d) => !addedHere.has(d))) out.add(entry.path);
+    }
+    return [...out];
   }
 
   /**

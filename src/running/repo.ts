@@ -19,7 +19,8 @@ import { formatReference, parseReference } from '../reference/index.js';
 import { RegistryClient } from '../registry/client.js';
 import { isIndexType } from '../registry/media-types.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
-import { computeStale, digestPinFiles } from '../stale/history.js';
+import { computeStale } from '../stale/history.js';
+import { pinSearch } from '../stale/judge.js';
 import { startHistory } from '../stale/window.js';
 import type { StaleImage } from '../stale/types.js';
 import { findRollouts, historyKey, identify, judge, RUNNING_KEY } from './engine.js';
@@ -41,10 +42,10 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   // the history pass starts first: git reads while the scan and the recipe model run
   const started = startHistory(repoRoot, opts.head ?? 'HEAD');
   let known: Awaited<ReturnType<typeof imagesFromPins>>;
-  let pinFiles: string[];
+  let search: ReturnType<typeof pinSearch>;
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-    pinFiles = digestPinFiles(scan.pins);
+    search = pinSearch(repoRoot, config, scan.pins);
     started.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
   } catch (e) {
@@ -80,7 +81,7 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
         ...(opts.head ? { head: opts.head } : {}),
         ...(opts.now ? { now: opts.now } : {}),
         history: started,
-        pinFiles,
+        ...search,
       })
     : undefined;
   if (!stale) started.close();

@@ -1,7 +1,7 @@
 /** Scanning a tree for pins: the walk, file reading, and the scan result. */
 export { scanRepo, comparePins } from './repo.js';
 export type { ScanOptions } from './repo.js';
-export { walkTree } from './walk.js';
+export { walkTree, walkReadsPath } from './walk.js';
 export type { Candidate, WalkOptions, WalkResult } from './walk.js';
 export { listRecipeTree } from './recipe-tree.js';
 export type { RecipeTree } from './recipe-tree.js';

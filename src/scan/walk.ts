@@ -165,6 +165,16 @@ export function walkNoticesFile(root: string, config: Config): (rel: string) => 
   };
 }
 
+/**
+ * Whether the walk would read a file at `rel` as a pin file (`include` or
+ * `extraFiles`; excludes are not asked, so this says yes a little more often):
+ * asked of paths the tree no longer has, a deleted pin file in history (stale/).
+ */
+export function walkReadsPath(root: string, config: Config): (rel: string) => boolean {
+  const plan = makePlan(root, config, {});
+  return (rel) => plan.extraLiterals.has(rel) || plan.extraGlobs.some((g) => g.match(rel)) || plan.include(rel);
+}
+
 /** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */
 interface Entry {
   name: string;

@@ -65,6 +65,13 @@ export interface StaleOptions {
    * depend on which images are judged (`stale IMAGE` answers as the whole run).
    */
   pinFiles?: readonly string[];
+  /**
+   * The paths the scan would read as pin files (scan/walk.ts `walkReadsPath`): a
+   * file the history deletes that matches and whose deleted version held a judged
+   * digest is searched as a pin file too, so a digest first pinned in a file deleted
+   * since is dated by that pin. Absent: deleted files are not searched.
+   */
+  pinLike?: (path: string) => boolean;
   /** Filled with what the answer read besides history and the tree (stale/reuse.ts keeps it with the answer). */
   observed?: ObservedFacts;
 }
@@ -160,6 +167,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     // no digest to look for: no pin file's blob is read (a rendered bundle's every version is megabytes)
     files: usesDigests && digests.size > 0 ? files : [],
     holders: holdersOf(subjects),
+    ...(options.pinLike && usesDigests && digests.size > 0 ? { pinLike: options.pinLike } : {}),
     builds: (history, graph) => stepsOf(history).flatMap((steps) => {
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
       return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];

@@ -5,7 +5,7 @@
  * run (reuse.ts). check calls treeForStale for its scan too.
  */
 import type { Config } from '../config/types.js';
-import type { ScanResult } from '../scan/index.js';
+import { walkReadsPath, type ScanResult } from '../scan/index.js';
 import { deriveTree, type DerivedTree } from '../snapshot/index.js';
 import { RECOVERY_CODES } from '../journal/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
@@ -153,7 +153,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
     throw e;
   }
   const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, pinFiles: digestPinFiles(scan.pins), ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...pinSearch(repoRoot, config, scan.pins), ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
   if (tree && recovered.length === 0) {
@@ -201,6 +201,17 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
+/**
+ * The pin files digest history searches for a tree whose scan found `pins`
+ * (every scanned digest pin file: history.ts `digestPinFiles`), and the paths
+ * the scan would read as pin files, for the deleted ones (StaleOptions
+ * `pinLike`): stale, explain and running ask the same, so an image gets the
+ * whole run's answer from each.
+ */
+export function pinSearch(repoRoot: string, config: Config, pins: ScanResult['pins']): Pick<StaleOptions, 'pinFiles' | 'pinLike'> {
+  return { pinFiles: digestPinFiles(pins), pinLike: walkReadsPath(repoRoot, config) };
+}
+
 export function staleConfigOptions(config: Config, registry: StaleOptions['registry']): Pick<StaleOptions, 'methods' | 'buildCommit' | 'tagRules' | 'fixPattern'> {
   return {
     methods: methodsFor(config, registry),

@@ -245,6 +245,8 @@ export interface WindowQuestion {
   files: string[];
   /** Per digest, the pin files that hold it now (a digest one of them held before an addition was copied there: digest-window.ts). */
   holders?: ReadonlyMap<string, readonly string[]>;
+  /** Paths the scan would read as pin files: one the history deletes that held a wanted digest is searched too (digest-window.ts). */
+  pinLike?: (path: string) => boolean;
   /**
    * The build commits the images would be judged from, given the digest answers
    * so far (the caller's provenance chain). Commits not in the view are asked to be read.
@@ -298,7 +300,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
       let answer: { result: DigestHistoryResult; complete: boolean };
       let builds: string[];
       for (;;) {
-        answer = await analyzeLoaded(mainView, arch, question.digests, question.files, common, question.holders);
+        answer = await analyzeLoaded(mainView, arch, question.digests, question.files, common, question.holders, question.pinLike);
         builds = [...new Set(question.builds(answer.result, view.graph))];
         if (!answer.complete || builds.some((b) => !view.graph.has(b))) break;
         const next = commonHistory(view.graph, builds);

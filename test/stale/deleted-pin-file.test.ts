@@ -1,0 +1,106 @@
+/**
+ * A digest whose first pin file was deleted later, in a commit of its own (a
+ * chart replaced by a copy, then removed): the copy is no introduction. Before,
+ * the deleted file was not among the files searched (the scan's pin files are
+ * the tree's), so the copy dated the image: built after the fixes merged between
+ * its first pin and the copy, and `current` though it lacks them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { runCli } from '../support/io.js';
+import { computeStale, type StaleOptions } from '../../src/stale/history.js';
+import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
+
+const repos: TestRepo[] = [];
+afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));
+const NOW = new Date('2026-03-01T00:00:00Z');
+const REF = `ghcr.io/acme/c:v1.1.0@${DIGEST('c')}`;
+const [A, B, O] = ['charts/a/values.yaml', 'charts/b/values.yaml', 'charts/o/values.yaml'];
+const valuesFiles = (p: string) => p.endsWith('/values.yaml');
+
+/** c built from `built`, pinned in chart a by `prep`, fixed by `fix`, copied into chart b by `copy`, chart a deleted by `gone`. */
+function deletedRepo() {
+  const r = makeRepo();
+  repos.push(r);
+  r.commit({ 'src/c/main.go': '1\n', 'src/o/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')), [O]: values('o', 'v1', DIGEST('e')) }, 'initial');
+  const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+  const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+  for (let i = 0; i < 4; i++) r.commit({ 'docs/notes.md': `${i}\n` }, `docs: note ${i}`);
+  const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+  const copy = r.commit({ [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins the same image');
+  for (let i = 4; i < 7; i++) r.commit({ 'docs/notes.md': `${i}\n` }, `docs: note ${i}`);
+  const gone = r.commit({ [A]: null }, 'chore: chart a removed');
+  r.commit({ 'docs/notes.md': 'last\n' }, 'docs: last note');
+  const c = image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'));
+  // o's pin came with the first commit: judged beside c, it keeps the window reading to the root
+  const o = image('o', [pin(O, 2, `ghcr.io/acme/o:v1@${DIGEST('e')}`)], inputs('o', 'src/o/'));
+  return { r, built, prep, fix, copy, gone, c, o };
+}
+
+const judge = async (dir: string, images: Parameters<typeof computeStale>[1], options: Partial<StaleOptions> = {}) =>
+  (await computeStale(dir, images, { now: NOW, methods: ['digest-history'], pinFiles: [B, O], pinLike: valuesFiles, ...options })).images.find((i) => i.image === 'c')!;
+
+describe('a digest whose first pin file is gone', () => {
+  it('is dated by that first pin wherever the window stops: the fix merged before the copy is unshipped', async () => {
+    const { r, built, prep, fix, copy, c } = deletedRepo();
+    for (const windowStep of [undefined, 1, 2, 5]) {
+      const img = await judge(r.dir, [c], windowStep ? { windowStep } : {});
+      expect(img.status, `step ${windowStep}`).toBe('stale');
+      expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
+      expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
+      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A }, addedLater: { commit: copy, file: B, as: 'copy' } });
+    }
+  });
+
+  it('gets the same answer judged alone as beside an image whose build is older', async () => {
+    const { r, built, c, o } = deletedRepo();
+    const alone = await judge(r.dir, [c]);
+    expect(alone).toEqual(await judge(r.dir, [c, o]));
+    expect(alone.builtFrom?.commit).toBe(built);
+  });
+
+  it('is searched only where the scan would read such a file (`pinLike`); without it, as before, the copy dates the image', async () => {
+    const { r, copy, c } = deletedRepo();
+    for (const options of [{ pinLike: (p: string) => p.endsWith('.tag') }, { pinLike: undefined }]) {
+      const img = await judge(r.dir, [c], options);
+      expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: copy, file: B } });
+      expect(img.status).toBe('current');
+    }
+  });
+
+  it('a chart moved in one commit (deleted where the same commit adds its digests) is still followed as a move, not a copy', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
+    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+    const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+    const moved = r.commit({ [A]: null, [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'refactor: move chart a to b');
+    const img = await judge(r.dir, [image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'))]);
+    expect(img.builtFrom?.commit).toBe(built);
+    expect(img.unshipped.map((u) => u.commit)).toEqual([fix]);
+    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep, file: A }, movedBy: [{ commit: moved, from: [A] }] });
+    expect(img.provenance[0]!.evidence).not.toHaveProperty('addedLater');
+  });
+
+  it('through the CLI: stale, stale c and explain c agree, and a cached run answers as --no-cache', async () => {
+    const { r, built, prep, copy } = deletedRepo();
+    r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  c:\n    repository: ghcr.io/acme/c\n    context: src/c\n', 'src/c/Dockerfile': 'FROM alpine\nCOPY . /app\n' }, 'chore: config');
+    const run = (...extra: string[]) => runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', ...extra], { cwd: r.dir });
+    const reference = JSON.parse((await run('--no-cache')).out);
+    const c = (doc: { images: { image: string; status: string; builtFrom?: { commit: string } }[] }) => doc.images.find((i) => i.image === 'c')!;
+    expect(c(reference)).toMatchObject({ status: 'stale', builtFrom: { commit: built } });
+    expect(c(JSON.parse((await runCli(['--repo', r.dir, 'stale', 'c', '--format', 'json', '--no-cache'], { cwd: r.dir })).out))).toEqual(c(reference));
+    const explained = await runCli(['--repo', r.dir, 'explain', 'c', '--no-cache'], { cwd: r.dir });
+    expect(explained.out).toContain(`introduced by ${prep.slice(0, 10)}`);
+    expect(explained.out).toContain(A);
+    expect(explained.out).not.toContain(`introduced by ${copy.slice(0, 10)}`);
+    const strip = (doc: { stats?: unknown }) => ({ ...doc, stats: undefined });
+    expect(strip(JSON.parse((await run()).out))).toEqual(strip(reference));
+    // a commit touching the config: judged again from the kept records and digest changes, no blob read again
+    r.commit({ 'pinwatch.yaml': `# the same config\n${r.git('show', 'HEAD:pinwatch.yaml')}\n` }, 'chore: comment the config');
+    const warm = await run('-v');
+    expect(warm.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
+    expect(strip(JSON.parse(warm.out))).toEqual(strip(JSON.parse((await run('--no-cache')).out)));
+  });
+});
