@@ -9,9 +9,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRepo, type TestRepo } from '../support/repo.js';
-import { runCli } from '../support/io.js';
 import { computeStale } from '../../src/stale/history.js';
-import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
+import { DIGEST, expectCliAgrees, image, inputs, pin, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
 afterEach(() => repos.splice(0).forEach((r) => r.cleanup()));
@@ -133,23 +132,6 @@ describe('a digest copied into a second pin file', () => {
 
   it('keeps which files held the digest with the history: a warm run reads no blob again and answers the same', async () => {
     const { r, built, prep, copy } = copiedRepo();
-    r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nimages:\n  c:\n    repository: ghcr.io/acme/c\n    context: src/c\n', 'src/c/Dockerfile': 'FROM alpine\nCOPY . /app\n' }, 'chore: config');
-    const run = (...extra: string[]) => runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', ...extra], { cwd: r.dir });
-    const reference = JSON.parse((await run('--no-cache')).out);
-    const c = (doc: { images: { image: string; status: string; builtFrom?: { commit: string } }[] }) => doc.images.find((i) => i.image === 'c')!;
-    expect(c(reference)).toMatchObject({ status: 'stale', builtFrom: { commit: built } });
-    // judged alone (`stale c`), the same answer; `explain c` names the same build
-    expect(c(JSON.parse((await runCli(['--repo', r.dir, 'stale', 'c', '--format', 'json', '--no-cache'], { cwd: r.dir })).out))).toEqual(c(reference));
-    const explained = await runCli(['--repo', r.dir, 'explain', 'c', '--no-cache'], { cwd: r.dir });
-    expect(explained.out).toContain(`introduced by ${prep.slice(0, 10)}`);
-    expect(explained.out).not.toContain(`introduced by ${copy.slice(0, 10)}`);
-    await run();
-    // a new commit touching the config: the kept answer is not reused, the history is judged again from kept records
-    r.commit({ 'pinwatch.yaml': `# the same config\n${r.git('show', 'HEAD:pinwatch.yaml')}\n` }, 'chore: comment the config');
-    const warm = await run('-v');
-    expect(warm.err).toMatch(/history: [1-9]\d* digest change\(s\) of pin files kept, 0 worked out from blobs\n/);
-    const strip = (doc: { stats?: unknown; head?: string }) => ({ ...doc, stats: undefined, head: undefined });
-    expect(strip(JSON.parse(warm.out))).toEqual(strip(JSON.parse((await run('--no-cache')).out)));
-    expect(strip(JSON.parse(warm.out))).toEqual(strip(reference));
+    await expectCliAgrees(r, { built, intro: prep, later: copy });
   });
 });
