@@ -49,6 +49,8 @@ export interface DigestIntroduction {
   movedBy: { commit: string; from: string[] }[];
   /** The newest later addition of the digest to the pin files (what `git log` of the pin shows last), when there is one. */
   addedLater?: LaterAddition;
+  /** `file` is no pin file now: the commit that deleted it (the newest deletion read), when the history deleted it. */
+  fileDeletedBy?: { commit: string; subject: string; date: string };
 }
 
 /**
@@ -287,7 +289,8 @@ export class DigestArchaeology {
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
         // what the pin's own history shows last, when that is not the introduction (the first round: the pin files)
         const addedLater = moves === 0 ? this.laterAddition(view, adds, pick.commit, digest, mayHold, state) : prev?.addedLater;
-        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}) });
+        const deletedBy = gone.includes(pick.file) ? this.deletedBy(view, pick.file) : undefined;
+        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}), ...(deletedBy ? { fileDeletedBy: deletedBy } : {}) });
         if (moves >= MAX_MOVES) {
           truncated.push(digest);
           break;
@@ -357,6 +360,15 @@ export class DigestArchaeology {
       else if (held.some((d) => !addedHere.has(d))) out.add(entry.path);
     }
     return [...out];
+  }
+
+  /** The newest loaded commit (in topo order) that deleted `file`. */
+  private deletedBy(view: HistoryView, file: string): { commit: string; subject: string; date: string } | undefined {
+    let newest: number | undefined;
+    for (const { commit, entry } of this.deletions.found) if (entry.path === file && (newest === undefined || view.topo[commit]! < view.topo[newest]!)) newest = commit;
+    if (newest === undefined) return undefined;
+    const c = view.commits[newest]!;
+    return { commit: c.sha, subject: c.subject, date: c.date };
   }
 
   /**

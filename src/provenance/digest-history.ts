@@ -33,7 +33,7 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
     const why = input.shallow.shallow ? ' (the clone is shallow: fetch full history, e.g. fetch-depth: 0)' : '';
     return { method, answered: false, reason: `digest ${image.digest.slice(0, 19)}… never appears in the history of the ${input.searchedFiles} pin file(s)${why}` };
   }
-  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file }, movedBy: intro.movedBy, ...(intro.addedLater ? { addedLater: intro.addedLater } : {}) };
+  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file, ...(intro.fileDeletedBy ? { fileDeletedBy: intro.fileDeletedBy } : {}) }, movedBy: intro.movedBy, ...(intro.addedLater ? { addedLater: intro.addedLater } : {}) };
   const truncated = input.history.truncated.includes(image.digest);
   if (truncated) return { method, answered: false, reason: `digest moved between files more times than followed; oldest seen ${short(intro.commit)}`, evidence };
   if (input.shallow.boundary.has(intro.commit)) {
@@ -44,11 +44,17 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
       evidence,
     };
   }
-  const introText = `introduced by ${short(intro.commit)} "${intro.subject}" (${intro.date.slice(0, 10)}) in ${intro.file}${laterText(intro.addedLater)}`;
+  const introText = `introduced by ${short(intro.commit)} "${intro.subject}" (${intro.date.slice(0, 10)}) in ${fileText(evidence.introducedBy)}${laterText(intro.addedLater)}`;
   if (input.buildCommit === 'self') return { method, answered: true, commit: intro.commit, reason: `${introText}; built from that commit (buildCommit: self)`, evidence };
   const parent = intro.parentShas[0];
   if (!parent) return { method, answered: false, reason: `${introText}, a root commit: it has no parent to have been built from (set provenance.buildCommit: self if it was built from itself)`, evidence };
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
+}
+
+/** The introducing file, and the commit that deleted it since when it is gone: `charts/a/values.yaml (deleted since by 1a2b3c4d5e "…" (2026-01-02))`. */
+function fileText(intro: { file?: string; fileDeletedBy?: { commit: string; subject: string; date: string } } | undefined): string {
+  const gone = intro?.fileDeletedBy;
+  return `${intro?.file ?? '?'}${gone ? ` (deleted since by ${short(gone.commit)} "${gone.subject}" (${gone.date.slice(0, 10)}))` : ''}`;
 }
 
 const LATER_AS: Record<LaterAddition['as'], string> = { revert: 'later reverted back to by', copy: 'later copied by', return: 'later put back, after it was taken out, by', again: 'also added by' };
@@ -84,10 +90,10 @@ export function introducerBuiltFromParent(step: ProvenanceStep | undefined): str
  * the commit itself, not from its parent.
  */
 export function builtWithIntroducer(step: ProvenanceStep, introducer: string, paths: string[]): ProvenanceStep {
-  const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string } | undefined;
+  const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string; fileDeletedBy?: { commit: string; subject: string; date: string } } | undefined;
   const tag = step.method === 'tag-history' ? step.evidence?.tag : undefined;
   const later = step.evidence?.addedLater as LaterAddition | undefined;
-  const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${intro?.file ?? '?'}${laterText(later)}`;
+  const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${fileText(intro)}${laterText(later)}`;
   const shown = paths.slice(0, 2).join(', ') + (paths.length > 2 ? ', …' : '');
   const weaker = tag !== undefined ? '; weaker than a digest: a tag can be rebuilt, so the image may hold a later build' : '';
   return { ...step, commit: introducer, reason: `${introText}, which also changes this image's build inputs (${shown}): built from that commit itself${weaker}` };

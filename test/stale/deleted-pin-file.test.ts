@@ -41,13 +41,15 @@ const judge = async (dir: string, images: Parameters<typeof computeStale>[1], op
 
 describe('a digest whose first pin file is gone', () => {
   it('is dated by that first pin wherever the window stops: the fix merged before the copy is unshipped', async () => {
-    const { r, built, prep, fix, copy, c } = deletedRepo();
+    const { r, built, prep, fix, copy, gone, c } = deletedRepo();
     for (const windowStep of [undefined, 1, 2, 5]) {
       const img = await judge(r.dir, [c], windowStep ? { windowStep } : {});
       expect(img.status, `step ${windowStep}`).toBe('stale');
       expect(img.builtFrom?.commit, `step ${windowStep}`).toBe(built);
       expect(img.unshipped.map((u) => u.commit), `step ${windowStep}`).toEqual([fix]);
-      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A }, addedLater: { commit: copy, file: B, as: 'copy' } });
+      expect(img.provenance[0]!.evidence, `step ${windowStep}`).toMatchObject({ introducedBy: { commit: prep, file: A, fileDeletedBy: { commit: gone, subject: 'chore: chart a removed' } }, addedLater: { commit: copy, file: B, as: 'copy' } });
+      // the reason says where the file went
+      expect(img.provenance[0]!.reason, `step ${windowStep}`).toContain(`in ${A} (deleted since by ${gone.slice(0, 10)} "chore: chart a removed" (`);
     }
   });
 
@@ -80,10 +82,11 @@ describe('a digest whose first pin file is gone', () => {
     expect(img.unshipped.map((u) => u.commit)).toEqual([fix]);
     expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep, file: A }, movedBy: [{ commit: moved, from: [A] }] });
     expect(img.provenance[0]!.evidence).not.toHaveProperty('addedLater');
+    expect(img.provenance[0]!.evidence).not.toHaveProperty('introducedBy.fileDeletedBy');
   });
 
   it('through the CLI: stale, stale c and explain c agree, and a cached run answers as --no-cache', async () => {
     const { r, built, prep, copy } = deletedRepo();
-    await expectCliAgrees(r, { built, intro: prep, later: copy, mentions: [A] });
+    await expectCliAgrees(r, { built, intro: prep, later: copy, mentions: [`${A} (deleted since by `] });
   });
 });
