@@ -200,7 +200,6 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
   return opts.base === undefined ? report : inPrMode(repoRoot, report, opts.base, now);
 }
 
-/** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
 /**
  * The pin files digest history searches for a tree whose scan found `pins`
  * (every scanned digest pin file: history.ts `digestPinFiles`), and the paths
@@ -212,6 +211,7 @@ export function pinSearch(repoRoot: string, config: Config, pins: ScanResult['pi
   return { pinFiles: digestPinFiles(pins), pinLike: walkReadsPath(repoRoot, config) };
 }
 
+/** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
 export function staleConfigOptions(config: Config, registry: StaleOptions['registry']): Pick<StaleOptions, 'methods' | 'buildCommit' | 'tagRules' | 'fixPattern'> {
   return {
     methods: methodsFor(config, registry),
