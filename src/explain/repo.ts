@@ -43,7 +43,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   let search: ReturnType<typeof pinSearch>;
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-    search = pinSearch(repoRoot, config, scan.pins);
+    search = pinSearch(config, scan.pins);
     history.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
     match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });

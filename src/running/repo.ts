@@ -45,7 +45,7 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   let search: ReturnType<typeof pinSearch>;
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
-    search = pinSearch(repoRoot, config, scan.pins);
+    search = pinSearch(config, scan.pins);
     started.prefetch(scan.pins.map((p) => p.file));
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
   } catch (e) {

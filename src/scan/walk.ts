@@ -97,6 +97,15 @@ function mayHoldWanted(plan: Plan, rel: string): boolean {
   return plan.bases.some((b) => rel === b || rel.startsWith(`${b}/`) || b.startsWith(`${rel}/`));
 }
 
+/** The config's rules for which files are read as pin files: `include`, and `extraFiles` as globs and literal paths. */
+function readRules(config: Config): Pick<Plan, 'include' | 'extraGlobs' | 'extraLiterals'> {
+  return {
+    include: config.include.length ? compileGlob(config.include) : () => false,
+    extraGlobs: config.extraFiles.filter((p) => hasGlobSyntax(p)).map((pattern) => ({ pattern, match: compileGlob(pattern), hits: 0 })),
+    extraLiterals: new Set(config.extraFiles.filter((p) => !hasGlobSyntax(p)).map((p) => p.replace(/^\.\//, ''))),
+  };
+}
+
 function makePlan(root: string, config: Config, options: WalkOptions): Plan {
   const extraGlobs = config.extraFiles.filter((p) => hasGlobSyntax(p));
   return {
@@ -104,10 +113,8 @@ function makePlan(root: string, config: Config, options: WalkOptions): Plan {
     bases: staticBases([...config.include, ...extraGlobs]),
     root,
     rootReal: realpathSync(root),
-    include: config.include.length ? compileGlob(config.include) : () => false,
+    ...readRules(config),
     excludes: config.exclude.map(compileExclude),
-    extraGlobs: extraGlobs.map((pattern) => ({ pattern, match: compileGlob(pattern), hits: 0 })),
-    extraLiterals: new Set(config.extraFiles.filter((p) => !hasGlobSyntax(p)).map((p) => p.replace(/^\.\//, ''))),
     skipVendoredCharts: config.skipVendoredCharts,
     firstPartyNeedles: firstPartyPrefixes(config).map((p) => p.replace(/\/$/, '')),
   };
@@ -170,9 +177,9 @@ export function walkNoticesFile(root: string, config: Config): (rel: string) => 
  * `extraFiles`; excludes are not asked, so this says yes a little more often):
  * asked of paths the tree no longer has, a deleted pin file in history (stale/).
  */
-export function walkReadsPath(root: string, config: Config): (rel: string) => boolean {
-  const plan = makePlan(root, config, {});
-  return (rel) => plan.extraLiterals.has(rel) || plan.extraGlobs.some((g) => g.match(rel)) || plan.include(rel);
+export function walkReadsPath(config: Config): (rel: string) => boolean {
+  const rules = readRules(config);
+  return (rel) => rules.extraLiterals.has(rel) || rules.extraGlobs.some((g) => g.match(rel)) || rules.include(rel);
 }
 
 /** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */

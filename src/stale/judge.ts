@@ -153,7 +153,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
     throw e;
   }
   const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...pinSearch(repoRoot, config, scan.pins), ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...pinSearch(config, scan.pins), ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
   if (tree && recovered.length === 0) {
@@ -207,8 +207,8 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
  * `pinLike`): stale, explain and running ask the same, so an image gets the
  * whole run's answer from each.
  */
-export function pinSearch(repoRoot: string, config: Config, pins: ScanResult['pins']): Pick<StaleOptions, 'pinFiles' | 'pinLike'> {
-  return { pinFiles: digestPinFiles(pins), pinLike: walkReadsPath(repoRoot, config) };
+export function pinSearch(config: Config, pins: ScanResult['pins']): Pick<StaleOptions, 'pinFiles' | 'pinLike'> {
+  return { pinFiles: digestPinFiles(pins), pinLike: walkReadsPath(config) };
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */
