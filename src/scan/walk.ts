@@ -107,13 +107,13 @@ function readRules(config: Config): Pick<Plan, 'include' | 'extraGlobs' | 'extra
 }
 
 function makePlan(root: string, config: Config, options: WalkOptions): Plan {
-  const extraGlobs = config.extraFiles.filter((p) => hasGlobSyntax(p));
+  const rules = readRules(config);
   return {
     ...(options.recipeTree ? { recipes: new RecipeTreeBuilder(config.exclude) } : {}),
-    bases: staticBases([...config.include, ...extraGlobs]),
+    bases: staticBases([...config.include, ...rules.extraGlobs.map((g) => g.pattern)]),
     root,
     rootReal: realpathSync(root),
-    ...readRules(config),
+    ...rules,
     excludes: config.exclude.map(compileExclude),
     skipVendoredCharts: config.skipVendoredCharts,
     firstPartyNeedles: firstPartyPrefixes(config).map((p) => p.replace(/\/$/, '')),
@@ -164,11 +164,11 @@ export function walkTree(root: string, config: Config, options: WalkOptions = {}
  * it as left out, or takes its directory for a chart): a file it does not
  * notice changes nothing of the scan (the tree-state snapshot asks, src/snapshot/).
  */
-export function walkNoticesFile(root: string, config: Config): (rel: string) => boolean {
-  const plan = makePlan(root, config, {});
+export function walkNoticesFile(config: Config): (rel: string) => boolean {
+  const reads = walkReadsPath(config);
   return (rel) => {
     const name = rel.slice(rel.lastIndexOf('/') + 1);
-    return plan.extraLiterals.has(rel) || plan.extraGlobs.some((g) => g.match(rel)) || plan.include(rel) || isYamlName(rel) || name === CHART_FILE || CONFIG_FILE_NAMES.includes(rel);
+    return reads(rel) || isYamlName(rel) || name === CHART_FILE || CONFIG_FILE_NAMES.includes(rel);
   };
 }
 

@@ -214,7 +214,7 @@ export function harmlessEntries(root: string, config: Config): HarmlessEntry {
     if (type !== 'f') return false;
     const rel = relative(root, join(dir, name)).split(sep).join('/');
     if (rel.startsWith('../') || rel === '..' || rel === '') return false;
-    notices ??= walkNoticesFile(root, config);
+    notices ??= walkNoticesFile(config);
     if (notices(rel)) return false;
     const tree = { files: [rel], vendored: [] };
     if (findMakefiles(root, config.exclude, tree).length > 0) return false;
