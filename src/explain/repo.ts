@@ -44,7 +44,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
     search = pinSearch(config, scan.pins);
-    history.prefetch(scan.pins.map((p) => p.file));
+    history.prefetch(scan.pins.map((p) => p.file), search.pinFiles.length > 0 ? search.pinLike : undefined);
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, { unpinned: true, ...(scan.recipeTree ? { tree: scan.recipeTree } : {}) });
     match = resolveImage(query, known.images, { noneHint: NO_FIRST_PARTY_HINT, aliases: config.aliases });
   } catch (e) {

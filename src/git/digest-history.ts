@@ -9,7 +9,7 @@ import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from '.
 import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
-export type { DigestHistoryResult, DigestIntroduction, LaterAddition } from './digest-window.js';
+export type { CommitFacts, DigestHistoryResult, DigestIntroduction, LaterAddition } from './digest-window.js';
 
 const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 /** Works as a basic or extended regex, whichever git compiles it as. */

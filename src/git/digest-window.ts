@@ -23,12 +23,13 @@
  * before it in that parent's history is looked for, so the image is dated by its
  * first pin, whatever other images are judged beside it (which files held it is
  * read as `<parent>:./<file>` through the same `cat-file --batch`, and kept with
- * the digest changes). Asked to (`pinLike`), a file the loaded history deletes
- * that the scan would read as a pin file, and whose deleted blob held a wanted
- * digest that the deleting commit does not add elsewhere (not a move), is
- * searched as the pin files are: a digest first pinned in a file deleted since
- * (a chart replaced by a copy, then removed in a commit of its own) is dated by
- * that first pin, not by the copy.
+ * the digest changes). Asked to (`pinLike`), a file that is no pin file now but
+ * that the scan would read as one, from which a loaded commit took a wanted
+ * digest out (deleting the file, or editing the pin away) without adding it
+ * elsewhere in the same commit (that is a move), is searched as the pin files
+ * are: a digest first pinned in a chart that a copy replaced and a later commit
+ * removed, or that no longer pins the image, is dated by that first pin, not by
+ * the copy.
  *
  * `analyze` is pure over what is loaded and says whether more history is
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
@@ -50,7 +51,16 @@ export interface DigestIntroduction {
   /** The newest later addition of the digest to the pin files (what `git log` of the pin shows last), when there is one. */
   addedLater?: LaterAddition;
   /** `file` is no pin file now: the commit that deleted it (the newest deletion read), when the history deleted it. */
-  fileDeletedBy?: { commit: string; subject: string; date: string };
+  fileDeletedBy?: CommitFacts;
+  /** `file` is no pin file now but still there: the commit that took the digest out of it (the newest such commit read). */
+  takenOutBy?: CommitFacts;
+}
+
+/** A commit as evidence names it. */
+export interface CommitFacts {
+  commit: string;
+  subject: string;
+  date: string;
 }
 
 /**
@@ -180,8 +190,8 @@ export class DigestArchaeology {
   /** The pin files searched first, indexed over all loaded commits at once. */
   private primary: { key: string; files: Set<string>; done: number; byDigest: Map<string, { commit: number; file: string }[]>; removals: Map<string, { commit: number; file: string }[]> } | undefined;
 
-  /** Per file: how many of its entries are indexed, and digest → the commits (indices) adding it there. */
-  private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]> }>();
+  /** Per file outside the pin files: how many of its entries are indexed, and digest → the commits (indices) adding it there, and taking it out. */
+  private readonly addsByFile = new Map<string, { done: number; byDigest: Map<string, number[]>; removals: Map<string, number[]> }>();
 
   /**
    * Additions of `digest` to `files` among the loaded commits accepted by `within`,
@@ -225,7 +235,7 @@ export class DigestArchaeology {
     for (const file of files) {
       const entries = this.byPath.get(file) ?? [];
       let idx = this.addsByFile.get(file);
-      if (!idx) this.addsByFile.set(file, (idx = { done: 0, byDigest: new Map() }));
+      if (!idx) this.addsByFile.set(file, (idx = { done: 0, byDigest: new Map(), removals: new Map() }));
       for (; idx.done < entries.length; idx.done++) {
         const { commit, entry } = entries[idx.done]!;
         const ch = this.change(entry);
@@ -237,6 +247,11 @@ export class DigestArchaeology {
           const list = idx.byDigest.get(d);
           if (list) list.push(commit);
           else idx.byDigest.set(d, [commit]);
+        }
+        for (const d of ch.removed) {
+          const list = idx.removals.get(d);
+          if (list) list.push(commit);
+          else idx.removals.set(d, [commit]);
         }
       }
       for (const commit of idx.byDigest.get(digest) ?? []) {
@@ -265,9 +280,9 @@ export class DigestArchaeology {
     let moveRounds = 0;
     const { graph } = view;
     const digests = new Set(wanted);
-    // the pin files, and the pin files the loaded history deleted that held a wanted digest
-    const gone = pinLike ? this.gonePinFiles(view, digests, paths, pinLike, state) : [];
-    const searched = gone.length === 0 ? paths : [...paths, ...gone].sort();
+    // the pin files, and the files the scan would read as pin files that a loaded commit took a wanted digest out of
+    const former = pinLike ? this.formerPinFiles(view, digests, paths, pinLike, state) : [];
+    const searched = former.length === 0 ? paths : [...paths, ...former].sort();
     const key = searched.join('\0');
     if (this.primary?.key !== key) this.primary = { key, files: new Set(searched), done: 0, byDigest: new Map(), removals: new Map() };
     const primary = this.primary;
@@ -283,14 +298,15 @@ export class DigestArchaeology {
           break;
         }
         const mayHold = this.mayHold(digest, files, holders);
-        const pick = this.pickIntro(view, adds, common, state, digest, mayHold);
+        const pick = this.pickIntro(view, adds, common, state, digest, mayHold, files);
         const c = view.commits[pick.commit]!;
         const prev = found.get(digest);
         const movedBy = prev ? [{ commit: prev.commit, from: [...files] }, ...prev.movedBy] : [];
         // what the pin's own history shows last, when that is not the introduction (the first round: the pin files)
         const addedLater = moves === 0 ? this.laterAddition(view, adds, pick.commit, digest, mayHold, state) : prev?.addedLater;
-        const deletedBy = gone.includes(pick.file) ? this.deletedBy(view, pick.file) : undefined;
-        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}), ...(deletedBy ? { fileDeletedBy: deletedBy } : {}) });
+        // the file it was introduced in holds it no more (a former pin file, or a pin file that pins something else now): why
+        const left = former.includes(pick.file) || (moves === 0 && holders !== undefined && !holders.get(digest)?.includes(pick.file)) ? this.leftBy(view, pick.file, digest) : undefined;
+        found.set(digest, { digest, commit: c.sha, parentShas: c.parentShas, date: c.date, subject: c.subject, file: pick.file, movedBy, ...(addedLater ? { addedLater } : {}), ...left });
         if (moves >= MAX_MOVES) {
           truncated.push(digest);
           break;
@@ -319,27 +335,34 @@ export class DigestArchaeology {
     return { result: { found, rounds: 1 + 2 * moveRounds, truncated }, complete: !state.pending && !state.incomplete, pending: state.pending };
   }
 
-  /** Every entry of the loaded history that deletes a path `pinLike` accepts, with its commit (collected as commits load). */
-  private readonly deletions = { done: 0, found: [] as { commit: number; entry: RawEntry }[] };
+  /** Every entry of the loaded history that may take a digest out of a path `pinLike` accepts (it had an old blob), with its commit (collected as commits load). */
+  private readonly departures = { done: 0, found: [] as { commit: number; entry: RawEntry }[], pinLike: new Map<string, boolean>() };
 
   /**
-   * The paths the loaded history deletes that the scan would read as pin files
-   * (`pinLike`) and are not pin files now, whose deleted blob held one of
-   * `wanted` that the deleting commit does not add to another file (that is a
-   * move, followed as one: `analyze`). Blobs are read through the batch
-   * (`state.pending` while unread); the answers are kept with the digest changes,
-   * so a later run reads none.
+   * The paths that are no pin files now but that the scan would read as pin
+   * files (`pinLike`), from which the newest loaded commit that took one of
+   * `wanted` out (deleting the file or editing it) did not add it to another
+   * such file (that is a move, followed as one by `analyze`, an earlier return
+   * included). Blobs are read through the batch (`state.pending` while
+   * unread); the answers are kept with the digest changes, so a later run
+   * reads none.
    */
-  private gonePinFiles(view: HistoryView, wanted: ReadonlySet<string>, paths: readonly string[], pinLike: (path: string) => boolean, state: { pending: boolean }): string[] {
-    const seen = this.deletions;
+  private formerPinFiles(view: HistoryView, wanted: ReadonlySet<string>, paths: readonly string[], pinLike: (path: string) => boolean, state: { pending: boolean }): string[] {
+    const seen = this.departures;
+    const likes = (path: string) => {
+      let yes = seen.pinLike.get(path);
+      if (yes === undefined) seen.pinLike.set(path, (yes = pinLike(path)));
+      return yes;
+    };
     for (; seen.done < view.commits.length; seen.done++) {
-      for (const entry of view.commits[seen.done]!.entries) if (isNullBlob(entry.newBlob) && !isNullBlob(entry.oldBlob) && pinLike(entry.path)) seen.found.push({ commit: seen.done, entry });
+      for (const entry of view.commits[seen.done]!.entries) if (!isNullBlob(entry.oldBlob) && likes(entry.path)) seen.found.push({ commit: seen.done, entry });
     }
     if (seen.found.length === 0) return [];
     const current = new Set(paths);
-    const out = new Set<string>();
+    // per file and digest, the newest loaded commit that took the digest out, and whether it moved it (added it to another such file)
+    const newest = new Map<string, { topo: number; moved: boolean }>();
     for (const { commit, entry } of seen.found) {
-      if (out.has(entry.path) || current.has(entry.path)) continue;
+      if (current.has(entry.path)) continue;
       const ch = this.change(entry);
       if (!ch) {
         state.pending = true;
@@ -347,28 +370,47 @@ export class DigestArchaeology {
       }
       const held = [...ch.removed].filter((d) => wanted.has(d));
       if (held.length === 0) continue;
-      // what the same commit adds to the pin files (and the files the scan would read): a digest it adds there moved
       const addedHere = new Set<string>();
       let unread = false;
       for (const other of view.commits[commit]!.entries) {
-        if (other === entry || isNullBlob(other.newBlob) || !(current.has(other.path) || pinLike(other.path))) continue;
+        if (other === entry || isNullBlob(other.newBlob) || !(current.has(other.path) || likes(other.path))) continue;
         const och = this.change(other);
         if (!och) unread = true;
         else for (const d of och.added) addedHere.add(d);
       }
-      if (unread) state.pending = true;
-      else if (held.some((d) => !addedHere.has(d))) out.add(entry.path);
+      if (unread) {
+        state.pending = true;
+        continue;
+      }
+      const topo = view.topo[commit]!;
+      for (const d of held) {
+        const key = `${entry.path}\0${d}`;
+        const was = newest.get(key);
+        if (!was || topo < was.topo) newest.set(key, { topo, moved: addedHere.has(d) });
+      }
     }
-    return [...out];
+    // a file whose last removal of a digest moved it is followed by the move (analyze), not searched as a pin file
+    const out = new Set<string>();
+    for (const [key, { moved }] of newest) if (!moved) out.add(key.slice(0, key.indexOf('\0')));
+    return [...out].sort();
   }
 
-  /** The newest loaded commit (in topo order) that deleted `file`. */
-  private deletedBy(view: HistoryView, file: string): { commit: string; subject: string; date: string } | undefined {
-    let newest: number | undefined;
-    for (const { commit, entry } of this.deletions.found) if (entry.path === file && (newest === undefined || view.topo[commit]! < view.topo[newest]!)) newest = commit;
-    if (newest === undefined) return undefined;
-    const c = view.commits[newest]!;
-    return { commit: c.sha, subject: c.subject, date: c.date };
+  /**
+   * Why the former pin file `file` no longer pins `digest`: the commit that
+   * deleted it, when its newest loaded entry deletes it; else the newest
+   * loaded commit that took `digest` out of it.
+   */
+  private leftBy(view: HistoryView, file: string, digest: string): Pick<DigestIntroduction, 'fileDeletedBy' | 'takenOutBy'> {
+    const facts = (i: number): CommitFacts => {
+      const c = view.commits[i]!;
+      return { commit: c.sha, subject: c.subject, date: c.date };
+    };
+    let newest: { commit: number; entry: RawEntry } | undefined;
+    for (const e of this.byPath.get(file) ?? []) if (!newest || view.topo[e.commit]! < view.topo[newest.commit]!) newest = e;
+    if (newest && isNullBlob(newest.entry.newBlob)) return { fileDeletedBy: facts(newest.commit) };
+    let out: number | undefined;
+    for (const r of this.primary?.removals.get(digest) ?? []) if (r.file === file && (out === undefined || view.topo[r.commit]! < view.topo[out]!)) out = r.commit;
+    return out === undefined ? {} : { takenOutBy: facts(out) };
   }
 
   /**
@@ -423,15 +465,18 @@ export class DigestArchaeology {
 
   /**
    * Whether a loaded commit in the history of `parent` (itself included) took
-   * `digest` out of a pin file: then the pin files held it before, and an
-   * addition after that is its return (a rollback by hand, a release stamping
-   * an older build again), not its introduction.
+   * `digest` out of a pin file, or out of one of `files` (a move's round: the
+   * files it was moved from): then such a file held it before, and an addition
+   * after that is its return (a rollback by hand, a release stamping an older
+   * build again), not its introduction.
    */
-  private removedBefore(view: HistoryView, digest: string, parent: string): boolean {
-    const removals = this.primary?.removals.get(digest);
-    if (!removals || !view.graph.has(parent)) return false;
+  private removedBefore(view: HistoryView, digest: string, parent: string, files: ReadonlySet<string>): boolean {
+    if (!view.graph.has(parent)) return false;
+    const removals = [...(this.primary?.removals.get(digest) ?? []).map((r) => r.commit)];
+    if (files !== this.primary?.files) for (const f of files) removals.push(...(this.addsByFile.get(f)?.removals.get(digest) ?? []));
+    if (removals.length === 0) return false;
     const before = view.graph.ancestors(parent);
-    return removals.some((r) => before[r.commit] === 1);
+    return removals.some((commit) => before[commit] === 1);
   }
 
   /**
@@ -440,12 +485,12 @@ export class DigestArchaeology {
    * (`removedBefore`); undefined when it may be the first addition, or while a
    * blob is unread (`state.pending`).
    */
-  private lookedPast(view: HistoryView, c: HistoryCommit, parent: string, digest: string, mayHold: readonly string[], state: { pending: boolean }): 'revert' | 'copy' | 'return' | undefined {
+  private lookedPast(view: HistoryView, c: HistoryCommit, parent: string, digest: string, mayHold: readonly string[], files: ReadonlySet<string>, state: { pending: boolean }): 'revert' | 'copy' | 'return' | undefined {
     if (REVERT.test(c.subject)) return 'revert';
     const copy = this.heldAt(c, parent, digest, mayHold, state);
     if (copy === undefined) return undefined;
     if (copy) return 'copy';
-    return this.removedBefore(view, digest, parent) ? 'return' : undefined;
+    return this.removedBefore(view, digest, parent, files) ? 'return' : undefined;
   }
 
   /**
@@ -458,7 +503,7 @@ export class DigestArchaeology {
     if (!newest || newest.commit === intro) return undefined;
     const c = view.commits[newest.commit]!;
     const parent = c.parentShas[0];
-    const as = parent === undefined ? undefined : this.lookedPast(view, c, parent, digest, mayHold, state);
+    const as = parent === undefined ? undefined : this.lookedPast(view, c, parent, digest, mayHold, this.primary!.files, state);
     const others = adds.filter((a) => a.commit !== intro && a.commit !== newest.commit && view.topo[a.commit]! < view.topo[intro]!).length;
     return { commit: c.sha, subject: c.subject, date: c.date, file: newest.file, as: as ?? 'again', others };
   }
@@ -470,7 +515,7 @@ export class DigestArchaeology {
    * parent already) or a return (`removedBefore`), the addition before it in its
    * parent's history, read for as far as it takes.
    */
-  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean; pending: boolean }, digest: string, mayHold: readonly string[]): { commit: number; file: string } {
+  private pickIntro(view: HistoryView, adds: { commit: number; file: string }[], common: Uint8Array | undefined, state: { incomplete: boolean; pending: boolean }, digest: string, mayHold: readonly string[], files: ReadonlySet<string>): { commit: number; file: string } {
     const { graph, topo } = view;
     let pick = adds[0]!;
     for (const a of adds) if (!common?.[a.commit] && (common?.[pick.commit] || topo[a.commit]! > topo[pick.commit]!)) pick = a;
@@ -479,7 +524,7 @@ export class DigestArchaeology {
       const parent = c.parentShas[0];
       if (parent === undefined) break;
       // unread: asked again once the batch has answered (pending); none: its first addition
-      if (this.lookedPast(view, c, parent, digest, mayHold, state) === undefined) break;
+      if (this.lookedPast(view, c, parent, digest, mayHold, files, state) === undefined) break;
       if (!graph.has(parent)) {
         if (!view.ended) state.incomplete = true;
         break;

@@ -4,7 +4,7 @@
  * itself with `provenance.buildCommit: self`). A retag keeps the digest, so this
  * sees through promotions.
  */
-import type { DigestHistoryResult, LaterAddition } from '../git/digest-history.js';
+import type { CommitFacts, DigestHistoryResult, LaterAddition } from '../git/digest-history.js';
 import type { ShallowState } from '../git/shallow.js';
 import type { ImageSubject, Provenance, ProvenanceSource, ProvenanceStep } from './types.js';
 
@@ -33,7 +33,7 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
     const why = input.shallow.shallow ? ' (the clone is shallow: fetch full history, e.g. fetch-depth: 0)' : '';
     return { method, answered: false, reason: `digest ${image.digest.slice(0, 19)}… never appears in the history of the ${input.searchedFiles} pin file(s)${why}` };
   }
-  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file, ...(intro.fileDeletedBy ? { fileDeletedBy: intro.fileDeletedBy } : {}) }, movedBy: intro.movedBy, ...(intro.addedLater ? { addedLater: intro.addedLater } : {}) };
+  const evidence = { introducedBy: { commit: intro.commit, subject: intro.subject, date: intro.date, file: intro.file, ...(intro.fileDeletedBy ? { fileDeletedBy: intro.fileDeletedBy } : {}), ...(intro.takenOutBy ? { takenOutBy: intro.takenOutBy } : {}) }, movedBy: intro.movedBy, ...(intro.addedLater ? { addedLater: intro.addedLater } : {}) };
   const truncated = input.history.truncated.includes(image.digest);
   if (truncated) return { method, answered: false, reason: `digest moved between files more times than followed; oldest seen ${short(intro.commit)}`, evidence };
   if (input.shallow.boundary.has(intro.commit)) {
@@ -51,10 +51,17 @@ export function resolveFromHistory(image: ImageSubject, input: DigestHistorySour
   return { method, answered: true, commit: parent, reason: `${introText}; built from its first parent`, evidence };
 }
 
-/** The introducing file, and the commit that deleted it since when it is gone: `charts/a/values.yaml (deleted since by 1a2b3c4d5e "…" (2026-01-02))`. */
-function fileText(intro: { file?: string; fileDeletedBy?: { commit: string; subject: string; date: string } } | undefined): string {
-  const gone = intro?.fileDeletedBy;
-  return `${intro?.file ?? '?'}${gone ? ` (deleted since by ${short(gone.commit)} "${gone.subject}" (${gone.date.slice(0, 10)}))` : ''}`;
+/** Evidence of an introduction: its file, and why that file no longer pins the digest when it does not. */
+type IntroducedIn = { file?: string; fileDeletedBy?: CommitFacts; takenOutBy?: CommitFacts };
+
+/**
+ * The introducing file, and why it is no pin of the digest now when it is not:
+ * `charts/a/values.yaml (deleted since by 1a2b3c4d5e "…" (2026-01-02))`, or
+ * `charts/a/values.yaml (taken out of it since by 1a2b3c4d5e "…" (2026-01-02))`.
+ */
+function fileText(intro: IntroducedIn | undefined): string {
+  const [how, by] = intro?.fileDeletedBy ? ['deleted since', intro.fileDeletedBy] : intro?.takenOutBy ? ['taken out of it since', intro.takenOutBy] : [];
+  return `${intro?.file ?? '?'}${by ? ` (${how} by ${short(by.commit)} "${by.subject}" (${by.date.slice(0, 10)}))` : ''}`;
 }
 
 const LATER_AS: Record<LaterAddition['as'], string> = { revert: 'later reverted back to by', copy: 'later copied by', return: 'later put back, after it was taken out, by', again: 'also added by' };
@@ -90,7 +97,7 @@ export function introducerBuiltFromParent(step: ProvenanceStep | undefined): str
  * the commit itself, not from its parent.
  */
 export function builtWithIntroducer(step: ProvenanceStep, introducer: string, paths: string[]): ProvenanceStep {
-  const intro = step.evidence?.introducedBy as { subject?: string; date?: string; file?: string; fileDeletedBy?: { commit: string; subject: string; date: string } } | undefined;
+  const intro = step.evidence?.introducedBy as (IntroducedIn & { subject?: string; date?: string }) | undefined;
   const tag = step.method === 'tag-history' ? step.evidence?.tag : undefined;
   const later = step.evidence?.addedLater as LaterAddition | undefined;
   const introText = `${typeof tag === 'string' ? `tag ${tag} ` : ''}introduced by ${short(introducer)} "${intro?.subject ?? ''}" (${(intro?.date ?? '').slice(0, 10)}) in ${fileText(intro)}${laterText(later)}`;

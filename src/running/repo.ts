@@ -46,7 +46,7 @@ export async function runningBuilds(repoRoot: string, config: Config, pods: PodL
   try {
     const scan = opts.scan ?? (await scanRepo(repoRoot, config, { recipeTree: true }));
     search = pinSearch(config, scan.pins);
-    started.prefetch(scan.pins.map((p) => p.file));
+    started.prefetch(scan.pins.map((p) => p.file), search.pinFiles.length > 0 ? search.pinLike : undefined);
     known = await imagesFromPins(repoRoot, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
   } catch (e) {
     started.close();

@@ -175,7 +175,8 @@ export function walkNoticesFile(config: Config): (rel: string) => boolean {
 /**
  * Whether the walk would read a file at `rel` as a pin file (`include` or
  * `extraFiles`; excludes are not asked, so this says yes a little more often):
- * asked of paths the tree no longer has, a deleted pin file in history (stale/).
+ * asked of paths in history that are no pin files now (a former pin file: stale/),
+ * which the tree may no longer have.
  */
 export function walkReadsPath(config: Config): (rel: string) => boolean {
   const rules = readRules(config);

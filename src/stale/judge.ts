@@ -81,7 +81,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
         if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
-        (history ??= startHistory(repoRoot, rev)).prefetch(digestPinFiles(s.pins));
+        prefetchFor(config, (history ??= startHistory(repoRoot, rev)), s.pins);
       },
     });
     start.tree = Math.round(performance.now() - start.ms);
@@ -147,7 +147,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
       }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    (history ??= startHistory(repoRoot, rev)).prefetch(digestPinFiles(scan.pins));
+    prefetchFor(config, (history ??= startHistory(repoRoot, rev)), scan.pins);
   } catch (e) {
     history?.close();
     throw e;
@@ -207,8 +207,14 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
  * `pinLike`): stale, explain and running ask the same, so an image gets the
  * whole run's answer from each.
  */
-export function pinSearch(config: Config, pins: ScanResult['pins']): Pick<StaleOptions, 'pinFiles' | 'pinLike'> {
+export function pinSearch(config: Config, pins: ScanResult['pins']): Required<Pick<StaleOptions, 'pinFiles' | 'pinLike'>> {
   return { pinFiles: digestPinFiles(pins), pinLike: walkReadsPath(config) };
+}
+
+/** Read ahead the blobs the digest archaeology will ask for (`pinSearch`'s files), when a pin carries a digest. */
+export function prefetchFor(config: Config, history: StartedHistory, pins: ScanResult['pins']): void {
+  const { pinFiles, pinLike } = pinSearch(config, pins);
+  history.prefetch(pinFiles, pinFiles.length > 0 ? pinLike : undefined);
 }
 
 /** What computeStale takes from the config: methods, build commit, tag rules and the fix pattern. */

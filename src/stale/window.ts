@@ -23,7 +23,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { cacheFor, findGitPlace, type Cache } from '../cache/index.js';
 import { historyRewriters, JoinedHistory } from '../git/history-join.js';
-import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit } from '../git/history.js';
+import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit, type RawEntry } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
 import { readShallowState, type ShallowState } from '../git/shallow.js';
@@ -40,9 +40,11 @@ export interface StartedHistory {
   changes: DigestChanges;
   /**
    * Once the scan knows which files hold pins: read the blobs the first commits'
-   * changes to them name, so `cat-file` works while the recipe model is read.
+   * changes to them name, so `cat-file` works while the recipe model is read;
+   * with `pinLike`, also those of the changes it accepts that had an old blob
+   * (the versions of files that may have pinned a digest before: digest-window.ts).
    */
-  prefetch(files: Iterable<string>): void;
+  prefetch(files: Iterable<string>, pinLike?: (path: string) => boolean): void;
   /** Stop git (the run ended before computeStale took the pass). */
   close(): void;
   /** Git processes it has started so far (the walk, the two facts below, and the blob batch once it runs). */
@@ -197,6 +199,22 @@ function keepHistory(repo: string, cache: Cache, stream: CommitStream, opened: O
   cache.putValue(HISTORY_CACHE_NS, historyKey(repo), { tip, records: [...records.values()], read, changes: keptChangesOf(changes), id: randomUUID() } satisfies KeptHistory);
 }
 
+/**
+ * Whose blobs the digest archaeology reads: a change to one of the pin files, or
+ * one that `pinLike` accepts with an old blob (a former pin file's version).
+ */
+function blobsAsked(files: ReadonlySet<string>, pinLike: ((path: string) => boolean) | undefined): (e: RawEntry) => boolean {
+  if (!pinLike) return (e) => files.has(e.path);
+  const likes = new Map<string, boolean>();
+  return (e) => {
+    if (files.has(e.path)) return true;
+    if (isNullBlob(e.oldBlob)) return false;
+    let yes = likes.get(e.path);
+    if (yes === undefined) likes.set(e.path, (yes = pinLike(e.path)));
+    return yes;
+  };
+}
+
 /** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
 export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
   const cache = cacheFor(repo);
@@ -210,14 +228,14 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
     stream: opened.stream,
     changes: opened.changes,
     facts,
-    prefetch(files) {
+    prefetch(files, pinLike) {
       if (started.blobs) return;
       const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
-      const wanted = new Set(files);
+      const asks = blobsAsked(new Set(files), pinLike);
       let asked = 0;
       const ask = () => {
         for (const commits = started.stream.commits; asked < commits.length; asked++) {
-          for (const e of commits[asked]!.entries) if (wanted.has(e.path) && !started.changes.has(changeKey(e))) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
+          for (const e of commits[asked]!.entries) if (asks(e) && !started.changes.has(changeKey(e))) [e.oldBlob, e.newBlob].forEach((id) => isNullBlob(id) || texts.want(id));
         }
       };
       // grow parses what git has written so far before it first waits: those commits' blobs are asked now,
@@ -245,7 +263,7 @@ export interface WindowQuestion {
   files: string[];
   /** Per digest, the pin files that hold it now (a digest one of them held before an addition was copied there: digest-window.ts). */
   holders?: ReadonlyMap<string, readonly string[]>;
-  /** Paths the scan would read as pin files: one the history deletes that held a wanted digest is searched too (digest-window.ts). */
+  /** Paths the scan would read as pin files: one a commit took a wanted digest out of (not moving it) is searched too (digest-window.ts). */
   pinLike?: (path: string) => boolean;
   /**
    * The build commits the images would be judged from, given the digest answers
@@ -268,7 +286,7 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
   const batch = texts.batch;
   const arch = new DigestArchaeology(texts, started.changes);
-  const files = new Set(question.files);
+  const asks = blobsAsked(new Set(question.files), question.pinLike);
   try {
     let extra: HistoryCommit[] = [];
     let offHeadRead = false;
@@ -279,10 +297,10 @@ export async function readWindow(repo: string, head: string, started: StartedHis
     let prefetched = 0;
     for (;;) {
       await stream.grow(target);
-      // pin-file blobs of the commits read since the last check, asked before the analysis needs them
+      // pin-file blobs of the commits read since the last check (and former pin files'), asked before the analysis needs them
       for (; prefetched < stream.commits.length; prefetched++) {
         for (const e of stream.commits[prefetched]!.entries) {
-          if (!files.has(e.path) || started.changes.has(changeKey(e))) continue;
+          if (!asks(e) || started.changes.has(changeKey(e))) continue;
           if (!isNullBlob(e.oldBlob)) texts.want(e.oldBlob);
           if (!isNullBlob(e.newBlob)) texts.want(e.newBlob);
         }
