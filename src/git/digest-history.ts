@@ -7,11 +7,11 @@
 import { git, type GitOptions } from './run.js';
 import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
 import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
+import { digestsInLine } from '../reference/digest-text.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
 export type { CommitFacts, DigestHistoryResult, DigestIntroduction, LaterAddition } from './digest-window.js';
 
-const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 /** Works as a basic or extended regex, whichever git compiles it as. */
 const PICKAXE = 'sha[0-9]*:[0-9a-f]';
 /** File names are paths, not pathspec patterns (a `*` in a name is a `*`). */
@@ -28,9 +28,6 @@ export interface PatchOccurrence {
   addedTo: Map<string, string[]>;
 }
 
-/** The digests in one line of a patch. */
-const digestsIn = (line: string) => [...line.matchAll(DIGEST_IN_TEXT)].map((m) => m[1]!);
-
 /**
  * Parse `git log -p --unified=0 --format=<nonce>COMMIT_FORMAT` output. Records
  * start with the run's nonce, so no file byte can start, end or forge one; the
@@ -38,7 +35,7 @@ const digestsIn = (line: string) => [...line.matchAll(DIGEST_IN_TEXT)].map((m) =
  * the line counts of their `@@` header, so a content line is never read as a
  * diff header (a fake `diff --git`, `+++ b/…` or `commit <sha>` is content).
  */
-export function parsePatchLog(stdout: string, nonce: string, tokensIn: (line: string) => string[] = digestsIn): PatchOccurrence[] {
+export function parsePatchLog(stdout: string, nonce: string, tokensIn: (line: string) => string[] = digestsInLine): PatchOccurrence[] {
   return nonceRecords(stdout, nonce).map((r) => parsePatchRecord(r, tokensIn));
 }
 
@@ -125,7 +122,7 @@ export async function patchLog(
   repo: string,
   args: string[],
   options: Parameters<typeof git>[2] = {},
-  find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] } = { pickaxe: PICKAXE, tokensIn: digestsIn },
+  find: { pickaxe: string | undefined; tokensIn: (line: string) => string[] } = { pickaxe: PICKAXE, tokensIn: digestsInLine },
 ): Promise<PatchOccurrence[]> {
   const nonce = newNonce();
   return parsePatchLog(await git(repo, ['log', ...patchArgs(nonce, find.pickaxe), ...args], options), nonce, find.tokensIn);

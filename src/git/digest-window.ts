@@ -34,6 +34,7 @@
  * `analyze` is pure over what is loaded and says whether more history is
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
  */
+import { digestsInText } from '../reference/digest-text.js';
 import type { CommitGraph } from './graph.js';
 import { isNullBlob, type HistoryCommit, type RawEntry } from './history.js';
 
@@ -86,7 +87,6 @@ export interface DigestHistoryResult {
   truncated: string[];
 }
 
-const DIGEST_IN_TEXT = /\b(sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128})\b/g;
 const MAX_MOVES = 2;
 const REVERT = /^Revert "/;
 
@@ -152,8 +152,7 @@ export class DigestArchaeology {
       this.blobs.want(id);
       return undefined;
     }
-    const out = new Set<string>();
-    for (const m of (this.blobs.get(id) ?? '').matchAll(DIGEST_IN_TEXT)) out.add(m[1]!);
+    const out = digestsInText(this.blobs.get(id) ?? '');
     this.digestCache.set(id, out);
     return out;
   }

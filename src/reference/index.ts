@@ -1,1 +1,2 @@
 export * from './reference.js';
+export { digestsInLine, digestsInText } from './digest-text.js';

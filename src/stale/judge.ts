@@ -13,7 +13,7 @@ import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf } from '../provenance/sources.js';
 import { computeStale, digestPinFiles, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
-import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
+import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, quietText, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
 import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
 import type { StaleReport } from './types.js';
@@ -117,6 +117,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
     if (tree) {
       const { reuse, derived } = tree;
       const verdict: Verdict | undefined = reuse.verdict ? await reuse.verdict : reuse.refused ? { ok: false, reason: reuse.refused } : undefined;
+      tree.start.checks += verdict?.spawned ?? 0;
       if (verdict?.ok && reuse.kept) {
         if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
           history?.close();
@@ -129,7 +130,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
         // them, the config and git's facts alone (computeStale reads nothing else of the tree), so it is this run's too
         if (recovered.length === 0 && reuse.kept.images !== undefined && reuse.kept.images === imagesHash(images)) {
           history?.close();
-          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs`);
+          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits)}`);
           if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, reuse, derived.snapshot.id, notes);
           const reused = { ...reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) }), notes };
           return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());

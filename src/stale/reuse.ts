@@ -20,10 +20,13 @@
  * - the same options and config (the key), no history rewriters now;
  * - HEAD resolves to T0, or every commit of `git log --raw HEAD --not T0` (one
  *   process; merges diffed against their first parent, root commits in full)
- *   changes no pin file of a judged image, no path any judged image's input
- *   matcher matches (sources/matcher.ts inputMatcher over its patterns and
- *   ignores, the matcher the judge uses), and no pinwatch config file; and T0
- *   is on HEAD's first-parent chain through those commits;
+ *   changes no path any judged image's input matcher matches
+ *   (sources/matcher.ts inputMatcher over its patterns and ignores, the matcher
+ *   the judge uses) and no pinwatch config file; adds no judged digest to, and
+ *   takes none out of, a pin file or a file the scan would read as one
+ *   (`digestEdits`: the digests the old and new blobs hold, one `cat-file`);
+ *   and changes no pin file where an image is pinned by tag; and T0 is on
+ *   HEAD's first-parent chain through those commits;
  * - the same prefix, the same shallow state, the same tags (when git-tag is a
  *   method), the same answers for the abbreviations tag-commit looked up;
  * - the tree snapshot holds (deriveTree's own check) and is the very one the
@@ -34,9 +37,14 @@
  * - Every commit HEAD reaches is T0's history or one of the new commits N.
  *   The commits of T0's history are immutable (no rewriters), so their changes,
  *   dates, subjects, messages and patch ids are those the kept run saw.
- * - digest-history and tag-history find where a pin file took its digest or
- *   tag: no commit of N changes a pin file (nor, for a merge, brings a change
- *   to one), so the introducing commits and everything older are unchanged.
+ * - digest-history finds where a pin file (or a former one: a file the scan
+ *   would read as a pin file that a commit took the digest out of) took a
+ *   judged digest, from the digests each change adds and takes out: no commit
+ *   of N adds or takes out one in such a file (nor, for a merge, brings such a
+ *   change), so every introduction, copy, return, move and former pin file is
+ *   the one found before. tag-history reads the lines of the pins it dates: no
+ *   commit of N changes a file where an image is pinned by tag. So the
+ *   introducing commits and everything older are unchanged.
  *   tag-commit answers from the image tags (the snapshot) and the abbreviation
  *   lookups (checked again); git-tag from the tags (hashed again) and their
  *   trees (immutable). The shallow boundary is checked. So every build commit B
@@ -57,13 +65,15 @@ import { basename, resolve } from 'node:path';
 import type { Cache } from '../cache/index.js';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { rawLogArgs, parseRawLog, type HistoryCommit } from '../git/history.js';
+import { BlobBatch, isNullBlob, rawLogArgs, parseRawLog, type HistoryCommit, type RawEntry } from '../git/history.js';
+import { digestsInText } from '../reference/digest-text.js';
 import { historyRewriters } from '../git/history-join.js';
 import { newNonce } from '../git/log-parse.js';
 import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import { git, gitStats } from '../git/run.js';
 import { shallowStateOf, type ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
+import { walkReadsPath } from '../scan/walk.js';
 import { configHash, realOf } from '../snapshot/check.js';
 import { inputMatcher, pathIndex } from '../sources/matcher.js';
 import { agedAt } from './age.js';
@@ -144,7 +154,10 @@ export interface Touched {
 }
 
 /** One run's decision: reuse the kept answer (with what to say), or why not (`touched`: only image inputs were). */
-export type Verdict = { ok: true; head: string; newCommits: number; tip: string; ms: number } | { ok: false; reason: string; touched?: Touched };
+export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number } | { ok: false; reason: string; touched?: Touched }) & {
+  /** Git processes the check started after its first ones (the blob reader of `digestEdits`), which a full judgement counts as its own. */
+  spawned?: number;
+};
 
 /** A run's look at the kept answer: started at once, its git reads running while the tree is checked. */
 export interface AnswerReuse {
@@ -235,29 +248,81 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     at = first === undefined ? undefined : bySha.get(first);
     if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch, or not in its history at all: amended, force-pushed)` };
   }
-  const touches = touchesOf(commits, kept.report);
+  const edits = await digestEdits(root, commits, kept.report, walkReadsPath(config));
+  const spawned = edits ? { spawned: 1 } : {};
+  const touches = touchesOf(commits, kept.report, edits);
   if (touches.first) {
     const only = touches.blocking ? undefined : { images: kept.report.images.map((i) => i.image).filter((n, i, all) => touches.inputs.has(n) && all.indexOf(n) === i), commits, head: head.commit, tip, ms };
-    return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}) };
+    return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}), ...spawned };
   }
-  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms };
+  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms, ...(touches.quietPinEdits > 0 ? { quietPinEdits: touches.quietPinEdits } : {}), ...spawned };
+}
+
+/** What the new commits do to the digests judged, for `touchesOf`: which changes add or take one out, of which files. */
+export interface DigestEdits {
+  /** Files the scan would read as pin files (scan/walk.ts walkReadsPath). */
+  pinLike(path: string): boolean;
+  /** Whether this change adds a judged digest to its file or takes one out (undefined blobs: said to). */
+  moves(entry: RawEntry): boolean;
+}
+
+/**
+ * Read the blobs of the new commits' changes to pin files whose every image is
+ * pinned by digest, and to the files the scan would read as pin files (one
+ * `cat-file --batch`, only when there are such changes), and say which add or
+ * take out a judged digest. Undefined when there is nothing to read.
+ */
+async function digestEdits(root: string, commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, pinLike: (path: string) => boolean): Promise<DigestEdits | undefined> {
+  const byDigest = digestPinned(report);
+  const asked = commits.flatMap((c) => c.entries).filter((e) => byDigest.get(e.path) === true || (!byDigest.has(e.path) && !CONFIG_NAMES.has(basename(e.path)) && pinLike(e.path)));
+  if (asked.length === 0) return undefined;
+  const judged = new Set(report.images.flatMap((i) => (i.digest ? [i.digest] : [])));
+  const batch = new BlobBatch(root);
+  try {
+    const digestsOf = async (id: string) => {
+      if (isNullBlob(id)) return new Set<string>();
+      const text = await batch.read(id);
+      return text === undefined ? undefined : digestsInText(text);
+    };
+    const moving = new Set<RawEntry>();
+    await Promise.all(
+      asked.map(async (e) => {
+        const [before, after] = await Promise.all([digestsOf(e.oldBlob), digestsOf(e.newBlob)]);
+        if (!before || !after || [...judged].some((d) => before.has(d) !== after.has(d))) moving.add(e);
+      }),
+    );
+    return { pinLike, moves: (e) => moving.has(e) };
+  } finally {
+    batch.close();
+  }
+}
+
+/** Per pin file of the answer: whether every image pinned there carries a digest (false: some image is pinned by tag there). */
+function digestPinned(report: Pick<AnswerReport, 'images'>): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const img of report.images) for (const p of img.pins) out.set(p.file, (out.get(p.file) ?? true) && !!img.digest);
+  return out;
 }
 
 const CONFIG_NAMES = new Set(CONFIG_FILE_NAMES.map((n) => basename(n)));
 
 /** The first change of `commits` to a pin file, an input of a judged image or a config file, said; undefined when none. */
-export function firstTouch(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): string | undefined {
-  return touchesOf(commits, report).first;
+export function firstTouch(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): string | undefined {
+  return touchesOf(commits, report, edits).first;
 }
 
 /**
  * Every change of `commits` the answer rests on: the first, said; whether any
- * is to a pin file or a config file (`blocking`: a full judgement); the images
- * whose inputs any touches.
+ * is blocking (a full judgement: a config file; a pin file, unless `edits` says
+ * the change adds or takes out no judged digest and every image pinned there
+ * carries one; a file the scan would read as a pin file that gains or loses a
+ * judged digest); the images whose inputs any touches; how many changes to pin
+ * files were found to leave every judged digest where it was.
  */
-export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>): { first?: string; blocking: boolean; inputs: Set<string> } {
+export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): { first?: string; blocking: boolean; inputs: Set<string>; quietPinEdits: number } {
   const pins = new Map<string, string>();
   for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
+  const byDigest = digestPinned(report);
   // which images' inputs each changed path is, every matcher asked once over an index of the distinct paths (as the judge asks)
   const index = pathIndex(new Set(commits.flatMap((c) => c.entries.map((e) => e.path))));
   const inputOf = new Map<string, string[]>();
@@ -271,25 +336,34 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
   }
   let first: string | undefined;
   const inputs = new Set<string>();
+  let quietPinEdits = 0;
   for (const c of commits) {
-    for (const { path } of c.entries) {
+    for (const entry of c.entries) {
+      const { path } = entry;
       const say = (what: string) => (first ??= `${short(c.sha)} changes ${path}, ${what}`);
-      // a pin or config change means a full judgement: the first change is all that is said then
+      // a blocking change means a full judgement: the first change is all that is said then
+      const blocking = (what: string) => {
+        say(what);
+        return { first: first!, blocking: true, inputs, quietPinEdits };
+      };
       if (pins.has(path)) {
-        say(`a pin file of ${pins.get(path)}`);
-        return { first: first!, blocking: true, inputs };
+        const of = `a pin file of ${pins.get(path)}`;
+        if (!edits) return blocking(of);
+        if (byDigest.get(path) === false) return blocking(`${of} (pinned there by tag: its tag history reads the file)`);
+        if (edits.moves(entry)) return blocking(`${of}, adding or taking out a digest judged`);
+        quietPinEdits++;
       } else if (CONFIG_NAMES.has(basename(path))) {
-        say('a pinwatch config file');
-        return { first: first!, blocking: true, inputs };
-      } else {
-        for (const image of inputOf.get(path) ?? []) {
-          say(`an input of ${image}`);
-          inputs.add(image);
-        }
+        return blocking('a pinwatch config file');
+      } else if (edits?.pinLike(path) && edits.moves(entry)) {
+        return blocking('a file read as a pin file, adding or taking out a digest judged');
+      }
+      for (const image of inputOf.get(path) ?? []) {
+        say(`an input of ${image}`);
+        inputs.add(image);
       }
     }
   }
-  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs };
+  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs, quietPinEdits };
 }
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
@@ -305,9 +379,12 @@ export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: t
   };
 }
 
+/** The -v words for changes to pin files that left every judged digest where it was. */
+export const quietText = (n: number | undefined): string => (n ? ` (${n} change(s) to pin files, none adding or taking out a digest judged)` : '');
+
 /** Say under -v what happened to the answer. */
 export function noteVerdict(cache: Cache, verdict: Verdict | { ok: false; reason: string }): void {
-  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs`);
+  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits)}`);
   else cache.note(`answer not reused: ${verdict.reason}`);
 }
 

@@ -44,6 +44,13 @@ const commitFile = (dir: string, file: string, text: string, message: string, ap
   git(dir, 'commit', '-qm', message);
 };
 
+/** Replace the first match of `pattern` in a file (which must have one) and commit it. */
+const replaceInFile = (dir: string, file: string, pattern: RegExp, by: string, message: string) => {
+  const text = readFileSync(join(dir, file), 'utf8');
+  expect(text, `${file} holds ${pattern}`).toMatch(pattern);
+  commitFile(dir, file, text.replace(pattern, by), message);
+};
+
 /** Commit a file change with its own author date (the committer's is the clock's, as a rebase or cherry-pick leaves it). */
 const commitAuthored = (dir: string, file: string, text: string, message: string, authorDate: string) => {
   appendFileSync(join(dir, file), text);
@@ -113,9 +120,17 @@ const STEPS: Step[] = [
   { name: 'a commit to go.mod, an input of every Go image', apply: (d) => commitFile(d, 'go.mod', '\n// deps\n', 'chore(deps): bump', true), expect: { judged: GO_IMAGES, because: /changes go\.mod, an input of / } },
   { name: 'an input commit authored before the oldest unshipped commit (a rebased branch)', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// old\n', 'fix(gateway): old work', '2026-01-01T00:00:00Z'), expect: /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/ },
   { name: 'an input commit authored at the same second as an unshipped one', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// tie\n', 'fix(gateway): tie', authorDateOf(d, 'HEAD')), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored at the same second as an unshipped commit it lists/ },
-  { name: 'a new commit to a pin file', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway/ },
+  // a pin file edited outside its pins: no digest judged comes or goes, the images are the same (the file is read again)
+  { name: 'a new commit to a pin file, outside its pins', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: { reused: 1, because: /answer reused from [0-9a-f]{10}: the tree snapshot does not hold \(.*gateway\/values\.yaml changed .*\), but the images derived from it are the ones it judged; 1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged\)/ } },
   // gateway now lists two commits of one author second (newestFirst's order, kept): a later change to another image's inputs is still judged alone
   { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: { judged: ['backup-strategy-controller'], because: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ } },
+  // a third-party digest bumped beside a first-party pin (a Renovate PR): nothing judged moves
+  { name: 'a third-party digest bumped in a pin file', apply: (d) => replaceInFile(d, 'packages/system/gateway/values.yaml', /redis:7\.2\.5@sha256:[0-9a-f]{64}/, `redis:7.2.6@sha256:${'7'.repeat(64)}`, 'chore(deps): redis 7.2.6'), expect: { reused: 1, because: /1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged\)/ } },
+  { name: 'a pin file where an image is pinned by tag, edited outside its pins', apply: (d) => commitFile(d, 'packages/system/backup-strategy/values.yaml', '# a comment\n', 'chore(backup): comment', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/backup-strategy\/values\.yaml, a pin file of [a-z-]+ \(pinned there by tag: its tag history reads the file\)/ },
+  { name: 'a release stamping a new digest into a pin file', apply: (d) => replaceInFile(d, 'packages/system/gateway/values.yaml', /sha256:17e379ea[0-9a-f]{56}/, `sha256:${'8'.repeat(64)}`, 'Prepare release v1.0.1'), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway, adding or taking out a digest judged/ },
+  // a file the scan reads as a pin file, pinning nothing: a digest judged that comes or goes there may date an image (a former pin file)
+  { name: 'a judged digest written into a file read as a pin file that pins nothing', apply: (d) => commitFile(d, 'packages/system/notes/values.yaml', `# gateway was sha256:${'8'.repeat(64)}\n`, 'docs: gateway note'), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/notes\/values\.yaml, a file read as a pin file, adding or taking out a digest judged/ },
+  { name: 'the same file edited, the digest kept', apply: (d) => commitFile(d, 'packages/system/notes/values.yaml', '# more\n', 'docs: more', true), expect: { reused: 1, because: /the images derived from it are the ones it judged; 1 new commit\(s\) touch no image's pins or inputs\n/ } },
   {
     name: 'a merge of a side branch whose commit touches an input',
     apply: (d) => {
@@ -402,8 +417,8 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       configureCache({ enabled: false });
       expect(strip(judged)).toEqual(strip(await staleReport(dir, config, { now: later })));
       configureCache({ enabled: true, env: {} });
-      // not reused at all (a pin changed): the kept answer's check counts in the run's processes too
-      commitFile(dir, 'packages/system/gateway/values.yaml', '# lib\n', 'chore(gateway): lib', true);
+      // not reused at all (a pin changed): the kept answer's check (its blob reader too) counts in the run's processes
+      replaceInFile(dir, 'packages/system/gateway/values.yaml', /sha256:17e379ea[0-9a-f]{56}/, `sha256:${'9'.repeat(64)}`, 'Prepare release v1.0.2');
       const before = gitStats.processes;
       const missed = await staleReport(dir, config, { now: later });
       expect(missed.reused).toBeUndefined();
@@ -427,11 +442,10 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     }
   }, 120_000);
 
-  it('firstTouch: pins, inputs (with their ignores) and config files, first change said', () => {
-    const images = [
-      { image: 'a', pins: [{ file: 'deploy/a.yaml', line: 1 }], inputs: { count: 1, patterns: [{ path: 'src/a/', why: 'x' }], ignore: ['src/a/docs/'], steps: [] } },
-      { image: 'b', pins: [], inputs: { count: 1, patterns: [{ path: 'go.mod', why: 'x' }], ignore: [], steps: [] } },
-    ] as never;
+  it('firstTouch: pins, inputs (with their ignores) and config files, first change said; pin-file changes that move no judged digest', () => {
+    const a = { image: 'a', pins: [{ file: 'deploy/a.yaml', line: 1 }], inputs: { count: 1, patterns: [{ path: 'src/a/', why: 'x' }], ignore: ['src/a/docs/'], steps: [] } };
+    const b = { image: 'b', pins: [], inputs: { count: 1, patterns: [{ path: 'go.mod', why: 'x' }], ignore: [], steps: [] } };
+    const images = [a, b] as never;
     const commit = (paths: string[]) => ({ sha: 'f'.repeat(40), tree: 'e'.repeat(40), parentShas: [], date: '', commitTime: 0, subject: '', entries: paths.map((path) => ({ path, oldBlob: '0'.repeat(40), newBlob: '1'.repeat(40), status: 'M' })) });
     const table: [string[], RegExp | undefined][] = [
       [['README.md', 'docs/x.md'], undefined],
@@ -446,6 +460,23 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       const said = firstTouch([commit(paths)], { images });
       if (want) expect(said, paths.join(' ')).toMatch(want);
       else expect(said, paths.join(' ')).toBeUndefined();
+    }
+    // with what the changes do to judged digests: a pin file's change that moves none is no touch, unless an image is pinned there by tag
+    const digestImages = [{ ...a, digest: `sha256:${'a'.repeat(64)}` }, { image: 't', pins: [{ file: 'deploy/t.yaml', line: 1 }], inputs: { count: 0, patterns: [], ignore: [], steps: [] } }, b] as never;
+    const edits = (moving: string[]) => ({ pinLike: (p: string) => p.startsWith('deploy/'), moves: (e: { path: string }) => moving.includes(e.path) });
+    const withEdits: [string[], string[], RegExp | undefined][] = [
+      [['deploy/a.yaml'], [], undefined],
+      [['deploy/a.yaml'], ['deploy/a.yaml'], /deploy\/a\.yaml, a pin file of a, adding or taking out a digest judged/],
+      [['deploy/t.yaml'], [], /deploy\/t\.yaml, a pin file of t \(pinned there by tag/],
+      [['deploy/notes.yaml'], [], undefined],
+      [['deploy/notes.yaml'], ['deploy/notes.yaml'], /deploy\/notes\.yaml, a file read as a pin file, adding or taking out a digest judged/],
+      [['docs/notes.yaml'], ['docs/notes.yaml'], undefined],
+      [['deploy/a.yaml', 'src/a/main.go'], [], /src\/a\/main\.go, an input of a/],
+    ];
+    for (const [paths, moving, want] of withEdits) {
+      const said = firstTouch([commit(paths)], { images: digestImages }, edits(moving));
+      if (want) expect(said, `${paths.join(' ')} moving ${moving.join(' ')}`).toMatch(want);
+      else expect(said, `${paths.join(' ')} moving ${moving.join(' ')}`).toBeUndefined();
     }
   });
 });
