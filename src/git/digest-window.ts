@@ -335,7 +335,7 @@ export class DigestArchaeology {
   }
 
   /** Every entry of the loaded history that may take a digest out of a path `pinLike` accepts (it had an old blob), with its commit (collected as commits load). */
-  private readonly departures = { done: 0, found: [] as { commit: number; entry: RawEntry }[], pinLike: new Map<string, boolean>() };
+  private readonly departures = { done: 0, found: [] as { commit: number; entry: RawEntry }[], last: undefined as { key: string; paths: readonly string[]; files: string[] } | undefined };
 
   /**
    * The paths that are no pin files now but that the scan would read as pin
@@ -348,15 +348,14 @@ export class DigestArchaeology {
    */
   private formerPinFiles(view: HistoryView, wanted: ReadonlySet<string>, paths: readonly string[], pinLike: (path: string) => boolean, state: { pending: boolean }): string[] {
     const seen = this.departures;
-    const likes = (path: string) => {
-      let yes = seen.pinLike.get(path);
-      if (yes === undefined) seen.pinLike.set(path, (yes = pinLike(path)));
-      return yes;
-    };
+    const likes = pinLike;
     for (; seen.done < view.commits.length; seen.done++) {
-      for (const entry of view.commits[seen.done]!.entries) if (!isNullBlob(entry.oldBlob) && likes(entry.path)) seen.found.push({ commit: seen.done, entry });
+      for (const entry of view.commits[seen.done]!.entries) if (likes(entry.path) && !isNullBlob(entry.oldBlob)) seen.found.push({ commit: seen.done, entry });
     }
     if (seen.found.length === 0) return [];
+    // asked again over the same loaded commits (the window widening its floor): the same answer, once every blob was read
+    const key = `${seen.found.length}\0${[...wanted].join(',')}`;
+    if (seen.last?.key === key && seen.last.paths === paths) return seen.last.files;
     const current = new Set(paths);
     // per file and digest, the newest loaded commit that took the digest out, and whether it moved it (added it to another such file)
     const newest = new Map<string, { topo: number; moved: boolean }>();
@@ -367,6 +366,7 @@ export class DigestArchaeology {
         state.pending = true;
         continue;
       }
+      if (ch.removed.size === 0) continue;
       const held = [...ch.removed].filter((d) => wanted.has(d));
       if (held.length === 0) continue;
       const addedHere = new Set<string>();
@@ -390,8 +390,10 @@ export class DigestArchaeology {
     }
     // a file whose last removal of a digest moved it is followed by the move (analyze), not searched as a pin file
     const out = new Set<string>();
-    for (const [key, { moved }] of newest) if (!moved) out.add(key.slice(0, key.indexOf('\0')));
-    return [...out].sort();
+    for (const [k, { moved }] of newest) if (!moved) out.add(k.slice(0, k.indexOf('\0')));
+    const files = [...out].sort();
+    if (!state.pending) seen.last = { key, paths, files };
+    return files;
   }
 
   /**

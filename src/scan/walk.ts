@@ -176,12 +176,26 @@ export function walkNoticesFile(config: Config): (rel: string) => boolean {
  * Whether the walk would read a file at `rel` as a pin file (`include` or
  * `extraFiles`; excludes are not asked, so this says yes a little more often):
  * asked of paths in history that are no pin files now (a former pin file: stale/),
- * which the tree may no longer have.
+ * which the tree may no longer have. The same config gets the same predicate,
+ * which answers each path once.
  */
 export function walkReadsPath(config: Config): (rel: string) => boolean {
-  const rules = readRules(config);
-  return (rel) => rules.extraLiterals.has(rel) || rules.extraGlobs.some((g) => g.match(rel)) || rules.include(rel);
+  let asked = readsPathOf.get(config);
+  if (!asked) {
+    const rules = readRules(config);
+    const answers = new Map<string, boolean>();
+    asked = (rel) => {
+      let yes = answers.get(rel);
+      if (yes === undefined) answers.set(rel, (yes = rules.extraLiterals.has(rel) || rules.extraGlobs.some((g) => g.match(rel)) || rules.include(rel)));
+      return yes;
+    };
+    readsPathOf.set(config, asked);
+  }
+  return asked;
 }
+
+/** One predicate per config, each path's answer kept: the history asks it of every path it reads, in several places. */
+const readsPathOf = new WeakMap<Config, (rel: string) => boolean>();
 
 /** A directory entry: its name for paths and globs, and the path to open (bytes when a name is not UTF-8). */
 interface Entry {

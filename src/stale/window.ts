@@ -205,13 +205,12 @@ function keepHistory(repo: string, cache: Cache, stream: CommitStream, opened: O
  */
 function blobsAsked(files: ReadonlySet<string>, pinLike: ((path: string) => boolean) | undefined): (e: RawEntry) => boolean {
   if (!pinLike) return (e) => files.has(e.path);
-  const likes = new Map<string, boolean>();
+  // per path, once: 2 a pin file, 1 a file pinLike accepts, 0 neither
+  const kinds = new Map<string, number>();
   return (e) => {
-    if (files.has(e.path)) return true;
-    if (isNullBlob(e.oldBlob)) return false;
-    let yes = likes.get(e.path);
-    if (yes === undefined) likes.set(e.path, (yes = pinLike(e.path)));
-    return yes;
+    let kind = kinds.get(e.path);
+    if (kind === undefined) kinds.set(e.path, (kind = files.has(e.path) ? 2 : pinLike(e.path) ? 1 : 0));
+    return kind === 2 || (kind === 1 && !isNullBlob(e.oldBlob));
   };
 }
 

@@ -23,7 +23,18 @@ const CASES: [string, Partial<ReturnType<typeof defaultConfig>>, string, boolean
 describe('walkReadsPath', () => {
   for (const [name, over, path, want] of CASES) {
     it(`${name}: ${path} → ${want}`, () => {
-      expect(walkReadsPath({ ...defaultConfig(), ...over })(path)).toBe(want);
+      const config = { ...defaultConfig(), ...over };
+      expect(walkReadsPath(config)(path)).toBe(want);
+      // asked again through the same config's one predicate (its answers kept): the same answer
+      expect(walkReadsPath(config)).toBe(walkReadsPath(config));
+      expect(walkReadsPath(config)(path)).toBe(want);
     });
   }
+
+  it('another config object gets its own predicate', () => {
+    const a = { ...defaultConfig(), include: ['a/**/*.yaml'] };
+    const b = { ...defaultConfig(), include: ['b/**/*.yaml'] };
+    expect(walkReadsPath(a)('a/x.yaml')).toBe(true);
+    expect(walkReadsPath(b)('a/x.yaml')).toBe(false);
+  });
 });
