@@ -397,9 +397,10 @@ export class DigestArchaeology {
   }
 
   /**
-   * Why the former pin file `file` no longer pins `digest`: the commit that
-   * deleted it, when its newest loaded entry deletes it; else the newest
-   * loaded commit that took `digest` out of it.
+   * Why `file`, where `digest` was introduced, no longer pins it: the commit
+   * that deleted it, when its newest loaded entry deletes it; else the newest
+   * loaded commit that took `digest` out of it, when no later one put it back
+   * (nothing to say then: the file holds it again, as another image's pin).
    */
   private leftBy(view: HistoryView, file: string, digest: string): Pick<DigestIntroduction, 'fileDeletedBy' | 'takenOutBy'> {
     const facts = (i: number): CommitFacts => {
@@ -409,9 +410,15 @@ export class DigestArchaeology {
     let newest: { commit: number; entry: RawEntry } | undefined;
     for (const e of this.byPath.get(file) ?? []) if (!newest || view.topo[e.commit]! < view.topo[newest.commit]!) newest = e;
     if (newest && isNullBlob(newest.entry.newBlob)) return { fileDeletedBy: facts(newest.commit) };
-    let out: number | undefined;
-    for (const r of this.primary?.removals.get(digest) ?? []) if (r.file === file && (out === undefined || view.topo[r.commit]! < view.topo[out]!)) out = r.commit;
-    return out === undefined ? {} : { takenOutBy: facts(out) };
+    const newestIn = (list: readonly { commit: number; file: string }[] | undefined) => {
+      let out: number | undefined;
+      for (const r of list ?? []) if (r.file === file && (out === undefined || view.topo[r.commit]! < view.topo[out]!)) out = r.commit;
+      return out;
+    };
+    // taken out since: its newest removal there is newer than its newest addition there (else the file holds it again)
+    const out = newestIn(this.primary?.removals.get(digest));
+    const back = newestIn(this.primary?.byDigest.get(digest));
+    return out === undefined || (back !== undefined && view.topo[back]! < view.topo[out]!) ? {} : { takenOutBy: facts(out) };
   }
 
   /**

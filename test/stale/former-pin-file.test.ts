@@ -148,3 +148,23 @@ describe('a digest put back in a file it was moved from later', () => {
     }
   });
 });
+
+describe('a digest its first pin file holds again', () => {
+  it('names no commit that took it out: the file holds it again (here in a comment, as another pin would)', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/c/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
+    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+    const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+    r.commit({ [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins the same image');
+    const out = r.commit({ [A]: 'controller:\n  replicas: 1\n' }, 'chore: chart a has no image of its own');
+    r.commit({ [A]: `controller:\n  replicas: 1\n# c was ${DIGEST('c')}\n` }, 'docs: chart a says which image it served');
+    const img = await judge(r.dir, [image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'))]);
+    expect(img.builtFrom?.commit).toBe(built);
+    expect(img.unshipped.map((u) => u.commit)).toEqual([fix]);
+    expect(img.provenance[0]!.evidence).toMatchObject({ introducedBy: { commit: prep, file: A } });
+    expect(img.provenance[0]!.evidence).not.toHaveProperty('introducedBy.takenOutBy');
+    expect(img.provenance[0]!.reason).not.toContain(out.slice(0, 10));
+  });
+});
