@@ -85,17 +85,23 @@ describe.each(LEAVES)('a digest whose first pin file was $how', (leave) => {
   });
 });
 
+/** c built from `built`, its digest first pinned in chart a by `prep`, fixed by `fix` (nothing after). */
+function releasedInA() {
+  const r = makeRepo();
+  repos.push(r);
+  r.commit({ 'src/c/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
+  const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
+  const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
+  const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+  return { r, built, prep, fix };
+}
+
 describe('a digest moved between pin files in one commit', () => {
   it.each([
     { how: 'the chart deleted where the same commit adds its digests elsewhere', left: null, key: 'fileDeletedBy' },
     { how: 'the pin edited out of chart a where the same commit adds it to chart b', left: 'controller:\n  replicas: 1\n', key: 'takenOutBy' },
   ])('$how: followed as a move, not a copy', async ({ left, key }) => {
-    const r = makeRepo();
-    repos.push(r);
-    r.commit({ 'src/c/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
-    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
-    const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
-    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+    const { r, built, prep, fix } = releasedInA();
     const moved = r.commit({ [A]: left, [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'refactor: move the controller from chart a to b');
     const img = await judge(r.dir, [image('c', [pin(B, 2, REF)], inputs('c', 'src/c/'))]);
     expect(img.builtFrom?.commit).toBe(built);
@@ -151,12 +157,7 @@ describe('a digest put back in a file it was moved from later', () => {
 
 describe('a digest its first pin file holds again', () => {
   it('names no commit that took it out: the file holds it again (here in a comment, as another pin would)', async () => {
-    const r = makeRepo();
-    repos.push(r);
-    r.commit({ 'src/c/main.go': '1\n', [A]: values('c', 'v1.0.0', DIGEST('0')) }, 'initial');
-    const built = r.commit({ 'src/c/main.go': '2\n' }, 'feat(c): two (#1)');
-    const prep = r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'Prepare release v1.1.0');
-    const fix = r.commit({ 'src/c/main.go': '3\n' }, 'fix(c): merged after the release (#5)');
+    const { r, built, prep, fix } = releasedInA();
     r.commit({ [B]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: chart b pins the same image');
     const out = r.commit({ [A]: 'controller:\n  replicas: 1\n' }, 'chore: chart a has no image of its own');
     r.commit({ [A]: `controller:\n  replicas: 1\n# c was ${DIGEST('c')}\n` }, 'docs: chart a says which image it served');
