@@ -348,9 +348,8 @@ export class DigestArchaeology {
    */
   private formerPinFiles(view: HistoryView, wanted: ReadonlySet<string>, paths: readonly string[], pinLike: (path: string) => boolean, state: { pending: boolean }): string[] {
     const seen = this.departures;
-    const likes = pinLike;
     for (; seen.done < view.commits.length; seen.done++) {
-      for (const entry of view.commits[seen.done]!.entries) if (likes(entry.path) && !isNullBlob(entry.oldBlob)) seen.found.push({ commit: seen.done, entry });
+      for (const entry of view.commits[seen.done]!.entries) if (pinLike(entry.path) && !isNullBlob(entry.oldBlob)) seen.found.push({ commit: seen.done, entry });
     }
     if (seen.found.length === 0) return [];
     // asked again over the same loaded commits (the window widening its floor): the same answer, once every blob was read
@@ -372,7 +371,7 @@ export class DigestArchaeology {
       const addedHere = new Set<string>();
       let unread = false;
       for (const other of view.commits[commit]!.entries) {
-        if (other === entry || isNullBlob(other.newBlob) || !(current.has(other.path) || likes(other.path))) continue;
+        if (other === entry || isNullBlob(other.newBlob) || !(current.has(other.path) || pinLike(other.path))) continue;
         const och = this.change(other);
         if (!och) unread = true;
         else for (const d of och.added) addedHere.add(d);
