@@ -7,7 +7,9 @@
 import type { Config, ImageConfig } from '../config/types.js';
 import { canonicalRepository } from '../config/aliases.js';
 import { isFirstParty, type Pin } from '../model/index.js';
-import { loadBuildModel, recipeLabel, recipesFor, stampIndex, writeCoversPin, type BuildModel, type BuildRecipe } from '../producers/index.js';
+import { recipeLabel, recipesFor } from '../producers/recipes.js';
+import { stampIndex, writeCoversPin } from '../producers/stamps.js';
+import type { BuildModel, BuildRecipe } from '../producers/types.js';
 import type { BuildInputs } from '../sources/types.js';
 import type { RecipeTree } from '../scan/index.js';
 import { deriveBuildInputs } from '../sources/derive.js';
@@ -119,6 +121,8 @@ async function imagesOf(repoRoot: string, config: Config, pins: Pin[], known: Bu
   let model: BuildModel | undefined = known;
   if (!model) {
     try {
+      // the Makefile reader loaded only here: a run whose model is kept (snapshot/) never loads it
+      const { loadBuildModel } = await import('../producers/repo.js');
       model = await loadBuildModel(repoRoot, config, options.tree ? { tree: options.tree } : {});
     } catch (e) {
       notes.push(`build model could not be read, so no build recipes are known: ${e instanceof Error ? e.message : String(e)}`);

@@ -16,7 +16,7 @@
  * are removed. Each thing done is returned as a note for the command's output.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
@@ -271,11 +271,13 @@ function recoverJournal(root: string, journal: Journal): RecoveryNote[] {
   return notes.filter((n, i) => notes.findIndex((m) => m.file === n.file && m.code === n.code) === i);
 }
 
-/** Paths (relative to root) of pinwatch temp files: git ls-files (untracked, not ignored), or a walk outside git. */
-async function listTempFiles(root: string, outsideGit: boolean): Promise<string[]> {
+const listUntrackedTemps = (root: string) => runGit(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ':(glob)**/.*.pinwatch-*']);
+
+/** Paths (relative to root) of pinwatch temp files: git ls-files (untracked, not ignored; `listed` when it was started already), or a walk outside git. */
+async function listTempFiles(root: string, outsideGit: boolean, listed?: ReturnType<typeof listUntrackedTemps>): Promise<string[]> {
   if (!outsideGit) {
-    const r = await runGit(root, ['ls-files', '-z', '--others', '--exclude-standard', '--', ':(glob)**/.*.pinwatch-*']);
-    if (r.code === 0) return r.stdout.split('\0').filter((f) => f && PINWATCH_TEMP_NAME.test(f.slice(f.lastIndexOf('/') + 1)));
+    const r = await (listed ?? listUntrackedTemps(root)).catch(() => undefined);
+    if (r?.code === 0) return r.stdout.split('\0').filter((f) => f && PINWATCH_TEMP_NAME.test(f.slice(f.lastIndexOf('/') + 1)));
   }
   const out: string[] = [];
   const walk = (dir: string, rel: string) => {
@@ -312,6 +314,10 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
  * large tree) has started, and `staleTemps()` removes what it found and says so.
  */
 export async function startRecovery(root: string, gitDir?: Promise<string | undefined>): Promise<{ journal: RecoveryNote[]; staleTemps(): Promise<RecoveryNote[]> }> {
+  // a caller that asked git for the git dir knows git is there: the look for temp files starts at once, beside that
+  // rev-parse, and what it lists is removed only after the journal below is settled, and only what is still there
+  const listed = gitDir ? listUntrackedTemps(root) : undefined;
+  listed?.catch(() => undefined);
   const dir = await journalDir(root, gitDir);
   const outsideGit = dir === join(root, '.pinwatch');
   const notes: RecoveryNote[] = [];
@@ -346,12 +352,13 @@ export async function startRecovery(root: string, gitDir?: Promise<string | unde
     const m = PINWATCH_TEMP_NAME.exec(name);
     if (m && !alive(Number(m[2]))) removeQuietly(join(dir, name));
   }
-  const found = listTempFiles(root, outsideGit);
+  const found = listTempFiles(root, outsideGit, listed);
   const staleTemps = async (): Promise<RecoveryNote[]> => {
     const removed: RecoveryNote[] = [];
     for (const rel of await found) {
       const m = PINWATCH_TEMP_NAME.exec(rel.slice(rel.lastIndexOf('/') + 1));
-      if (!m || alive(Number(m[2]))) continue;
+      // gone since it was listed: the journal's recovery above took it (its notes say so), or its writer renamed it
+      if (!m || alive(Number(m[2])) || !lstatSync(join(root, rel), { throwIfNoEntry: false })) continue;
       removeQuietly(join(root, rel));
       removed.push({ file: rel, code: 'stale-temp-removed', reason: `removed ${rel}, a temp file left by an interrupted pinwatch write (pid ${m[2]}); the file it was for was not changed by it` });
     }

@@ -4,7 +4,7 @@
  * build commit. Only run when asked (`--registry`): it needs the network.
  */
 import { formatReference } from '../reference/index.js';
-import { registryProvenance, type RegistryProvenanceOptions } from '../registry/provenance.js';
+import type { RegistryProvenanceOptions } from '../registry/provenance.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
 
 /** What this seam needs from a registry reader; `registryProvenance` satisfies it. */
@@ -19,7 +19,8 @@ export interface RegistryAsk {
   opts?: RegistryProvenanceOptions;
 }
 
-export const defaultRegistryProvenance: RegistryProvenanceFn = (ref, opts) => registryProvenance(ref, opts);
+/** The registry client is loaded on the first ask: only `--registry` runs need it. */
+export const defaultRegistryProvenance: RegistryProvenanceFn = async (ref, opts) => (await import('../registry/provenance.js')).registryProvenance(ref, opts);
 
 export function registryRef(image: ImageSubject): string {
   const name = image.repository;

@@ -15,12 +15,10 @@ import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
 import type { ShallowState } from '../git/shallow.js';
 import { readTags } from '../git/tags.js';
 import { digestHistorySource } from './digest-history.js';
-import { gitTagSource } from './git-tag.js';
 import { defaultRegistryProvenance, registryNotAsked, registrySource, type RegistryAsk } from './registry.js';
 import { resolveProvenance } from './resolve.js';
 import { embeddedCommits, tagCommitSource } from './tag-commit.js';
 import { readTagHistory, tagHistorySource } from './tag-history.js';
-import { readTagTrees } from './tag-trees.js';
 import type { ImageSubject, Provenance, ProvenanceSource, TagRules } from './types.js';
 
 /** Where the history is read and how a digest-history answer is taken. */
@@ -37,6 +35,8 @@ export interface ProvenanceContext {
   tagRules?: TagRules;
   /** Filled with what the methods read outside history (stale/reuse.ts checks it is unchanged). */
   observed?: ObservedRefs;
+  /** The tags, read already by the caller in this run (a kept answer's check); git is asked again only if that read failed. */
+  tags?: Promise<Map<string, string>>;
 }
 
 /** The refs and object names the provenance methods read: git-tag's tags, tag-commit's abbreviations. */
@@ -98,9 +98,12 @@ async function sourceOf(repo: string, subjects: ImageSubject[], method: Provenan
     return tagHistorySource({ history: await readTagHistory(repo, subjects, ctx.head, ctx.prefix, ctx.shallow), shallow: ctx.shallow, buildCommit: ctx.buildCommit });
   }
   if (method === 'git-tag') {
-    const tags = await readTags(repo);
+    const tags = await (ctx.tags ? ctx.tags.catch(() => readTags(repo)) : readTags(repo));
     if (ctx.observed) ctx.observed.tags = tags;
     const rules = ctx.tagRules ?? {};
+    // loaded here, with the collectors that read the tag's pin files (and the yaml package): a judgement whose
+    // config has no git-tag method, or a run that judges nothing in full, never loads them
+    const [{ gitTagSource }, { readTagTrees }] = await Promise.all([import('./git-tag.js'), import('./tag-trees.js')]);
     return gitTagSource(tags, await readTagTrees(repo, subjects, tags, ctx.prefix, rules), rules);
   }
   return undefined;

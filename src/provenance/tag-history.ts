@@ -13,7 +13,7 @@
  * pin (another image in the same file may carry the same tag); the pass stops
  * once every subject has its commit.
  */
-import { collectFile } from '../collect/index.js';
+import type { collectFile as CollectFile } from '../collect/index.js';
 import type { PatchOccurrence } from '../git/digest-history.js';
 import { cacheFor } from '../cache/index.js';
 import { historyRewriters } from '../git/history-join.js';
@@ -22,7 +22,7 @@ import { runGit } from '../git/run.js';
 import type { ShallowState } from '../git/shallow.js';
 import { readTagAdditions, tagsInLine } from '../git/tag-history.js';
 import type { Pin } from '../model/index.js';
-import { fileKind } from '../scan/index.js';
+import { fileKind } from '../scan/kind.js';
 import { listSome } from '../util/list.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep } from './types.js';
 
@@ -52,7 +52,7 @@ const stampedPins = (s: ImageSubject): { pin: Pin; by: string }[] =>
   });
 
 /** Whether the text of `file` has `pin`'s place (its key path, or any pin of the repository) holding `tag`. */
-function holdsTag(text: string | undefined, file: string, pin: Pin, repository: string, tag: string): boolean {
+function holdsTag(collectFile: typeof CollectFile, text: string | undefined, file: string, pin: Pin, repository: string, tag: string): boolean {
   if (text === undefined) return false;
   try {
     const { pins } = collectFile(fileKind(file, false), text, { file, isFirstParty: () => true });
@@ -162,6 +162,8 @@ async function passOver(repo: string, wanted: { s: ImageSubject; stamped: { pin:
   if (open.length === 0) return;
   const files = [...new Set(open.flatMap((w) => w.stamped.map((x) => x.pin.file)))].sort();
   const tags = new Set(open.flatMap((w) => w.stamped.map((x) => x.pin.ref.tag!)));
+  // the collectors (and the yaml package) loaded once a pass runs: a run whose tag answers are kept never loads them
+  const { collectFile } = await import('../collect/index.js');
   const batch = new BlobBatch(repo);
   const blob = (commit: string | undefined, file: string) => (commit === undefined || file.includes('\n') ? Promise.resolve(undefined) : batch.read(`${commit}:${prefix}${file}`));
   try {
@@ -174,7 +176,7 @@ async function passOver(repo: string, wanted: { s: ImageSubject; stamped: { pin:
         w.tried++;
         const c: Candidate = { occ, pin: hit.pin, by: hit.by, tag: hit.pin.ref.tag! };
         const [at, before] = await Promise.all([blob(occ.commit, c.pin.file), blob(occ.parentShas[0], c.pin.file)]);
-        if (holdsTag(at, c.pin.file, c.pin, w.s.repository, c.tag) && !holdsTag(before, c.pin.file, c.pin, w.s.repository, c.tag)) w.found = c;
+        if (holdsTag(collectFile, at, c.pin.file, c.pin, w.s.repository, c.tag) && !holdsTag(collectFile, before, c.pin.file, c.pin, w.s.repository, c.tag)) w.found = c;
       }
       return open.every(settled);
     }, since === undefined ? [] : [since]);

@@ -42,9 +42,8 @@ import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type Images
 import { startRecovery } from '../journal/index.js';
 import { startTreeRecovery, type StartedRecovery } from './recovery.js';
 import { combineModel, followInput, type MakeSide, type RecipeFiles } from '../producers/combine.js';
-import { readMakeSide, readRecipeFiles } from '../producers/repo.js';
 import type { BuildModel } from '../producers/types.js';
-import { scanRepo, type ScanResult } from '../scan/index.js';
+import type { ScanResult } from '../scan/index.js';
 import { ExclusionCounter } from '../scan/exclusions.js';
 import type { FileTask } from '../scan/read-collect.js';
 import type { ScanParts } from '../scan/repo.js';
@@ -126,6 +125,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   const root = resolve(repoRoot);
   const cache = options.cache ?? cacheFor(root);
   const derive = async (recovery?: Awaited<ReturnType<typeof startRecovery>>) => {
+    const { scanRepo } = await import('../scan/repo.js');
     const scan = await scanRepo(root, config, { recipeTree: true, ...(recovery ? { recovery } : {}) });
     options.onScan?.(scan, false);
     const known = await imagesFromPins(root, config, scan.pins, undefined, scan.recipeTree ? { tree: scan.recipeTree } : {});
@@ -222,6 +222,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
         return value;
       },
     };
+    const { scanRepo } = await import('../scan/repo.js');
     const { value, record } = await recordReads(() => scanRepo(root, config, { recipeTree: true, recovery, parts }), startNs);
     scan = value;
     // a killed run's temp files removed now: nothing of this run is kept, nothing more reused
@@ -263,6 +264,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     const filesKept = keptModel && sameListing && recipesCheck?.holds ? keptModel : undefined;
     let parts: { files: RecipeFiles; filesRecord: ReadRecord; side: MakeSide; sideRecord: ReadRecord; follow: string | undefined; sideKept: boolean; unfit: string | undefined } | undefined;
     try {
+      // the recipe readers (Makefiles, workflows…) loaded only when a half is read again
+      const { readMakeSide, readRecipeFiles } = await import('../producers/repo.js');
       const read = filesKept ? undefined : recordReadsSync(() => readRecipeFiles(root, config, tree), startNs);
       const files = filesKept?.files ?? read!.value;
       const input = followInput(config, files);

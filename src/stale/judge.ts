@@ -5,7 +5,8 @@
  * run (reuse.ts). check calls treeForStale for its scan too.
  */
 import type { Config } from '../config/types.js';
-import { walkReadsPath, type ScanResult } from '../scan/index.js';
+import type { ScanResult } from '../scan/index.js';
+import { walkReadsPath } from '../scan/walk.js';
 import { deriveTree, type DerivedTree } from '../snapshot/index.js';
 import { RECOVERY_CODES } from '../journal/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
@@ -70,7 +71,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   const start: StaleTree['start'] = looked?.start ?? { ms: performance.now(), processes: gitStats.processes, checks: 0 };
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
-  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev);
+  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev, reuse.asked);
   // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history
   let verdict: Verdict | undefined;
   void reuse.verdict?.then((v) => (verdict = v));
@@ -81,7 +82,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
         if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
-        prefetchFor(config, (history ??= startHistory(repoRoot, rev)), s.pins);
+        prefetchFor(config, (history ??= startHistory(repoRoot, rev, reuse.asked)), s.pins);
       },
     });
     start.tree = Math.round(performance.now() - start.ms);
@@ -148,13 +149,14 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
       }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    prefetchFor(config, (history ??= startHistory(repoRoot, rev)), scan.pins);
+    prefetchFor(config, (history ??= startHistory(repoRoot, rev, tree?.reuse.asked)), scan.pins);
   } catch (e) {
     history?.close();
     throw e;
   }
   const observed: ObservedFacts = {};
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...pinSearch(config, scan.pins), ...staleConfigOptions(config, opts.registry) });
+  const askedTags = tree?.reuse.asked?.tags;
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...(askedTags ? { askedTags } : {}), ...pinSearch(config, scan.pins), ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
   if (tree && recovered.length === 0) {

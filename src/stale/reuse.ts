@@ -77,6 +77,7 @@ import { walkReadsPath } from '../scan/walk.js';
 import { configHash, realOf } from '../snapshot/check.js';
 import { inputMatcher, pathIndex } from '../sources/matcher.js';
 import { agedAt } from './age.js';
+import type { AskedFacts } from './window.js';
 import type { ObservedFacts } from './history.js';
 import type { PickFacts } from './unshipped.js';
 import type { StaleReport } from './types.js';
@@ -172,7 +173,10 @@ export interface AnswerReuse {
   /** Whether history rewriters were present at the start (nothing is kept then). */
   rewriters?: string;
   kept?: KeptAnswer;
+  /** The git facts the check asked that a full judgement asks too, handed on so git is asked once (only when one is kept). */
+  asked?: AskedFacts;
 }
+
 
 const short = (sha: string) => sha.slice(0, 10);
 
@@ -188,8 +192,14 @@ export function openAnswer(root: string, config: Config, opts: AnswerOptions, ca
   const t0 = performance.now();
   const rev = opts.head ?? 'HEAD';
   const head = headAndShallow(root, rev);
-  const verdict = checkFacts(root, rev, kept, config, t0, head).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
-  return { key: keyed.key, kept, verdict, gitDir: head.then((h) => h.gitDir, () => undefined) };
+  const tags = kept.tags !== undefined || config.provenance.methods.includes('git-tag') ? readTags(root) : undefined;
+  tags?.catch(() => undefined); // checkFacts reports it; a judgement asks again
+  const verdict = checkFacts(root, rev, kept, config, t0, head, tags).catch((e: unknown): Verdict => ({ ok: false, reason: `git could not tell (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` }));
+  const facts = head.then(
+    (h) => (h.head.commit !== undefined && h.head.prefix !== undefined ? { head: { commit: h.head.commit, prefix: h.head.prefix }, shallow: h.shallow } : undefined),
+    () => undefined,
+  );
+  return { key: keyed.key, kept, verdict, gitDir: head.then((h) => h.gitDir, () => undefined), asked: { rev, facts, ...(tags ? { tags } : {}) } };
 }
 
 function wellFormed(k: KeptAnswer | undefined): k is KeptAnswer {
@@ -218,12 +228,11 @@ async function headAndShallow(root: string, rev: string): Promise<{ head: { comm
   return { head: ok ? { commit, prefix } : {}, shallow: shallowStateOf(root, flag, ok ? path! : ''), ...(ok && gitDir ? { gitDir } : {}) };
 }
 
-async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config, t0: number, asked: ReturnType<typeof headAndShallow>): Promise<Verdict> {
-  const methods = config.provenance.methods;
+async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: Config, t0: number, asked: ReturnType<typeof headAndShallow>, askedTags: Promise<Map<string, string>> | undefined): Promise<Verdict> {
   const [{ head, shallow }, commits, tags, abbreviations] = await Promise.all([
     asked,
     newCommits(root, rev, kept.tip),
-    kept.tags !== undefined || methods.includes('git-tag') ? readTags(root) : undefined,
+    askedTags,
     kept.abbreviations ? resolveAbbreviations(root, kept.abbreviations.map(([a]) => a)) : undefined,
   ]);
   if (!head.commit) return { ok: false, reason: `${rev} names no commit` };

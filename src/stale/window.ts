@@ -47,7 +47,7 @@ export interface StartedHistory {
   prefetch(files: Iterable<string>, pinLike?: (path: string) => boolean): void;
   /** Stop git (the run ended before computeStale took the pass). */
   close(): void;
-  /** Git processes it has started so far (the walk, the two facts below, and the blob batch once it runs). */
+  /** Git processes it has started so far (the walk, the two facts below unless a kept answer's check asked them, and the blob batch once it runs). */
   processes(): number;
   /**
    * The revision's commit and the root's prefix, and the shallow state, asked at
@@ -55,6 +55,19 @@ export interface StartedHistory {
    * after the other once the scan is done. Rejections are held until awaited.
    */
   facts: { head: Promise<{ commit?: string; prefix?: string }>; shallow: Promise<ShallowState> };
+}
+
+/**
+ * What a kept answer's check (stale/reuse.ts openAnswer) asked git that a full
+ * judgement needs as well: the revision's commit, the root's prefix and the shallow
+ * state (startHistory asks them otherwise), and the tags (git-tag provenance reads
+ * them otherwise). `facts` is undefined when that rev-parse could not tell: the
+ * judgement then asks its own, which reports the failure as it always has.
+ */
+export interface AskedFacts {
+  rev: string;
+  facts: Promise<{ head: { commit: string; prefix: string }; shallow: ShallowState } | undefined>;
+  tags?: Promise<Map<string, string>>;
 }
 
 /** Commits whose pin-file blobs `prefetch` asks for before computeStale does. */
@@ -214,13 +227,28 @@ function blobsAsked(files: ReadonlySet<string>, pinLike: ((path: string) => bool
   };
 }
 
-/** Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read). */
-export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
+/**
+ * Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read).
+ * `asked`: the commit, prefix and shallow state a kept answer's check asked already
+ * (stale/reuse.ts openAnswer), for the same revision: git is not asked again, unless
+ * that check could not tell (then as without).
+ */
+export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts, 'rev' | 'facts'>): StartedHistory {
   const cache = cacheFor(repo);
   const opened = openStream(repo, rev, cache);
   const keptChanges = opened.changes.size;
   let closed = false;
-  const facts = { head: resolveCommitAndPrefix(repo, rev), shallow: readShallowState(repo) };
+  let factProcesses = 0;
+  const own = <T>(ask: () => Promise<T>) => () => {
+    factProcesses++;
+    return ask();
+  };
+  const ownHead = own(() => resolveCommitAndPrefix(repo, rev));
+  const ownShallow = own(() => readShallowState(repo));
+  const given = asked?.rev === rev ? asked.facts.catch(() => undefined) : undefined;
+  const facts = given
+    ? { head: given.then((f) => f?.head ?? ownHead()), shallow: given.then((f) => f?.shallow ?? ownShallow()) }
+    : { head: ownHead(), shallow: ownShallow() };
   for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
@@ -251,7 +279,7 @@ export function startHistory(repo: string, rev = 'HEAD'): StartedHistory {
       keepHistory(repo, cache, started.stream, opened, keptChanges);
     },
     // the pass (one process, more when kept records are joined), the two rev-parse of `facts`, the blob reader
-    processes: () => started.stream.processes() + 2 + (started.blobs?.batch.running ? 1 : 0),
+    processes: () => started.stream.processes() + factProcesses + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;
 }

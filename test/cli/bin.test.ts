@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateTree } from '../../bench/scan/generate.mjs';
 import { buildDemoRepo } from '../../src/demo/build.js';
@@ -106,6 +106,16 @@ describe('bin/pinwatch.js', () => {
     const check = loadedModules(['check', '--repo', demo, '--format', 'json', '--fail-on', 'never']);
     expect((JSON.parse(check.out) as { stale: { stats: { reused?: { newCommits: number } } } }).stale.stats.reused?.newCommits).toBe(1);
     for (const part of ['/src/images/', '/src/sources/derive.ts', '/src/stale/history.ts', '/src/stale/judge.ts', '/src/provenance/']) expect(has(check.modules, part), part).toBe(false);
+
+    // a commit editing one image's Go source: that image judged again alone, on the kept scan and model; the
+    // scan's collectors, the recipe readers, the yaml package and the registry client are loaded only to derive them
+    appendFileSync(join(demo, 'internal/billing/ledger.go'), '// the ledger\n');
+    execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-qam', 'fix(billing): the ledger'], { cwd: demo, env });
+    const touched = loadedModules(args);
+    const again = JSON.parse(touched.out) as { stats: { reused?: { newCommits: number; judged?: string[] } } };
+    expect(again.stats.reused?.judged).toEqual(['billing-controller']);
+    for (const part of ['/src/stale/judge.ts', '/src/stale/partial.ts', '/src/images/images.ts', '/src/sources/go/']) expect(has(touched.modules, part), part).toBe(true);
+    for (const part of ['/src/scan/repo.ts', '/src/collect/', '/src/producers/repo.ts', '/src/make/', '/src/registry/', '/src/config/load.ts', '/node_modules/yaml/']) expect(has(touched.modules, part), part).toBe(false);
   });
 
   it('an internal error under PINWATCH_DEBUG prints a stack that names src/ files and lines (source maps); without it, no stack', () => {

@@ -148,6 +148,24 @@ describe('recovery at the start of any command', () => {
     expect(run.out).toMatch(/an interrupted write of 2 files \(deploy\/a\/values\.yaml, deploy\/b\/values\.yaml; pinwatch pid \d+\) was completed/);
   });
 
+  it('stale with an answer kept: the look for temp files starts beside the journal\'s recovery, and a temp the journal completed is not said removed again', async () => {
+    const r = twoFiles();
+    r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\n' }, 'config');
+    const first = await runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', '-v']);
+    expect(first.err).toMatch(/answer not reused: none kept/);
+    await crashed(r.dir, 'committing', [A]);
+    const stale = `deploy/a/.values.yaml.pinwatch-${deadPid()}-deadbeef.tmp`;
+    writeFileSync(join(r.dir, stale), newOf(A));
+    const run = await runCli(['--repo', r.dir, 'stale', '--format', 'json', '--fail-on-stale', 'never', '-v']);
+    expect(run.code, run.err).toBe(0);
+    const notes = (JSON.parse(run.out) as { notes: string[] }).notes;
+    expect(notes.filter((n) => /interrupted-write-rolled-forward/.test(n))).toHaveLength(2);
+    // B's temp was listed while the journal renamed it into place: only the dead run's own temp is said removed
+    expect(notes.filter((n) => /stale-temp-removed/.test(n))).toEqual([`${stale}: stale-temp-removed: removed ${stale}, a temp file left by an interrupted pinwatch write (pid ${stale.split('-')[1]}); the file it was for was not changed by it`]);
+    expect([read(A), read(B)]).toEqual([newOf(A), newOf(B)]);
+    expect(leftovers(r.dir)).toEqual([]);
+  });
+
   it('a prepared journal (nothing replaced yet) is rolled back: old files, temps and backups removed, said', async () => {
     const r = twoFiles();
     await crashed(r.dir, 'prepared', []);

@@ -420,8 +420,13 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       // not reused at all (a pin changed): the kept answer's check (its blob reader too) counts in the run's processes
       replaceInFile(dir, 'packages/system/gateway/values.yaml', /sha256:17e379ea[0-9a-f]{56}/, `sha256:${'9'.repeat(64)}`, 'Prepare release v1.0.2');
       const before = gitStats.processes;
-      const missed = await staleReport(dir, config, { now: later });
+      const trace = join(dir, '..', 'git-trace.txt');
+      process.env.GIT_TRACE = trace;
+      const missed = await staleReport(dir, config, { now: later }).finally(() => delete process.env.GIT_TRACE);
       expect(missed.reused).toBeUndefined();
+      // the kept answer's check asked HEAD, the root's prefix, the shallow state and the tags: the judgement asks git none of them again
+      const asked = readFileSync(trace, 'utf8').split('\n').flatMap((l) => /trace: built-in: git (\S+)/.exec(l)?.[1] ?? []);
+      expect(asked.filter((c) => c === 'rev-parse' || c === 'for-each-ref').sort()).toEqual(['for-each-ref', 'rev-parse']);
       // all but the tree snapshot's journal checks (rev-parse, ls-files: counted by no run, before this change too)
       expect(gitStats.processes - before - missed.gitProcesses).toBeGreaterThanOrEqual(0);
       expect(gitStats.processes - before - missed.gitProcesses).toBeLessThanOrEqual(2);
