@@ -58,6 +58,21 @@ describe('compileGlob', () => {
     ['**/\u{1F600}?', 'a/\u{1F600}x', true],
     ['!**/*.md', 'a/README.md', false],
     ['!**/*.md', 'a/x.yaml', true],
+    // the literal leading segments (checked before the path is split): the path starts with them, or is them before a `**`
+    ['packages/**/values.yaml', 'packages/values.yaml', true],
+    ['packages/**/values.yaml', 'packagesx/values.yaml', false],
+    ['packages/**/values.yaml', 'x/packages/values.yaml', false],
+    ['packages/**/values.yaml', './packages/a/values.yaml', true],
+    ['a/b/*.go', 'a/b/c.go', true],
+    ['a/b/*.go', 'a/bc/c.go', false],
+    ['a/b/**', 'a/b', true],
+    ['a/b/**', 'a/bc', false],
+    ['a/b/**/**', 'a/b', true],
+    ['a/**', 'ab/c', false],
+    ['a\\*b/**', 'a*b/c', true],
+    ['a\\*b/**', 'axb/c', false],
+    ['!a/**', 'b/c', true],
+    ['!a/**', 'a', false],
   ];
   it.each(rows)('%j ~ %j → %s', (glob, path, want) => {
     expect(compileGlob(glob)(path)).toBe(want);

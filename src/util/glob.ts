@@ -35,6 +35,8 @@ type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[]; literal
 interface Alternative {
   segs: Segment[];
   last?: { head: string; tail: string };
+  /** The literal leading segments, each followed by its `/` (`packages/` for `packages/**\/values.yaml`): a path that neither starts with them nor is them (`x` for `x/**`) cannot match. */
+  prefix: string;
 }
 
 export class GlobSyntaxError extends Error {
@@ -53,8 +55,27 @@ export function checkGlob(glob: string): void {
 export function compileGlob(globs: string | readonly string[]): GlobMatcher {
   const list = typeof globs === 'string' ? [globs] : globs;
   const matchers = list.map((g) => compileOne(g, { raw: g, strict: false }));
-  if (matchers.length === 1) return matchers[0]!;
-  return (path) => matchers.some((m) => m(path));
+  if (matchers.length === 1) return (path) => matchers[0]!(normalized(path));
+  // the path made ready once for every glob of the list (an image's inputs are dozens of globs)
+  return (path) => {
+    const ready = normalized(path);
+    for (const m of matchers) if (m(ready)) return true;
+    return false;
+  };
+}
+
+/** A path as the globs take it: without leading `./` (`p`), its last name apart, its names split when first asked. */
+interface ReadyPath {
+  /** The path as given. */
+  raw: string;
+  p: string;
+  name: string;
+  names?: string[];
+}
+
+function normalized(path: string): ReadyPath {
+  const p = stripDotSlash(path);
+  return { raw: path, p, name: p.slice(p.lastIndexOf('/') + 1) };
 }
 
 /** True when the glob has any glob syntax (otherwise it is a literal path). */
@@ -93,22 +114,21 @@ interface GlobContext {
   strict: boolean;
 }
 
-function compileOne(raw: string, ctx: GlobContext): GlobMatcher {
+function compileOne(raw: string, ctx: GlobContext): (path: ReadyPath) => boolean {
   if (raw.length > MAX_GLOB_LENGTH) {
     if (ctx.strict) throw new GlobSyntaxError(raw, `longer than ${MAX_GLOB_LENGTH} characters`);
-    return (path) => path === raw;
+    return (path) => path.raw === raw;
   }
   const negate = raw.startsWith('!') && !raw.startsWith('!(');
   const body = stripDotSlash(negate ? raw.slice(1) : raw);
   if (ctx.strict && /[@!+*?]\(/.test(body.replace(/\\./g, ''))) throw new GlobSyntaxError(raw, 'extglobs such as @(a|b) are not supported; use {a,b}');
   const compiled = expandBraces(body, ctx).map((alt) => alternative(alt.split('/').map((seg) => parseSegment(seg, ctx))));
-  const test = (path: string): boolean => {
-    const p = stripDotSlash(path);
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    let names: string[] | undefined;
-    for (const { segs, last } of compiled) {
+  const test = (path: ReadyPath): boolean => {
+    const { p, name } = path;
+    for (const { segs, last, prefix } of compiled) {
+      if (!p.startsWith(prefix) && `${p}/` !== prefix) continue; // `x/**` matches `x` too
       if (last && !(name.startsWith(last.head) && name.endsWith(last.tail))) continue;
-      if (matchSegments(segs, (names ??= p.split('/')))) return true;
+      if (matchSegments(segs, (path.names ??= p.split('/')))) return true;
     }
     return false;
   };
@@ -187,14 +207,20 @@ function braceAlternatives(inner: string): string[] {
 }
 
 function alternative(segs: Segment[]): Alternative {
+  let prefix = '';
+  for (let i = 0; i < segs.length - 1; i++) {
+    const seg = segs[i]!;
+    if (seg.kind !== 'tokens' || seg.literal === undefined) break;
+    prefix += `${seg.literal}/`;
+  }
   const lastSeg = segs.at(-1);
-  if (!lastSeg || lastSeg.kind !== 'tokens') return { segs };
+  if (!lastSeg || lastSeg.kind !== 'tokens') return { segs, prefix };
   const tokens = lastSeg.tokens;
   let head = '';
   for (let i = 0; i < tokens.length && tokens[i]!.kind === 'char'; i++) head += (tokens[i] as { ch: string }).ch;
   let tail = '';
   for (let i = tokens.length - 1; i >= 0 && tokens[i]!.kind === 'char'; i--) tail = (tokens[i] as { ch: string }).ch + tail;
-  return { segs, last: { head, tail } };
+  return { segs, last: { head, tail }, prefix };
 }
 
 function parseSegment(seg: string, ctx: GlobContext): Segment {
