@@ -108,7 +108,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleHistoryStream } from './stale/history.mjs';
 import { flag, median, opt } from './lib.mjs';
@@ -338,7 +338,7 @@ try {
     stale: pw(['stale', '--repo', cozy, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], cozy, cold, clear),
   });
   const base = named(c['git log'], `git log --name-only, ${first.range} commits`);
-  const where = 'cozystack';
+  const where = repoName(REPO); // the rows name the clone given (cozystack, as the README's table)
   row(`${where}: cold \`stale\``, named(c.stale, 'stale'), base, { op: '<=', value: 3 });
   row(`${where}: cold \`check\``, named(c.check, 'check'), base, { op: '<=', value: 3.5 });
 
@@ -709,11 +709,16 @@ function text(res) {
   return lines.join('\n');
 }
 
+/** The clone's name as the rows say it: its folder's. */
+function repoName(path) {
+  return basename(resolve(path));
+}
+
 /** The README table, row notes as numbered lines under it. */
 function markdown(res) {
   const r0 = res.repo;
   const out = [
-    `pinwatch ${res.pinwatch.version}, ${res.date.slice(0, 10)}; cozystack \`${r0.head}\` (${fmt(r0.commits)} commits, ${r0.images} images); ${res.runs} interleaved runs, medians, wall / user+sys CPU; load average ${res.loadavg[0]} on 2 cores.`,
+    `pinwatch ${res.pinwatch.version}, ${res.date.slice(0, 10)}; ${repoName(r0.path)} \`${r0.head}\` (${fmt(r0.commits)} commits, ${r0.images} images); ${res.runs} interleaved runs, medians, wall / user+sys CPU; load average ${res.loadavg[0]} on 2 cores.`,
     '',
     '| measurement | pinwatch | baseline | ratio: wall (CPU) | target | met |',
     '|---|---|---|---|---|---|',
