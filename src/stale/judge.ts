@@ -131,7 +131,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
         // them, the config and git's facts alone (computeStale reads nothing else of the tree), so it is this run's too
         if (recovered.length === 0 && reuse.kept.images !== undefined && reuse.kept.images === imagesHash(images)) {
           history?.close();
-          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits)}`);
+          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
           if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, reuse, derived.snapshot.id, notes);
           const reused = { ...reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) }), notes };
           return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());

@@ -25,8 +25,10 @@
  *   the judge uses) and no pinwatch config file; adds no judged digest to, and
  *   takes none out of, a pin file or a file the scan would read as one
  *   (`digestEdits`: the digests the old and new blobs hold, one `cat-file`);
- *   and changes no pin file where an image is pinned by tag; and T0 is on
- *   HEAD's first-parent chain through those commits;
+ *   and adds, to no pin file where an image is pinned by tag, a tag of an
+ *   image pinned there (tag history's own reader, `readTagAdditions`, over
+ *   those commits and those files: one `git log -p`, only when one changes);
+ *   and T0 is on HEAD's first-parent chain through those commits;
  * - the same prefix, the same shallow state, the same tags (when git-tag is a
  *   method), the same answers for the abbreviations tag-commit looked up;
  * - the tree snapshot holds (deriveTree's own check) and is the very one the
@@ -42,9 +44,13 @@
  *   judged digest, from the digests each change adds and takes out: no commit
  *   of N adds or takes out one in such a file (nor, for a merge, brings such a
  *   change), so every introduction, copy, return, move and former pin file is
- *   the one found before. tag-history reads the lines of the pins it dates: no
- *   commit of N changes a file where an image is pinned by tag. So the
- *   introducing commits and everything older are unchanged.
+ *   the one found before. tag-history's candidates are the commits whose patch
+ *   adds a wanted tag to a stamped pin's file, newest first (the first
+ *   MAX_CANDIDATES checked, by the blobs at each and its parent): no commit of N
+ *   is one, by the very reader that pass uses over the same files (a wanted tag
+ *   is one of the pin's tags, among those asked), so its candidates and every
+ *   blob it reads are those of before. So the introducing commits and everything
+ *   older are unchanged.
  *   tag-commit answers from the image tags (the snapshot) and the abbreviation
  *   lookups (checked again); git-tag from the tags (hashed again) and their
  *   trees (immutable). The shallow boundary is checked. So every build commit B
@@ -155,7 +161,7 @@ export interface Touched {
 }
 
 /** One run's decision: reuse the kept answer (with what to say), or why not (`touched`: only image inputs were). */
-export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number } | { ok: false; reason: string; touched?: Touched }) & {
+export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number; quietTagEdits?: number } | { ok: false; reason: string; touched?: Touched }) & {
   /** Git processes the check started after its first ones (the blob reader of `digestEdits`), which a full judgement counts as its own. */
   spawned?: number;
 };
@@ -257,35 +263,50 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     at = first === undefined ? undefined : bySha.get(first);
     if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch, or not in its history at all: amended, force-pushed)` };
   }
-  const edits = await digestEdits(root, commits, kept.report, walkReadsPath(config));
-  const spawned = edits ? { spawned: 1 } : {};
+  const edits = await digestEdits(root, commits, kept.report, walkReadsPath(config), rev, tip);
+  const spawned = edits ? { spawned: edits.spawned } : {};
   const touches = touchesOf(commits, kept.report, edits);
   if (touches.first) {
     const only = touches.blocking ? undefined : { images: kept.report.images.map((i) => i.image).filter((n, i, all) => touches.inputs.has(n) && all.indexOf(n) === i), commits, head: head.commit, tip, ms };
     return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}), ...spawned };
   }
-  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms, ...(touches.quietPinEdits > 0 ? { quietPinEdits: touches.quietPinEdits } : {}), ...spawned };
+  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms, ...(touches.quietPinEdits > 0 ? { quietPinEdits: touches.quietPinEdits } : {}), ...(touches.quietTagEdits > 0 ? { quietTagEdits: touches.quietTagEdits } : {}), ...spawned };
 }
 
-/** What the new commits do to the digests judged, for `touchesOf`: which changes add or take one out, of which files. */
+/** What the new commits do to the digests and tags judged, for `touchesOf`: which changes add or take out a digest, which add a tag, of which files. */
 export interface DigestEdits {
   /** Files the scan would read as pin files (scan/walk.ts walkReadsPath). */
   pinLike(path: string): boolean;
   /** Whether this change adds a judged digest to its file or takes one out (undefined blobs: said to). */
   moves(entry: RawEntry): boolean;
+  /**
+   * Whether commit `sha` adds, to `path` (a pin file where an image is pinned by tag), a tag of an image pinned
+   * there: a candidate of that image's tag history. Absent: every such change is said to.
+   */
+  addsTag?(sha: string, path: string): boolean;
+  /** The git processes it started (the blob batch; the tag log when a pin file where an image is pinned by tag changed). */
+  spawned: number;
 }
 
 /**
- * Read the blobs of the new commits' changes to pin files whose every image is
- * pinned by digest, and to the files the scan would read as pin files (one
- * `cat-file --batch`, only when there are such changes), and say which add or
- * take out a judged digest. Undefined when there is nothing to read.
+ * Read the blobs of the new commits' changes to pin files and to the files the
+ * scan would read as pin files (one `cat-file --batch`, only when there are such
+ * changes), and say which add or take out a judged digest; where a changed pin
+ * file has an image pinned by tag, ask which new commits add one of the tags of
+ * the images pinned there (one `git log -p` of those files over `rev --not tip`,
+ * through tag history's own reader, so a candidate is exactly one its pass
+ * would see). Undefined when there is nothing to read.
  */
-async function digestEdits(root: string, commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, pinLike: (path: string) => boolean): Promise<DigestEdits | undefined> {
+async function digestEdits(root: string, commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, pinLike: (path: string) => boolean, rev: string, tip: string): Promise<DigestEdits | undefined> {
   const byDigest = digestPinned(report);
-  const asked = commits.flatMap((c) => c.entries).filter((e) => byDigest.get(e.path) === true || (!byDigest.has(e.path) && !CONFIG_NAMES.has(basename(e.path)) && pinLike(e.path)));
+  const asked = commits.flatMap((c) => c.entries).filter((e) => byDigest.has(e.path) || (!CONFIG_NAMES.has(basename(e.path)) && pinLike(e.path)));
   if (asked.length === 0) return undefined;
   const judged = new Set(report.images.flatMap((i) => (i.digest ? [i.digest] : [])));
+  const tagFiles = [...new Set(asked.filter((e) => byDigest.get(e.path) === false).map((e) => e.path))].sort();
+  const tags = new Set(report.images.filter((i) => i.pins.some((p) => tagFiles.includes(p.file))).flatMap((i) => i.tags));
+  // tag history's reader, loaded only here: a rerun whose new commits change no such file never loads it
+  const tagging = tagFiles.length > 0 ? import('../git/tag-history.js').then(({ readTagAdditions }) => readTagAdditions(root, tags, tagFiles, rev, undefined, [tip])) : undefined;
+  tagging?.catch(() => undefined); // awaited below
   const batch = new BlobBatch(root);
   try {
     const digestsOf = async (id: string) => {
@@ -300,7 +321,8 @@ async function digestEdits(root: string, commits: readonly HistoryCommit[], repo
         if (!before || !after || [...judged].some((d) => before.has(d) !== after.has(d))) moving.add(e);
       }),
     );
-    return { pinLike, moves: (e) => moving.has(e) };
+    const adds = new Set((tagging ? await tagging : []).flatMap((o) => [...o.addedTo.values()].flat().map((f) => `${o.commit}\0${f}`)));
+    return { pinLike, moves: (e) => moving.has(e), addsTag: (sha, path) => adds.has(`${sha}\0${path}`), spawned: tagging ? 2 : 1 };
   } finally {
     batch.close();
   }
@@ -328,7 +350,7 @@ export function firstTouch(commits: readonly HistoryCommit[], report: Pick<Answe
  * judged digest); the images whose inputs any touches; how many changes to pin
  * files were found to leave every judged digest where it was.
  */
-export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): { first?: string; blocking: boolean; inputs: Set<string>; quietPinEdits: number } {
+export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): { first?: string; blocking: boolean; inputs: Set<string>; quietPinEdits: number; quietTagEdits: number } {
   const pins = new Map<string, string>();
   for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
   const byDigest = digestPinned(report);
@@ -346,6 +368,7 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
   let first: string | undefined;
   const inputs = new Set<string>();
   let quietPinEdits = 0;
+  let quietTagEdits = 0;
   for (const c of commits) {
     for (const entry of c.entries) {
       const { path } = entry;
@@ -353,14 +376,15 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
       // a blocking change means a full judgement: the first change is all that is said then
       const blocking = (what: string) => {
         say(what);
-        return { first: first!, blocking: true, inputs, quietPinEdits };
+        return { first: first!, blocking: true, inputs, quietPinEdits, quietTagEdits };
       };
       if (pins.has(path)) {
         const of = `a pin file of ${pins.get(path)}`;
         if (!edits) return blocking(of);
-        if (byDigest.get(path) === false) return blocking(`${of} (pinned there by tag: its tag history reads the file)`);
+        if (byDigest.get(path) === false && (!edits.addsTag || edits.addsTag(c.sha, path))) return blocking(`${of} (pinned there by tag, adding a tag judged: its tag history reads the file)`);
         if (edits.moves(entry)) return blocking(`${of}, adding or taking out a digest judged`);
         quietPinEdits++;
+        if (byDigest.get(path) === false) quietTagEdits++;
       } else if (CONFIG_NAMES.has(basename(path))) {
         return blocking('a pinwatch config file');
       } else if (edits?.pinLike(path) && edits.moves(entry)) {
@@ -372,7 +396,7 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
       }
     }
   }
-  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs, quietPinEdits };
+  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs, quietPinEdits, quietTagEdits };
 }
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
@@ -389,11 +413,12 @@ export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: t
 }
 
 /** The -v words for changes to pin files that left every judged digest where it was. */
-export const quietText = (n: number | undefined): string => (n ? ` (${n} change(s) to pin files, none adding or taking out a digest judged)` : '');
+export const quietText = (n: number | undefined, tagged?: number): string =>
+  n ? ` (${n} change(s) to pin files, none adding or taking out a digest judged${tagged ? `; ${tagged} of them where an image is pinned by tag, none adding a tag judged` : ''})` : '';
 
 /** Say under -v what happened to the answer. */
 export function noteVerdict(cache: Cache, verdict: Verdict | { ok: false; reason: string }): void {
-  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits)}`);
+  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
   else cache.note(`answer not reused: ${verdict.reason}`);
 }
 

@@ -126,7 +126,9 @@ const STEPS: Step[] = [
   { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: { judged: ['backup-strategy-controller'], because: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ } },
   // a third-party digest bumped beside a first-party pin (a Renovate PR): nothing judged moves
   { name: 'a third-party digest bumped in a pin file', apply: (d) => replaceInFile(d, 'packages/system/gateway/values.yaml', /redis:7\.2\.5@sha256:[0-9a-f]{64}/, `redis:7.2.6@sha256:${'7'.repeat(64)}`, 'chore(deps): redis 7.2.6'), expect: { reused: 1, because: /1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged\)/ } },
-  { name: 'a pin file where an image is pinned by tag, edited outside its pins', apply: (d) => commitFile(d, 'packages/system/backup-strategy/values.yaml', '# a comment\n', 'chore(backup): comment', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/backup-strategy\/values\.yaml, a pin file of [a-z-]+ \(pinned there by tag: its tag history reads the file\)/ },
+  // where an image is pinned by tag, tag history reads the file's history: a commit adding no tag of the images pinned there is none of its candidates
+  { name: 'a pin file where an image is pinned by tag, edited outside its pins', apply: (d) => commitFile(d, 'packages/system/backup-strategy/values.yaml', '# a comment\n', 'chore(backup): comment', true), expect: { reused: 2, because: /2 new commit\(s\) touch no image's pins or inputs \(2 change\(s\) to pin files, none adding or taking out a digest judged; 1 of them where an image is pinned by tag, none adding a tag judged\)/ } },
+  { name: 'a pin file where an image is pinned by tag, a line adding a tag pinned there', apply: (d) => commitFile(d, 'packages/system/backup-strategy/values.yaml', '# the restore client was v1.0.0 before\n', 'docs(backup): note the client tag', true), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/backup-strategy\/values\.yaml, a pin file of [a-z-]+ \(pinned there by tag, adding a tag judged: its tag history reads the file\)/ },
   { name: 'a release stamping a new digest into a pin file', apply: (d) => replaceInFile(d, 'packages/system/gateway/values.yaml', /sha256:17e379ea[0-9a-f]{56}/, `sha256:${'8'.repeat(64)}`, 'Prepare release v1.0.1'), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway, adding or taking out a digest judged/ },
   // a file the scan reads as a pin file, pinning nothing: a digest judged that comes or goes there may date an image (a former pin file)
   { name: 'a judged digest written into a file read as a pin file that pins nothing', apply: (d) => commitFile(d, 'packages/system/notes/values.yaml', `# gateway was sha256:${'8'.repeat(64)}\n`, 'docs: gateway note'), expect: /answer not reused: [0-9a-f]{10} changes packages\/system\/notes\/values\.yaml, a file read as a pin file, adding or taking out a digest judged/ },
@@ -466,20 +468,24 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
       if (want) expect(said, paths.join(' ')).toMatch(want);
       else expect(said, paths.join(' ')).toBeUndefined();
     }
-    // with what the changes do to judged digests: a pin file's change that moves none is no touch, unless an image is pinned there by tag
+    // with what the changes do to judged digests and tags: a pin file's change that moves no digest is no touch, unless it adds a tag of an image pinned there by tag
     const digestImages = [{ ...a, digest: `sha256:${'a'.repeat(64)}` }, { image: 't', pins: [{ file: 'deploy/t.yaml', line: 1 }], inputs: { count: 0, patterns: [], ignore: [], steps: [] } }, b] as never;
-    const edits = (moving: string[]) => ({ pinLike: (p: string) => p.startsWith('deploy/'), moves: (e: { path: string }) => moving.includes(e.path) });
-    const withEdits: [string[], string[], RegExp | undefined][] = [
+    // `tagged`: the files whose change adds a tag judged (absent: tag history's reader was not asked, every such change is said to)
+    const edits = (moving: string[], tagged?: string[]) => ({ pinLike: (p: string) => p.startsWith('deploy/'), moves: (e: { path: string }) => moving.includes(e.path), ...(tagged ? { addsTag: (_sha: string, p: string) => tagged.includes(p) } : {}), spawned: 1 });
+    const withEdits: [string[], string[], RegExp | undefined, string[]?][] = [
       [['deploy/a.yaml'], [], undefined],
       [['deploy/a.yaml'], ['deploy/a.yaml'], /deploy\/a\.yaml, a pin file of a, adding or taking out a digest judged/],
-      [['deploy/t.yaml'], [], /deploy\/t\.yaml, a pin file of t \(pinned there by tag/],
+      [['deploy/t.yaml'], [], /deploy\/t\.yaml, a pin file of t \(pinned there by tag, adding a tag judged/],
+      [['deploy/t.yaml'], [], undefined, []],
+      [['deploy/t.yaml'], [], /deploy\/t\.yaml, a pin file of t \(pinned there by tag, adding a tag judged/, ['deploy/t.yaml']],
+      [['deploy/t.yaml'], ['deploy/t.yaml'], /deploy\/t\.yaml, a pin file of t, adding or taking out a digest judged/, []],
       [['deploy/notes.yaml'], [], undefined],
       [['deploy/notes.yaml'], ['deploy/notes.yaml'], /deploy\/notes\.yaml, a file read as a pin file, adding or taking out a digest judged/],
       [['docs/notes.yaml'], ['docs/notes.yaml'], undefined],
       [['deploy/a.yaml', 'src/a/main.go'], [], /src\/a\/main\.go, an input of a/],
     ];
-    for (const [paths, moving, want] of withEdits) {
-      const said = firstTouch([commit(paths)], { images: digestImages }, edits(moving));
+    for (const [paths, moving, want, tagged] of withEdits) {
+      const said = firstTouch([commit(paths)], { images: digestImages }, edits(moving, tagged));
       if (want) expect(said, `${paths.join(' ')} moving ${moving.join(' ')}`).toMatch(want);
       else expect(said, `${paths.join(' ')} moving ${moving.join(' ')}`).toBeUndefined();
     }
