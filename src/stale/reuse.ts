@@ -27,7 +27,8 @@
  *   (`digestEdits`: the digests the old and new blobs hold, one `cat-file`);
  *   and adds, to no pin file where an image is pinned by tag, a tag of an
  *   image pinned there (tag history's own reader, `readTagAdditions`, over
- *   those commits and those files: one `git log -p`, only when one changes);
+ *   those commits and those files: one `git log -p`, only when one changes
+ *   and nothing else rules reuse out);
  *   and T0 is on HEAD's first-parent chain through those commits;
  * - the same prefix, the same shallow state, the same tags (when git-tag is a
  *   method), the same answers for the abbreviations tag-commit looked up;
@@ -263,9 +264,16 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     at = first === undefined ? undefined : bySha.get(first);
     if (!at) return { ok: false, reason: `${short(tip)} is not on ${rev}'s first-parent chain (merged in as a side branch, or not in its history at all: amended, force-pushed)` };
   }
-  const edits = await digestEdits(root, commits, kept.report, walkReadsPath(config), rev, tip);
-  const spawned = edits ? { spawned: edits.spawned } : {};
-  const touches = touchesOf(commits, kept.report, edits);
+  const edits = await digestEdits(root, commits, kept.report, walkReadsPath(config));
+  // first as if no new commit added a tag: a change that blocks anyway needs no tag log (the full judgement's tag history reads it)
+  let touches = touchesOf(commits, kept.report, edits && { ...edits, addsTag: () => false });
+  let processes = edits ? 1 : 0;
+  if (!touches.blocking && edits?.tagFiles?.length) {
+    const adds = await tagAdditions(root, kept.report, edits.tagFiles, rev, tip);
+    processes++;
+    touches = touchesOf(commits, kept.report, { ...edits, addsTag: (sha, path) => adds.has(`${sha}\0${path}`) });
+  }
+  const spawned = processes > 0 ? { spawned: processes } : {};
   if (touches.first) {
     const only = touches.blocking ? undefined : { images: kept.report.images.map((i) => i.image).filter((n, i, all) => touches.inputs.has(n) && all.indexOf(n) === i), commits, head: head.commit, tip, ms };
     return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}), ...spawned };
@@ -284,29 +292,22 @@ export interface DigestEdits {
    * there: a candidate of that image's tag history. Absent: every such change is said to.
    */
   addsTag?(sha: string, path: string): boolean;
-  /** The git processes it started (the blob batch; the tag log when a pin file where an image is pinned by tag changed). */
-  spawned: number;
+  /** The changed pin files where an image is pinned by tag (`tagAdditions` asks of them). */
+  tagFiles?: readonly string[];
 }
 
 /**
  * Read the blobs of the new commits' changes to pin files and to the files the
  * scan would read as pin files (one `cat-file --batch`, only when there are such
- * changes), and say which add or take out a judged digest; where a changed pin
- * file has an image pinned by tag, ask which new commits add one of the tags of
- * the images pinned there (one `git log -p` of those files over `rev --not tip`,
- * through tag history's own reader, so a candidate is exactly one its pass
- * would see). Undefined when there is nothing to read.
+ * changes), and say which add or take out a judged digest, and which changed pin
+ * files have an image pinned by tag (`tagAdditions` then says which commits add
+ * a tag there). Undefined when there is nothing to read.
  */
-async function digestEdits(root: string, commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, pinLike: (path: string) => boolean, rev: string, tip: string): Promise<DigestEdits | undefined> {
+async function digestEdits(root: string, commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, pinLike: (path: string) => boolean): Promise<DigestEdits | undefined> {
   const byDigest = digestPinned(report);
   const asked = commits.flatMap((c) => c.entries).filter((e) => byDigest.has(e.path) || (!CONFIG_NAMES.has(basename(e.path)) && pinLike(e.path)));
   if (asked.length === 0) return undefined;
   const judged = new Set(report.images.flatMap((i) => (i.digest ? [i.digest] : [])));
-  const tagFiles = [...new Set(asked.filter((e) => byDigest.get(e.path) === false).map((e) => e.path))].sort();
-  const tags = new Set(report.images.filter((i) => i.pins.some((p) => tagFiles.includes(p.file))).flatMap((i) => i.tags));
-  // tag history's reader, loaded only here: a rerun whose new commits change no such file never loads it
-  const tagging = tagFiles.length > 0 ? import('../git/tag-history.js').then(({ readTagAdditions }) => readTagAdditions(root, tags, tagFiles, rev, undefined, [tip])) : undefined;
-  tagging?.catch(() => undefined); // awaited below
   const batch = new BlobBatch(root);
   try {
     const digestsOf = async (id: string) => {
@@ -321,11 +322,25 @@ async function digestEdits(root: string, commits: readonly HistoryCommit[], repo
         if (!before || !after || [...judged].some((d) => before.has(d) !== after.has(d))) moving.add(e);
       }),
     );
-    const adds = new Set((tagging ? await tagging : []).flatMap((o) => [...o.addedTo.values()].flat().map((f) => `${o.commit}\0${f}`)));
-    return { pinLike, moves: (e) => moving.has(e), addsTag: (sha, path) => adds.has(`${sha}\0${path}`), spawned: tagging ? 2 : 1 };
+    const tagFiles = [...new Set(asked.filter((e) => byDigest.get(e.path) === false).map((e) => e.path))].sort();
+    return { pinLike, moves: (e) => moving.has(e), ...(tagFiles.length > 0 ? { tagFiles } : {}) };
   } finally {
     batch.close();
   }
+}
+
+/**
+ * The new commits (`rev --not tip`) that add, to one of `files` (pin files where
+ * an image is pinned by tag), a tag of an image pinned there, as `<sha>\0<file>`:
+ * tag history's own reader (git/tag-history.ts, one `git log -p` of those files),
+ * so a commit is here exactly when tag history's pass would take it for a
+ * candidate. Loaded only here: a rerun that changes no such file never loads it.
+ */
+async function tagAdditions(root: string, report: Pick<AnswerReport, 'images'>, files: readonly string[], rev: string, tip: string): Promise<Set<string>> {
+  const tags = new Set(report.images.filter((i) => i.pins.some((p) => files.includes(p.file))).flatMap((i) => i.tags));
+  const { readTagAdditions } = await import('../git/tag-history.js');
+  const found = await readTagAdditions(root, tags, [...files], rev, undefined, [tip]);
+  return new Set(found.flatMap((o) => [...o.addedTo.values()].flat().map((f) => `${o.commit}\0${f}`)));
 }
 
 /** Per pin file of the answer: whether every image pinned there carries a digest (false: some image is pinned by tag there). */

@@ -471,7 +471,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     // with what the changes do to judged digests and tags: a pin file's change that moves no digest is no touch, unless it adds a tag of an image pinned there by tag
     const digestImages = [{ ...a, digest: `sha256:${'a'.repeat(64)}` }, { image: 't', pins: [{ file: 'deploy/t.yaml', line: 1 }], inputs: { count: 0, patterns: [], ignore: [], steps: [] } }, b] as never;
     // `tagged`: the files whose change adds a tag judged (absent: tag history's reader was not asked, every such change is said to)
-    const edits = (moving: string[], tagged?: string[]) => ({ pinLike: (p: string) => p.startsWith('deploy/'), moves: (e: { path: string }) => moving.includes(e.path), ...(tagged ? { addsTag: (_sha: string, p: string) => tagged.includes(p) } : {}), spawned: 1 });
+    const edits = (moving: string[], tagged?: string[]) => ({ pinLike: (p: string) => p.startsWith('deploy/'), moves: (e: { path: string }) => moving.includes(e.path), ...(tagged ? { addsTag: (_sha: string, p: string) => tagged.includes(p) } : {}) });
     const withEdits: [string[], string[], RegExp | undefined, string[]?][] = [
       [['deploy/a.yaml'], [], undefined],
       [['deploy/a.yaml'], ['deploy/a.yaml'], /deploy\/a\.yaml, a pin file of a, adding or taking out a digest judged/],
