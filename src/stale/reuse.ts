@@ -163,7 +163,7 @@ export interface Touched {
 
 /** One run's decision: reuse the kept answer (with what to say), or why not (`touched`: only image inputs were). */
 export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number; quietTagEdits?: number } | { ok: false; reason: string; touched?: Touched }) & {
-  /** Git processes the check started after its first ones (the blob reader of `digestEdits`), which a full judgement counts as its own. */
+  /** Git processes the check started after its first ones (the blob reader of `digestEdits`, the tag log of `tagAdditions`), which a full judgement counts as its own. */
   spawned?: number;
 };
 
@@ -183,7 +183,6 @@ export interface AnswerReuse {
   /** The git facts the check asked that a full judgement asks too, handed on so git is asked once (only when one is kept). */
   asked?: AskedFacts;
 }
-
 
 const short = (sha: string) => sha.slice(0, 10);
 
