@@ -278,7 +278,7 @@ export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts
       closed = true;
       keepHistory(repo, cache, started.stream, opened, keptChanges);
     },
-    // the pass (one process, more when kept records are joined), the two rev-parse of `facts`, the blob reader
+    // the pass (one process, more when kept records are joined), the two rev-parse of `facts` (none when a kept answer's check asked them), the blob reader
     processes: () => started.stream.processes() + factProcesses + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;
