@@ -126,7 +126,7 @@ function compileOne(raw: string, ctx: GlobContext): (path: ReadyPath) => boolean
   const test = (path: ReadyPath): boolean => {
     const { p, name } = path;
     for (const { segs, last, prefix } of compiled) {
-      if (!p.startsWith(prefix) && `${p}/` !== prefix) continue; // `x/**` matches `x` too
+      if (!p.startsWith(prefix) && !(p.length + 1 === prefix.length && prefix.startsWith(p))) continue; // `x/**` matches `x` too
       if (last && !(name.startsWith(last.head) && name.endsWith(last.tail))) continue;
       if (matchSegments(segs, (path.names ??= p.split('/')))) return true;
     }
