@@ -10,6 +10,7 @@ import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type P
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
+import { usesGitTag } from '../provenance/sources.js';
 import { pinSearch, staleConfigOptions } from '../stale/judge.js';
 import { computeStale, startHistory, type StaleOptions, type StaleImage } from '../stale/index.js';
 
@@ -37,7 +38,7 @@ export interface ExplainOptions extends Omit<StaleOptions, 'methods' | 'buildCom
 
 export async function explainImage(repoRoot: string, config: Config, query: string, opts: ExplainOptions = {}): Promise<Explanation> {
   // git reads history while the scan and the recipe model run (stopped if the image is not found)
-  const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD');
+  const history = opts.history ?? startHistory(repoRoot, opts.head ?? 'HEAD', undefined, usesGitTag(config));
   let known: Awaited<ReturnType<typeof imagesFromPins>>;
   let match: (typeof known.images)[number];
   let search: ReturnType<typeof pinSearch>;

@@ -65,6 +65,9 @@ export function methodsFor(config: Pick<Config, 'provenance'>, registry: Registr
   return registry && !configured.includes('registry') ? ['registry', ...configured] : [...configured];
 }
 
+/** Whether a judgement under this config asks git-tag (its callers list the tags beside the history pass: stale/window.ts startHistory). */
+export const usesGitTag = (config: Pick<Config, 'provenance'>): boolean => config.provenance.methods.includes('git-tag');
+
 /** One source per method, in order. Git is read once per method, for all subjects together. */
 export async function provenanceSources(repo: string, subjects: ImageSubject[], methods: ProvenanceMethod[], ctx: ProvenanceContext): Promise<ProvenanceSource[]> {
   // the methods' git reads are independent: they run side by side; the sources (and the first failure) stay in method order

@@ -147,7 +147,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.tagRules ? { tagRules: options.tagRules } : {}),
     ...(options.observed ? { observed: options.observed } : {}),
-    ...(options.askedTags ? { tags: options.askedTags } : {}),
+    ...(options.askedTags || started.facts.tags ? { tags: options.askedTags ?? started.facts.tags! } : {}),
   } as const;
   // every method but digest history, each step asked once
   const others = await provenanceSources(repo, subjects, methods.filter((m) => m !== 'digest-history'), ctx);
@@ -191,9 +191,11 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   const now = options.now ?? new Date();
   const warnings = shallow.shallow ? ['the clone is shallow: history beyond its boundary is missing, so some images may be unknown or miss unshipped commits (fetch-depth: 0)'] : [];
   if (prefix) warnings.push(subdirectoryWarning(repo, prefix));
+  // one process for the messages (trailers, fixPattern) of every unshipped commit, read while the owners are worked out
+  const reading = readCommitMessages(repo, judged.flatMap((j) => (j ? j.unshipped.map((c) => graph.nodes[c.index]!.sha) : [])));
+  reading.catch(() => undefined); // awaited below, after the owners
   const owners = judged.some((j) => j && j.unshipped.length > 0) ? firstParentOwners(graph, head) : new Int32Array(0);
-  // one process for the messages (trailers, fixPattern) of every unshipped commit
-  const messages = await readCommitMessages(repo, judged.flatMap((j) => (j ? j.unshipped.map((c) => graph.nodes[c.index]!.sha) : [])));
+  const messages = await reading;
   timer.lap('messages');
   const meta = { graph, owners, messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
   const picksOf = new Map<StaleImage, PickFacts>();

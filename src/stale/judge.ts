@@ -11,7 +11,7 @@ import { deriveTree, type DerivedTree } from '../snapshot/index.js';
 import { RECOVERY_CODES } from '../journal/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
-import { methodsFor, tagRulesOf } from '../provenance/sources.js';
+import { methodsFor, tagRulesOf, usesGitTag } from '../provenance/sources.js';
 import { computeStale, digestPinFiles, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
 import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, quietText, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
@@ -71,7 +71,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   const start: StaleTree['start'] = looked?.start ?? { ms: performance.now(), processes: gitStats.processes, checks: 0 };
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
-  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev, reuse.asked);
+  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
   // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history
   let verdict: Verdict | undefined;
   void reuse.verdict?.then((v) => (verdict = v));
@@ -82,7 +82,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
         if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
-        prefetchFor(config, (history ??= startHistory(repoRoot, rev, reuse.asked)), s.pins);
+        prefetchFor(config, (history ??= startHistory(repoRoot, rev, reuse.asked, usesGitTag(config))), s.pins);
       },
     });
     start.tree = Math.round(performance.now() - start.ms);
@@ -149,7 +149,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
       }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    prefetchFor(config, (history ??= startHistory(repoRoot, rev, tree?.reuse.asked)), scan.pins);
+    prefetchFor(config, (history ??= startHistory(repoRoot, rev, tree?.reuse.asked, usesGitTag(config))), scan.pins);
   } catch (e) {
     history?.close();
     throw e;

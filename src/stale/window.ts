@@ -27,6 +27,7 @@ import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, typ
 import type { CommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
 import { readShallowState, type ShallowState } from '../git/shallow.js';
+import { readTags } from '../git/tags.js';
 import type { DigestHistoryResult } from '../git/digest-history.js';
 
 /** A raw pass started before the scan (stale/repo.ts), handed to computeStale. */
@@ -47,14 +48,15 @@ export interface StartedHistory {
   prefetch(files: Iterable<string>, pinLike?: (path: string) => boolean): void;
   /** Stop git (the run ended before computeStale took the pass). */
   close(): void;
-  /** Git processes it has started so far (the walk, the two facts below unless a kept answer's check asked them, and the blob batch once it runs). */
+  /** Git processes it has started so far (the walk, the facts below unless a kept answer's check asked them, and the blob batch once it runs). */
   processes(): number;
   /**
    * The revision's commit and the root's prefix, and the shallow state, asked at
    * start (two short git processes) so computeStale does not wait for them one
-   * after the other once the scan is done. Rejections are held until awaited.
+   * after the other once the scan is done; with `wantTags`, the tags too (git-tag
+   * provenance reads them). Rejections are held until awaited.
    */
-  facts: { head: Promise<{ commit?: string; prefix?: string }>; shallow: Promise<ShallowState> };
+  facts: { head: Promise<{ commit?: string; prefix?: string }>; shallow: Promise<ShallowState>; tags?: Promise<Map<string, string>> };
 }
 
 /**
@@ -231,9 +233,10 @@ function blobsAsked(files: ReadonlySet<string>, pinLike: ((path: string) => bool
  * Start the raw pass from `rev` now; nothing is awaited (errors surface when it is read).
  * `asked`: the commit, prefix and shallow state a kept answer's check asked already
  * (stale/reuse.ts openAnswer), for the same revision: git is not asked again, unless
- * that check could not tell (then as without).
+ * that check could not tell (then as without). `wantTags`: the judgement asks git-tag,
+ * so the tags (`facts.tags`) are listed now too, unless that check listed them.
  */
-export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts, 'rev' | 'facts'>): StartedHistory {
+export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts, 'rev' | 'facts' | 'tags'>, wantTags = false): StartedHistory {
   const cache = cacheFor(repo);
   const opened = openStream(repo, rev, cache);
   const keptChanges = opened.changes.size;
@@ -246,9 +249,12 @@ export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts
   const ownHead = own(() => resolveCommitAndPrefix(repo, rev));
   const ownShallow = own(() => readShallowState(repo));
   const given = asked?.rev === rev ? asked.facts.catch(() => undefined) : undefined;
-  const facts = given
+  const facts: StartedHistory['facts'] = given
     ? { head: given.then((f) => f?.head ?? ownHead()), shallow: given.then((f) => f?.shallow ?? ownShallow()) }
     : { head: ownHead(), shallow: ownShallow() };
+  // git-tag's tag listing, when the caller will judge with it: asked beside the pass, not once the tree is derived
+  const tags = asked?.tags ?? (wantTags ? own(() => readTags(repo))() : undefined);
+  if (tags) facts.tags = tags;
   for (const p of Object.values(facts)) (p as Promise<unknown>).catch(() => undefined); // awaited (and reported) by computeStale
   const started: StartedHistory = {
     rev,
@@ -278,7 +284,7 @@ export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts
       closed = true;
       keepHistory(repo, cache, started.stream, opened, keptChanges);
     },
-    // the pass (one process, more when kept records are joined), the two rev-parse of `facts` (none when a kept answer's check asked them), the blob reader
+    // the pass (one process, more when kept records are joined), the rev-parses and tag listing of `facts` (none when a kept answer's check asked them), the blob reader
     processes: () => started.stream.processes() + factProcesses + (started.blobs?.batch.running ? 1 : 0),
   };
   return started;

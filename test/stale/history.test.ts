@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { computeStale, plausiblePicks } from '../../src/stale/history.js';
 import { CommitGraph } from '../../src/git/graph.js';
 import { gitStats } from '../../src/git/run.js';
+import { loadConfig } from '../../src/config/load.js';
+import { buildDemoRepo } from '../../src/demo/build.js';
+import { staleReport } from '../../src/stale/repo.js';
 import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
 
 const repos: TestRepo[] = [];
@@ -246,6 +249,21 @@ describe('computeStale', () => {
     const twelve = await count(12);
     expect(twelve).toBe(one);
     expect(one).toBeLessThanOrEqual(8); // one raw pass + one cat-file --batch where the digest, graph and changed-paths passes were
+  });
+
+  it('a cold run lists the tags once, beside the history pass: before the pin files\' blobs are read, not once the tree is derived', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-tags-early-')), 'repo'));
+    tmp.push(join(dir, '..'));
+    const config = loadConfig(dir);
+    expect(config.provenance.methods).toContain('git-tag');
+    const trace = join(dir, '..', 'git-trace.txt');
+    process.env.GIT_TRACE = trace; // the library's cache is off unless configured: a cold run
+    const report = await staleReport(dir, config, { now: NOW }).finally(() => delete process.env.GIT_TRACE);
+    expect(report.images.length).toBeGreaterThan(0);
+    const asked = readFileSync(trace, 'utf8').split('\n').flatMap((l) => /trace: built-in: git (\S+)/.exec(l)?.[1] ?? []);
+    expect(asked.filter((c) => c === 'for-each-ref')).toEqual(['for-each-ref']);
+    // the first cat-file is the pin files' blob batch, started once the scan knows the pin files
+    expect(asked.indexOf('for-each-ref')).toBeLessThan(asked.indexOf('cat-file'));
   });
 });
 
