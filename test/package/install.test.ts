@@ -33,7 +33,7 @@ describe('npm pack, npm install, pinwatch', () => {
     const packs = temp('pinwatch-pack-');
     const listing = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--silent', '--pack-destination', packs], ROOT)) as { filename: string; files: { path: string }[] }[];
     const files = listing[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/pinwatch.js', 'dist/bundle/pinwatch.js', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'schemas/scan-output.schema.json']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'bin/pinwatch.js', 'dist/bundle/pinwatch.cjs', 'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'schemas/scan-output.schema.json']));
     expect(files.filter((f) => /\.test\.|^test\/|span-check|fixtures\//.test(f))).toEqual([]);
     const tarball = join(packs, readdirSync(packs).find((f) => f.endsWith('.tgz'))!);
 
