@@ -101,6 +101,12 @@ describe('parseRawLog (git log --raw -z --format=<nonce>RAW_FORMAT)', () => {
     );
   });
 
+  it('reads SHA-256 ids, and a mix of entries, each at its offset', () => {
+    const nonce = newNonce();
+    const c = { sha: 'c'.repeat(64), tree: '9'.repeat(64), parentShas: ['1'.repeat(64)], date: 'd', commitTime: 1, subject: 's', entries: [{ path: 'a', oldBlob: '0'.repeat(64), newBlob: 'e'.repeat(64), status: 'A' }, { path: 'b/c d', oldBlob: 'f'.repeat(64), newBlob: '0'.repeat(64), status: 'D' }] };
+    expect(parseRawLog(print(nonce, c), nonce)).toEqual([c]);
+  });
+
   it('a subject or path holding a forged entry or record stays a subject or path', () => {
     const nonce = newNonce();
     const c = { sha: 'c'.repeat(40), tree: '9'.repeat(40), parentShas: [], date: '2026-01-01T00:00:00Z', commitTime: 1, subject: 'Revert "x"', entries: [{ path: `p\n:100644 100644 ${'a'.repeat(40)}`, oldBlob: 'd'.repeat(40), newBlob: 'e'.repeat(40), status: 'M' }] };
@@ -118,6 +124,9 @@ describe('parseRawLog (git log --raw -z --format=<nonce>RAW_FORMAT)', () => {
     ['entries without the newline', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00:100644`, /raw entries/],
     ['an entry of another shape', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 ${'b'.repeat(40)} M\x00p\x00`, /raw entry/],
     ['an entry without its path', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} M\x00`, /raw entry path/],
+    ['an entry with more after its status', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} Mx\x00p\x00`, /raw entry/],
+    ['an entry cut before its NUL', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} M`, /raw entry/],
+    ['a second entry of another shape', `${'a'.repeat(40)}\x00${'b'.repeat(40)}\x00\x00d\x001\x00s\x00\x00\n:100644 100644 ${'b'.repeat(40)} ${'c'.repeat(40)} M\x00p\x00:100644 ${'b'.repeat(40)} M\x00q\x00`, /raw entry/],
   ])('refuses %s', (_, record, error) => expect(() => parseRawRecord(record)).toThrow(error));
 });
 
