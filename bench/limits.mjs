@@ -10,7 +10,8 @@
  * Rows (each against its own baseline, measured interleaved with it):
  *  - cozystack HEAD, cold `stale` and `check` ÷ one `git log --name-only
  *    --format=%H <oldest build commit>..HEAD` (the range stale judges, as in
- *    bench/real-bench.mjs). Cold: `--no-cache` when `pinwatch --help` or the
+ *    bench/real-bench.mjs; when no image has a build commit, stale reads the
+ *    whole history, and so does the baseline: `HEAD`, said on stderr). Cold: `--no-cache` when `pinwatch --help` or the
  *    command's `--help` lists it, PINWATCH_NO_CACHE=1, and before every run
  *    `<clone>/.git/pinwatch*` and the run's XDG_CACHE_HOME are removed (and
  *    `pinwatch cache clear --repo` run when the build has a `cache` command).
@@ -244,10 +245,19 @@ function staleAnswer(repo, env) {
   if (r.status !== 0) throw new Error(`pinwatch stale --repo ${repo} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const json = JSON.parse(r.stdout);
   const builds = json.images.filter((i) => i.builtFrom?.date).map((i) => i.builtFrom);
-  if (!builds.length) throw new Error(`pinwatch stale --repo ${repo}: no image has a build commit, so there is no range to measure`);
+  if (!builds.length) {
+    // nothing settles the walk early (no image has a build commit): stale reads the whole history, so that is the range
+    if (!noBuildSaid) process.stderr.write(`no image has a build commit (stale at ${git(repo, 'rev-parse', '--short', 'HEAD')}): the baseline's range is the whole history from HEAD\n`);
+    noBuildSaid = true;
+    return { json, oldest: undefined, range: Number(git(repo, 'rev-list', '--count', 'HEAD')) };
+  }
   const oldest = builds.reduce((o, b) => (b.date < o.date ? b : o));
   return { json, oldest: oldest.commit, range: Number(git(repo, 'rev-list', '--count', `${oldest.commit}..HEAD`)) };
 }
+let noBuildSaid = false;
+
+/** The range stale judges, as `git log` takes it: from the oldest build commit to HEAD, or all of HEAD's history when no image has one. */
+const rangeOf = (oldest) => (oldest ? `${oldest}..HEAD` : 'HEAD');
 
 /**
  * A Go source file in the inputs of exactly one image (stale JSON `inputs.paths`: a package directory only that
@@ -305,7 +315,7 @@ const round2 = (x) => Math.round(x * 100) / 100;
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const targetText = (t) => (!t ? '—' : t.op === 'constant' ? 'constant' : `${t.op === '<=' ? '≤' : '≥'} ${t.value}×`);
 const metText = (r) => (r.skipped ? 'skipped' : r.met === undefined ? '—' : r.met ? 'yes' : 'no');
-const gitLog = (repo, oldest, env) => ({ name: `git log --name-only`, cmd: 'git', argv: ['log', '--name-only', '--format=%H', `${oldest}..HEAD`], cwd: repo, env });
+const gitLog = (repo, oldest, env) => ({ name: `git log --name-only`, cmd: 'git', argv: ['log', '--name-only', '--format=%H', rangeOf(oldest)], cwd: repo, env });
 const pw = (argv, repo, env, before) => ({ cmd: process.execPath, argv: [CLI, ...argv], cwd: repo, env, before });
 const named = (m, name) => ({ name, wall: Math.round(m.wall), cpu: Math.round(m.cpu), walls: m.walls, cpus: m.cpus });
 
@@ -435,7 +445,7 @@ try {
     row(
       `${where}: warm \`${command(head)[0]}\`, ${what}`,
       named(w.stale, command(head)[0]),
-      named(w['git log'], `git log --name-only, ${git(warmRepo, 'rev-list', '--count', `${first.oldest}..HEAD`)} commits`),
+      named(w['git log'], `git log --name-only, ${git(warmRepo, 'rev-list', '--count', rangeOf(first.oldest))} commits`),
       { op: '<=', value: 1 },
       cached ? `cache after the run at HEAD: ${cacheFiles.gitDir} files under .git/pinwatch*, ${cacheFiles.xdg} under XDG_CACHE_HOME` : 'this build wrote no cache file (.git/pinwatch*, XDG_CACHE_HOME): warm is another cold run',
     );
@@ -470,7 +480,7 @@ try {
     for (const commit of commits.slice(1)) {
       git(dir, 'checkout', '-q', '--detach', commit);
       const m = measure(process.execPath, [CLI, ...stale], { cwd: dir, env });
-      const g = measure('git', ['log', '--name-only', '--format=%H', `${first.oldest}..HEAD`], { cwd: dir, env });
+      const g = measure('git', ['log', '--name-only', '--format=%H', rangeOf(first.oldest)], { cwd: dir, env });
       for (const [k, v] of [['stale', m], ['log', g]]) (total[k].wall.push(v.wall), total[k].cpu.push(v.cpu));
       const answer = JSON.parse(m.stdout);
       const reused = answer.stats?.reused;
