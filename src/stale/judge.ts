@@ -63,7 +63,8 @@ export interface StaleTree {
  * The scan and image knowledge of the tree (deriveTree), for stale and check:
  * with an answer kept for these options, its git facts are checked (reuse.ts)
  * while the snapshot is, and the history pass is started only once the snapshot
- * misses (at the scan, as without one) or staleReport rules reuse out; with
+ * misses (at the scan, as without one), the verdict rules out both reuse and a
+ * judgement of touched images alone, or staleReport rules reuse out; with
  * none, the history pass starts first, reading on the other core meanwhile.
  * `looked`: what lookFirst opened and checked already.
  */
@@ -72,9 +73,14 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   let history = reuse.verdict ? undefined : startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
-  // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history
+  // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history;
+  // any other failure is a full judgement whatever the tree holds, so the pass starts then, beside the tree's derivation
   let verdict: Verdict | undefined;
-  void reuse.verdict?.then((v) => (verdict = v));
+  let deriving = true;
+  void reuse.verdict?.then((v) => {
+    verdict = v;
+    if (deriving && !history && !v.ok && !v.touched) history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+  });
   try {
     const derived = await deriveTree(repoRoot, config, {
       ...(looked?.recovery ? { recovery: looked.recovery } : {}),
@@ -90,6 +96,8 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   } catch (e) {
     history?.close();
     throw e;
+  } finally {
+    deriving = false; // a verdict known only now starts no pass: judgeStale does, if it needs one
   }
 }
 
