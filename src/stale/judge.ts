@@ -77,9 +77,13 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   // any other failure is a full judgement whatever the tree holds, so the pass starts then, beside the tree's derivation
   let verdict: Verdict | undefined;
   let deriving = true;
+  /** The scan, when it came before the verdict: the pass the verdict starts reads its pin files' blobs ahead. */
+  let scanned: ScanResult | undefined;
   void reuse.verdict?.then((v) => {
     verdict = v;
-    if (deriving && !history && !v.ok && !v.touched) history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+    if (!deriving || history || v.ok || v.touched) return;
+    history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+    if (scanned) prefetchFor(config, history, scanned.pins);
   });
   try {
     const derived = await deriveTree(repoRoot, config, {
@@ -88,6 +92,9 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
       onScan: (s, reused) => {
         if (!history && reused) return; // the answer may be reused: staleReport decides
         if (!history && verdict && (verdict.ok || verdict.touched)) return; // reused, or its touched images judged again: judgeStale starts the pass if not
+        // not known yet: the verdict starts the pass if it needs one (a judgement of touched images alone reads no
+        // history; starting it here read and deserialized the kept history for nothing whenever git was slower)
+        if (!history && reuse.verdict && !verdict) return void (scanned = s);
         prefetchFor(config, (history ??= startHistory(repoRoot, rev, reuse.asked, usesGitTag(config))), s.pins);
       },
     });

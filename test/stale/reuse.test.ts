@@ -12,11 +12,12 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configureCache } from '../../src/cache/index.js';
+import { cacheFor, configureCache } from '../../src/cache/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildDemoRepo } from '../../src/demo/build.js';
 import { gitStats } from '../../src/git/run.js';
-import { firstTouch } from '../../src/stale/reuse.js';
+import { firstTouch, openAnswer } from '../../src/stale/reuse.js';
+import { judgeStale, treeForStale } from '../../src/stale/judge.js';
 import { staleReport } from '../../src/stale/repo.js';
 import { runCli } from '../support/io.js';
 import { normalize } from './golden/repos.mjs';
@@ -393,6 +394,49 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect(after.err).toMatch(/answer not reused: none kept/);
     expect(after.answer).toEqual((await run(dir, STALE, false)).answer);
     expect((await run(dir, STALE, true)).reused).toMatchObject({ newCommits: 0 });
+  }, 120_000);
+
+  it('library: a scan that comes before the verdict starts no history pass; the verdict starts it when it rules out reuse and a judgement of touched images alone', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-gate-')), 'repo'));
+    made.push(join(dir, '..'));
+    const config = loadConfig(dir);
+    const now = new Date('2027-06-01T00:00:00Z');
+    const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined, reused: undefined });
+    /** The kept answer opened as a run opens it, its verdict held back until `open` (git slower than the tree's check). */
+    const gated = () => {
+      const reuse = openAnswer(dir, config, {}, cacheFor(dir));
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      return { open, reuse, looked: { start: { ms: performance.now(), processes: gitStats.processes, checks: 0 }, reuse: { ...reuse, verdict: gate.then(() => reuse.verdict!) } } };
+    };
+    configureCache({ enabled: true, env: {} });
+    try {
+      await staleReport(dir, config, { now });
+      // an input of one image edited: the scan is known (its inputs are derived again) before the verdict
+      commitFile(dir, 'internal/billing/ledger.go', '\n// gated\n', 'fix(billing): gated', true);
+      const touched = gated();
+      const tree = await treeForStale(dir, config, {}, 'HEAD', touched.looked);
+      expect(tree.history).toBeUndefined(); // before: started at the scan, the kept history read for nothing
+      touched.open();
+      const alone = await judgeStale(dir, config, { now }, tree);
+      expect(alone.reused).toMatchObject({ judged: ['billing-controller'] });
+      configureCache({ enabled: false });
+      expect(strip(alone)).toEqual(strip(await staleReport(dir, config, { now })));
+      configureCache({ enabled: true, env: {} });
+      // a pin bump: the verdict, known before the scan, starts the pass, and the scan's pin files are read ahead
+      replaceInFile(dir, 'packages/system/gateway/values.yaml', /sha256:17e379ea[0-9a-f]{56}/, `sha256:${'8'.repeat(64)}`, 'Prepare release v1.0.3');
+      const bumped = gated();
+      bumped.open();
+      await bumped.looked.reuse.verdict;
+      const full = await treeForStale(dir, config, {}, 'HEAD', bumped.looked);
+      expect(full.history?.blobs).toBeDefined();
+      const judged = await judgeStale(dir, config, { now }, full);
+      expect(judged.reused).toBeUndefined();
+      configureCache({ enabled: false });
+      expect(strip(judged)).toEqual(strip(await staleReport(dir, config, { now })));
+    } finally {
+      configureCache({ enabled: false });
+    }
   }, 120_000);
 
   it('library: ages follow this run\'s clock; PR mode reuses the answer before its split; the registry and a test window step are never reused', async () => {
