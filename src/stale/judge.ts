@@ -82,8 +82,12 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   void reuse.verdict?.then((v) => {
     verdict = v;
     if (!deriving || history || v.ok || v.touched) return;
-    history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
-    if (scanned) prefetchFor(config, history, scanned.pins);
+    try {
+      history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+      if (scanned) prefetchFor(config, history, scanned.pins);
+    } catch {
+      // not here, where nothing awaits it: judgeStale starts the pass (or reads ahead) again, and reports what fails
+    }
   });
   try {
     const derived = await deriveTree(repoRoot, config, {
