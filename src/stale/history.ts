@@ -57,8 +57,6 @@ export interface StaleOptions {
    * while the scan and the recipe model run; started here when absent or from another revision.
    */
   history?: StartedHistory;
-  /** The tags a kept answer's check read already (stale/reuse.ts `AskedFacts`): git-tag provenance takes them rather than asking git again. */
-  askedTags?: Promise<Map<string, string>>;
   /** Tests: grow the history window by this many commits per check (every stopping point is tried). */
   windowStep?: number;
   /**
@@ -147,7 +145,8 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.tagRules ? { tagRules: options.tagRules } : {}),
     ...(options.observed ? { observed: options.observed } : {}),
-    ...(options.askedTags || started.facts.tags ? { tags: options.askedTags ?? started.facts.tags! } : {}),
+    // the tags listed beside the pass (or by a kept answer's check: window.ts startHistory), taken rather than asked again
+    ...(started.facts.tags ? { tags: started.facts.tags } : {}),
   } as const;
   // every method but digest history, each step asked once
   const others = await provenanceSources(repo, subjects, methods.filter((m) => m !== 'digest-history'), ctx);

@@ -72,7 +72,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   const start: StaleTree['start'] = looked?.start ?? { ms: performance.now(), processes: gitStats.processes, checks: 0 };
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
-  let history = reuse.verdict ? undefined : startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+  let history = reuse.verdict ? undefined : startPass(repoRoot, config, rev, reuse);
   // the kept answer's verdict once known: one that holds, or fails only by touched inputs (partial.ts), may need no history;
   // any other failure is a full judgement whatever the tree holds, so the pass starts then, beside the tree's derivation
   let verdict: Verdict | undefined;
@@ -83,7 +83,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
     verdict = v;
     if (!deriving || history || v.ok || v.touched) return;
     try {
-      history = startHistory(repoRoot, rev, reuse.asked, usesGitTag(config));
+      history = startPass(repoRoot, config, rev, reuse);
       if (scanned) prefetchFor(config, history, scanned.pins);
     } catch {
       // not here, where nothing awaits it: judgeStale starts the pass (or reads ahead) again, and reports what fails
@@ -99,7 +99,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
         // not known yet: the verdict starts the pass if it needs one (a judgement of touched images alone reads no
         // history; starting it here read and deserialized the kept history for nothing whenever git was slower)
         if (!history && reuse.verdict && !verdict) return void (scanned = s);
-        prefetchFor(config, (history ??= startHistory(repoRoot, rev, reuse.asked, usesGitTag(config))), s.pins);
+        prefetchFor(config, (history ??= startPass(repoRoot, config, rev, reuse)), s.pins);
       },
     });
     start.tree = Math.round(performance.now() - start.ms);
@@ -110,6 +110,11 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
   } finally {
     deriving = false; // a verdict known only now starts no pass: judgeStale does, if it needs one
   }
+}
+
+/** The history pass for a judgement under `config`: with what a kept answer's check asked already, and the tags when git-tag is a method. */
+function startPass(repoRoot: string, config: Config, rev: string, reuse: AnswerReuse | undefined): StartedHistory {
+  return startHistory(repoRoot, rev, reuse?.asked, usesGitTag(config));
 }
 
 /**
@@ -168,14 +173,13 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
       }
     }
     // started now when reuse was possible (or a caller's scan came without a pass); the pin files' blobs read ahead (once)
-    prefetchFor(config, (history ??= startHistory(repoRoot, rev, tree?.reuse.asked, usesGitTag(config))), scan.pins);
+    prefetchFor(config, (history ??= startPass(repoRoot, config, rev, tree?.reuse)), scan.pins);
   } catch (e) {
     history?.close();
     throw e;
   }
   const observed: ObservedFacts = {};
-  const askedTags = tree?.reuse.asked?.tags;
-  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...(askedTags ? { askedTags } : {}), ...pinSearch(config, scan.pins), ...staleConfigOptions(config, opts.registry) });
+  const report = await computeStale(repoRoot, images, { ...opts, history, observed, ...pinSearch(config, scan.pins), ...staleConfigOptions(config, opts.registry) });
   // the kept answer's check ran git too
   const result = { ...report, gitProcesses: report.gitProcesses + (tree?.start.checks ?? 0), notes };
   if (tree && recovered.length === 0) {
