@@ -2,7 +2,10 @@
 // The pinwatch command: a thin face over the bundled CLI in dist/bundle/ (src/cli/main.ts,
 // bundled by rolldown.config.mjs; run `npm run build` first). Under PINWATCH_DEBUG, the one
 // time pinwatch prints a stack, source maps are turned on first so the stack names src/ files.
+// V8's tiering is set for a short run before the command runs (src/cli/tiering.ts).
 if (process.env.PINWATCH_DEBUG) process.setSourceMapsEnabled(true);
-const { main } = await import('../dist/bundle/pinwatch.cjs');
+const { main, tuneTiering } = await import('../dist/bundle/pinwatch.cjs');
 
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+await tuneTiering(argv);
+process.exitCode = await main(argv);

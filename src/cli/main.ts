@@ -67,3 +67,4 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 export { PinwatchError };
+export { tuneTiering } from './tiering.js';
