@@ -72,7 +72,7 @@ export function statOnce(abs: string): Promise<Stats | undefined> {
   const memo = memoFor(abs);
   const ask = (): Promise<Stats | undefined> => {
     try {
-      return Promise.resolve(statSync(abs));
+      return Promise.resolve(statSync(abs, { throwIfNoEntry: false })); // a missing path, often asked, throws nothing
     } catch {
       return Promise.resolve(undefined);
     }

@@ -16,6 +16,7 @@ beforeAll(async () => {
   symlinkSync('/dev/zero', join(dir, 'zero'));
   symlinkSync('plain', join(dir, 'link'));
   symlinkSync('loop', join(dir, 'loop'));
+  symlinkSync('nowhere', join(dir, 'dangling'));
   await new Promise<void>((resolve) => server.listen(join(dir, 'sock'), resolve));
 });
 afterAll(async () => {
@@ -41,6 +42,12 @@ describe('readRegularFile', () => {
     ['loop', { followSymlinks: true }, 'symlink', /symlink loop/],
     ['.', {}, 'not-a-regular-file', /^a directory, not a regular file/],
     ['missing', {}, 'unreadable', /^cannot read the file \(ENOENT\)$/],
+    // a missing file is told without a thrown error (throwIfNoEntry: false), as before; a path through a file still throws
+    ['missing', { followSymlinks: true }, 'unreadable', /^cannot read the file \(ENOENT\)$/],
+    ['plain/below', {}, 'unreadable', /^cannot read the file \(ENOTDIR\)$/],
+    ['plain/below', { followSymlinks: true }, 'unreadable', /^cannot read the file \(ENOTDIR\)$/],
+    ['dangling', { followSymlinks: true }, 'unreadable', /^cannot read the file \(ENOENT\)$/],
+    ['dangling', {}, 'symlink', /^a symlink; not followed$/],
     ['big', { maxBytes: 99 }, 'too-large', /^100 bytes is more than the 99-byte limit; not read$/],
   ] as const)('%s %j → %s', (name, options, code, reason) => {
     const r = readRegularFile(join(dir, name), options);
