@@ -5,10 +5,11 @@
  * worker is dist/scan/collect-worker.js); any worker failure makes the caller redo
  * the work in-process. Not the default: on the 2-core benchmark machine, worker
  * start-up (module load + a cold JIT per isolate) cost more than it saved.
+ * `node:worker_threads` is loaded only when workers are asked for (about 3 ms
+ * of every scan's start-up otherwise).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { FileOutcome, FileTask } from './read-collect.js';
 
 const BATCH = 50;
@@ -21,6 +22,7 @@ export function workersAvailable(): boolean {
 }
 
 export async function collectInWorkers(tasks: FileTask[], firstParty: readonly string[], workers: number): Promise<FileOutcome[]> {
+  const { Worker } = await import('node:worker_threads');
   const outcomes: FileOutcome[] = new Array(tasks.length);
   let next = 0;
   const pool = Array.from({ length: Math.min(workers, Math.ceil(tasks.length / BATCH)) }, () => new Worker(workerUrl, { workerData: { firstParty: [...firstParty] } }));

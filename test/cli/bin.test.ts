@@ -59,6 +59,16 @@ describe('bin/pinwatch.js', () => {
   }
   const has = (modules: string[], part: string) => modules.some((m) => m.includes(part));
 
+  /** Node's own modules a run loads (process.moduleLoadList at exit), with no loader hook (a hook's thread loads worker_threads). */
+  function builtinsLoaded(args: string[]): string[] {
+    const log = join(dir, `builtins-${args[0]}.log`);
+    const preload = join(dir, 'builtins.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join('\\n')));\n`);
+    const r = spawnSync(process.execPath, ['--require', preload, join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return readFileSync(log, 'utf8').split('\n');
+  }
+
   it('runs the bundle: every pinwatch module it loads comes from a dist/bundle/ chunk, none from dist/cli/ or node_modules/', () => {
     const scan = loadedModules(['scan', '--repo', dir, '--format', 'json']);
     const bundle = scan.files.filter((f) => f.includes('/dist/bundle/'));
@@ -89,6 +99,15 @@ describe('bin/pinwatch.js', () => {
     expect(JSON.parse(scan.out).pins.length).toBeGreaterThan(0);
     expect(has(scan.modules, '/src/cli/commands/scan.ts')).toBe(true);
     for (const part of ['/src/producers/', '/src/make/', '/src/stale/', '/src/provenance/', '/src/rules/', '/src/report/findings-', '/src/cli/commands/check.ts']) expect(has(scan.modules, part), part).toBe(false);
+  });
+
+  it("loads Node's worker_threads only when scan workers are asked for (src/scan/pool.ts), and node:v8 not for --version (src/cli/tiering.ts)", () => {
+    const scan = builtinsLoaded(['scan', '--repo', dir, '--format', 'json']);
+    expect(scan).toContain('child_process');
+    expect(scan).not.toContain('worker_threads');
+    const version = builtinsLoaded(['--version']);
+    expect(version).toContain('fs');
+    expect(version).not.toContain('v8');
   });
 
   it('a stale run that reuses the answer kept by the run before loads no scan, recipe, image or history-engine code (issue 15)', () => {
