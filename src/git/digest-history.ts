@@ -6,7 +6,7 @@
  */
 import { git, type GitOptions } from './run.js';
 import { DigestArchaeology, type DigestHistoryResult, type HistoryView } from './digest-window.js';
-import { BlobBatch, BlobTexts, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
+import { BlobBatch, BlobDigests, graphOf, HistoryStream, topoPositions, type HistoryCommit } from './history.js';
 import { digestsInLine } from '../reference/digest-text.js';
 import { COMMIT_FORMAT, malformed, newNonce, nonceRecords, readCommitHeader, unquoteCPath } from './log-parse.js';
 
@@ -176,7 +176,7 @@ export async function readDigestIntroductions(repo: string, digests: Iterable<st
   const commits = await HistoryStream.start(repo, [head]).all();
   const batch = new BlobBatch(repo);
   try {
-    return (await analyzeLoaded(viewOf(commits, true), new DigestArchaeology(new BlobTexts(batch)), wanted, paths)).result;
+    return (await analyzeLoaded(viewOf(commits, true), new DigestArchaeology(new BlobDigests(batch)), wanted, paths)).result;
   } finally {
     batch.close();
   }

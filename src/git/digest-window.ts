@@ -34,7 +34,6 @@
  * `analyze` is pure over what is loaded and says whether more history is
  * needed (`complete`) or blobs are still unread (`pending`: wait for them, ask again).
  */
-import { digestsInText } from '../reference/digest-text.js';
 import type { CommitGraph } from './graph.js';
 import { isNullBlob, type HistoryCommit, type RawEntry } from './history.js';
 
@@ -100,9 +99,9 @@ export interface HistoryView {
   ended: boolean;
 }
 
-/** Blob texts: `get` answers what is read; `want` notes a blob to read before asking again. */
+/** The digests blobs hold: `digests` answers what is read (undefined: not a blob); `want` notes a blob to read before asking again. */
 export interface BlobSource {
-  get(id: string): string | undefined;
+  digests(id: string): ReadonlySet<string> | undefined;
   has(id: string): boolean;
   want(id: string): void;
   settled(): Promise<void>;
@@ -152,7 +151,7 @@ export class DigestArchaeology {
       this.blobs.want(id);
       return undefined;
     }
-    const out = digestsInText(this.blobs.get(id) ?? '');
+    const out = this.blobs.digests(id) ?? EMPTY;
     this.digestCache.set(id, out);
     return out;
   }

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { PinwatchError } from '../errors.js';
+import { digestsInBytes } from '../reference/digest-text.js';
 import { CommitGraph, type CommitNode } from './graph.js';
 import { checkParents, checkSha, malformed, newNonce, nonceRecords, nulFields } from './log-parse.js';
 import { spawnGit } from './run.js';
@@ -383,12 +384,15 @@ export function topoPositions(graph: CommitGraph): Int32Array {
 /**
  * A long-lived `git cat-file --batch`: blob ids are written as they become
  * wanted and answered in order, framed by the byte counts of each header (no
- * content byte can shift it). One process for the whole run.
+ * content byte can shift it). One process for the whole run. A blob is asked
+ * for its text (`read`) or only for the digests it holds (`digests`, read from
+ * its bytes: the pin files' every version is never decoded).
  */
 export class BlobBatch {
   private child: ChildProcessWithoutNullStreams | undefined;
   private readonly cache = new Map<string, Promise<string | undefined>>();
-  private readonly queue: { id: string; resolve: (text: string | undefined) => void }[] = [];
+  private readonly digestCache = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+  private readonly queue: { id: string; resolve: (bytes: Buffer | undefined) => void }[] = [];
   private buf: Buffer = Buffer.alloc(0);
   /** Output not yet joined into `buf`, its byte count (with `buf`'s), and how many bytes the next answer needs. */
   private readonly chunks: Buffer[] = [];
@@ -401,17 +405,29 @@ export class BlobBatch {
 
   /** The text of blob `id` (undefined: missing, or not a blob). */
   read(id: string): Promise<string | undefined> {
-    let p = this.cache.get(id);
-    if (p) return p;
+    return BlobBatch.once(this.cache, id, () => this.ask(id).then((bytes) => bytes?.toString('utf8')));
+  }
+
+  /** The digests blob `id` holds (digestsInText of its text, read from its bytes); undefined: missing, or not a blob. */
+  digests(id: string): Promise<ReadonlySet<string> | undefined> {
+    return BlobBatch.once(this.digestCache, id, () => this.ask(id).then((bytes) => (bytes ? digestsInBytes(bytes) : undefined)));
+  }
+
+  private static once<T>(cache: Map<string, Promise<T>>, id: string, make: () => Promise<T>): Promise<T> {
+    let p = cache.get(id);
+    if (!p) cache.set(id, (p = make()));
+    return p;
+  }
+
+  /** The bytes of blob `id` (undefined: missing, or not a blob), asked of the process. */
+  private ask(id: string): Promise<Buffer | undefined> {
     // asked after close (a prefetch still running when a command gave up): nobody reads the answer, and a
     // process started now would never be closed, keeping the command from exiting
     if (this.closed) return Promise.resolve(undefined);
-    p = this.failure ? Promise.reject(this.failure) : new Promise((resolve) => {
+    return this.failure ? Promise.reject(this.failure) : new Promise((resolve) => {
       this.queue.push({ id, resolve });
       this.process().stdin.write(`${id}\n`);
     });
-    this.cache.set(id, p);
-    return p;
   }
 
   /** What ended its process while blobs were still asked of it (undefined: nothing yet); reads asked since answer undefined. Ask before `close`. */
@@ -472,33 +488,34 @@ export class BlobBatch {
         this.needed = eol + 1 + size + 1;
         break;
       }
-      const text = this.buf.subarray(eol + 1, eol + 1 + size).toString('utf8');
+      const bytes = this.buf.subarray(eol + 1, eol + 1 + size);
       this.buf = this.buf.subarray(eol + 1 + size + 1);
-      this.queue.shift()!.resolve(m[2] === 'blob' ? text : undefined);
+      this.queue.shift()!.resolve(m[2] === 'blob' ? bytes : undefined);
     }
     this.buffered = this.buf.length;
   }
 }
 
-/** Blob texts read through a `BlobBatch`: what is answered, and what is wanted next (see digest-window.ts). */
-export class BlobTexts {
-  private readonly texts = new Map<string, string | undefined>();
+/** The digests of blobs read through a `BlobBatch`: what is answered, and what is wanted next (see digest-window.ts). */
+export class BlobDigests {
+  private readonly answered = new Map<string, ReadonlySet<string> | undefined>();
   private readonly inflight = new Map<string, Promise<void>>();
 
   constructor(readonly batch: BlobBatch) {}
 
-  get(id: string): string | undefined {
-    return this.texts.get(id);
+  /** The digests blob `id` holds, once answered (undefined: not yet, or not a blob). */
+  digests(id: string): ReadonlySet<string> | undefined {
+    return this.answered.get(id);
   }
 
   has(id: string): boolean {
-    return this.texts.has(id);
+    return this.answered.has(id);
   }
 
   want(id: string): void {
-    if (this.texts.has(id) || this.inflight.has(id)) return;
-    this.inflight.set(id, this.batch.read(id).then((t) => {
-      this.texts.set(id, t);
+    if (this.answered.has(id) || this.inflight.has(id)) return;
+    this.inflight.set(id, this.batch.digests(id).then((d) => {
+      this.answered.set(id, d);
       this.inflight.delete(id);
     }));
   }

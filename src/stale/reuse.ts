@@ -73,7 +73,6 @@ import type { Cache } from '../cache/index.js';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
 import { BlobBatch, isNullBlob, rawLogArgs, parseRawLog, type HistoryCommit, type RawEntry } from '../git/history.js';
-import { digestsInText } from '../reference/digest-text.js';
 import { historyRewriters } from '../git/history-join.js';
 import { newNonce } from '../git/log-parse.js';
 import { resolveAbbreviations, type Abbreviation } from '../git/objects.js';
@@ -309,11 +308,7 @@ async function digestEdits(root: string, commits: readonly HistoryCommit[], repo
   const judged = new Set(report.images.flatMap((i) => (i.digest ? [i.digest] : [])));
   const batch = new BlobBatch(root);
   try {
-    const digestsOf = async (id: string) => {
-      if (isNullBlob(id)) return new Set<string>();
-      const text = await batch.read(id);
-      return text === undefined ? undefined : digestsInText(text);
-    };
+    const digestsOf = async (id: string): Promise<ReadonlySet<string> | undefined> => (isNullBlob(id) ? new Set<string>() : batch.digests(id));
     const moving = new Set<RawEntry>();
     await Promise.all(
       asked.map(async (e) => {

@@ -23,7 +23,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { cacheFor, findGitPlace, type Cache } from '../cache/index.js';
 import { historyRewriters, JoinedHistory } from '../git/history-join.js';
-import { BlobBatch, BlobTexts, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit, type RawEntry } from '../git/history.js';
+import { BlobBatch, BlobDigests, HistoryStream, isNullBlob, type CommitStream, type HistoryCommit, type RawEntry } from '../git/history.js';
 import type { CommitGraph } from '../git/graph.js';
 import { resolveCommitAndPrefix } from '../git/objects.js';
 import { readShallowState, type ShallowState } from '../git/shallow.js';
@@ -36,7 +36,7 @@ export interface StartedHistory {
   rev: string;
   stream: CommitStream;
   /** The pin files' blobs, read ahead once the scan has named the files (`prefetch`). */
-  blobs?: BlobTexts;
+  blobs?: BlobDigests;
   /** Digest changes by blob pair, kept by earlier runs (their blobs are not read) and grown by this one. */
   changes: DigestChanges;
   /**
@@ -263,7 +263,7 @@ export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts
     facts,
     prefetch(files, pinLike) {
       if (started.blobs) return;
-      const texts = (started.blobs = new BlobTexts(new BlobBatch(repo)));
+      const texts = (started.blobs = new BlobDigests(new BlobBatch(repo)));
       const asks = blobsAsked(new Set(files), pinLike);
       let asked = 0;
       const ask = () => {
@@ -316,7 +316,7 @@ export interface WindowAnswer {
 /** Read until the question is answered (`step`: tests, see below). */
 export async function readWindow(repo: string, head: string, started: StartedHistory, question: WindowQuestion, step?: number): Promise<WindowAnswer> {
   const { stream } = started;
-  const texts = started.blobs ?? new BlobTexts(new BlobBatch(repo));
+  const texts = started.blobs ?? new BlobDigests(new BlobBatch(repo));
   const batch = texts.batch;
   const arch = new DigestArchaeology(texts, started.changes);
   const asks = blobsAsked(new Set(question.files), question.pinLike);
