@@ -10,8 +10,10 @@
  *   chunk, and code shared by several is split out so each command loads only
  *   what it reaches: `--version` loads no commander, `scan` no stale engine
  *   (test/cli/bin.test.ts checks the sources in the chunks a run loads).
- * - CommonJS chunks (`.cjs`), from ESM sources: bin/pinwatch.js imports the
- *   entry, and every other chunk is `require`d. Node 20's ESM loader costs about
+ * - CommonJS chunks (`.cjs`), from ESM sources: bin/pinwatch.js (CommonJS too:
+ *   bin/package.json) requires the entry, and the entry every other chunk, so a
+ *   run starts no ESM loader (no `import()` is left in the chunks either:
+ *   built-in modules loaded late come from process.getBuiltinModule). Node 20's ESM loader costs about
  *   0.4 ms per module (38 empty modules: +14–20 ms over one; required, +2–5 ms),
  *   and a run loads 20 to 60 chunks: a cached `stale` rerun 0.91× its wall time
  *   as ESM chunks (30 interleaved pairs). The sources, the library in dist/ and

@@ -22,7 +22,7 @@ export function workersAvailable(): boolean {
 }
 
 export async function collectInWorkers(tasks: FileTask[], firstParty: readonly string[], workers: number): Promise<FileOutcome[]> {
-  const { Worker } = await import('node:worker_threads');
+  const { Worker } = process.getBuiltinModule('node:worker_threads'); // no import(): it would start the ESM loader in the CommonJS bin
   const outcomes: FileOutcome[] = new Array(tasks.length);
   let next = 0;
   const pool = Array.from({ length: Math.min(workers, Math.ceil(tasks.length / BATCH)) }, () => new Worker(workerUrl, { workerData: { firstParty: [...firstParty] } }));
