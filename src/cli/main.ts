@@ -67,4 +67,3 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 export { PinwatchError };
-export { tuneTiering } from './tiering.js';

@@ -41,7 +41,10 @@ describe('bin/pinwatch.js', () => {
     const onCompile = `const compile = Module.prototype._compile; Module.prototype._compile = function (content, filename) { appendFileSync(${JSON.stringify(log)}, 'C ' + pathToFileURL(filename).href + '\\n'); return compile.call(this, content, filename); };`;
     writeFileSync(hook, `import { register } from 'node:module';\nimport Module from 'node:module';\nimport { appendFileSync } from 'node:fs';\nimport { pathToFileURL } from 'node:url';\n${onCompile}\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(onLoad)}`)});\n`);
     writeFileSync(log, '');
-    const r = spawnSync(process.execPath, ['--import', hook, ...(preload ? ['--import', preload] : []), join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8' });
+    // with the compile cache off the chunks are required as Node requires them, so its compile step sees each one
+    // (the same chunks as with the cache on: src/cli/start.ts; test/cli/compile-cache.test.ts)
+    const env = { ...process.env, PINWATCH_COMPILE_CACHE: '0' };
+    const r = spawnSync(process.execPath, ['--import', hook, ...(preload ? ['--import', preload] : []), join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8', env });
     expect(r.status, r.stderr).toBe(0);
     const lines = readFileSync(log, 'utf8').split('\n').filter((l) => l.slice(2).startsWith('file:'));
     // the entry chunk is imported (the ESM hook sees it) and compiled (CommonJS): once
@@ -64,7 +67,9 @@ describe('bin/pinwatch.js', () => {
     const log = join(dir, `builtins-${args[0]}.log`);
     const preload = join(dir, 'builtins.cjs');
     writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join('\\n')));\n`);
-    const r = spawnSync(process.execPath, ['--require', preload, join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8' });
+    // the compile cache on (src/cli/compile-cache.ts): its loader adds no Node module but node:zlib's crc32
+    const env = { ...process.env, PINWATCH_COMPILE_CACHE: join(dir, 'compile-cache') };
+    const r = spawnSync(process.execPath, ['--require', preload, join(process.cwd(), 'bin', 'pinwatch.js'), ...args], { encoding: 'utf8', env });
     expect(r.status, r.stderr).toBe(0);
     return readFileSync(log, 'utf8').split('\n');
   }
@@ -90,8 +95,9 @@ describe('bin/pinwatch.js', () => {
     const version = loadedModules(['--version']);
     expect(version.out).toMatch(/^\d+\.\d+\.\d+/);
     for (const part of ['/node_modules/commander/', '/node_modules/yaml/', '/src/cli/program.ts', '/src/cli/commands/']) expect(has(version.modules, part), part).toBe(false);
-    expect(version.modules.filter((m) => m.includes('/src/')).length).toBeLessThanOrEqual(8);
-    expect(version.files.filter((f) => f.includes('/dist/bundle/')).length).toBeLessThanOrEqual(5);
+    // the start chunk (start.ts, tiering.ts, compile-cache.ts) and the entry's
+    expect(version.modules.filter((m) => m.includes('/src/')).length).toBeLessThanOrEqual(11);
+    expect(version.files.filter((f) => f.includes('/dist/bundle/')).length).toBeLessThanOrEqual(6);
 
     const help = loadedModules(['--help']);
     expect(help.out).toContain('Usage: pinwatch');

@@ -36,7 +36,7 @@ const status = new Function('f', 'return %GetOptimizationStatus(f)');
 const TURBOFANNED = 1 << 6;
 const work = new Function('a', 'b', Array.from({ length: 24 }, (_, i) => 'a = (a * ' + (31 + i) + ' + b) % 1000003;').join('\\n') + '\\nreturn a;');
 const run = async () => {
-  const set = ${tune} ? require(${JSON.stringify(join(process.cwd(), 'dist', 'bundle', 'pinwatch.cjs'))}).tuneTiering(['stale']) : [];
+  const set = ${tune} ? require(${JSON.stringify(join(process.cwd(), 'dist', 'bundle', 'start.cjs'))}).tuneTiering(['stale']) : [];
   const seen = [];
   let calls = 0;
   let s = 0;

@@ -1,0 +1,215 @@
+/**
+ * The compile cache (src/cli/compile-cache.ts): where it is, its entries' bytes,
+ * what is pruned, and the chunk loader in real Node processes (real V8 code
+ * caches: kept, used, refused for another source or other V8 flags), then the
+ * bin with it on, off and unwritable.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileCachePlace, decodeCompileEntry, encodeCompileEntry, entriesToPrune, MAX_ENTRIES } from '../../src/cli/compile-cache.js';
+import { buildDemoRepo } from '../../src/demo/build.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pinwatch-compile-cache-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('compileCachePlace', () => {
+  it.each([
+    ['the default: XDG_CACHE_HOME', { XDG_CACHE_HOME: '/x', HOME: '/h' }, { dir: '/x/pinwatch/compile', source: 'xdg' }],
+    ['HOME when XDG_CACHE_HOME is unset', { HOME: '/h' }, { dir: '/h/.cache/pinwatch/compile', source: 'xdg' }],
+    ['HOME when XDG_CACHE_HOME is relative (the XDG spec: ignored)', { XDG_CACHE_HOME: 'rel', HOME: '/h' }, { dir: '/h/.cache/pinwatch/compile', source: 'xdg' }],
+    ['PINWATCH_COMPILE_CACHE, a folder', { PINWATCH_COMPILE_CACHE: '/c', HOME: '/h' }, { dir: '/c', source: 'env' }],
+    ['PINWATCH_COMPILE_CACHE empty: the default', { PINWATCH_COMPILE_CACHE: '', HOME: '/h' }, { dir: '/h/.cache/pinwatch/compile', source: 'xdg' }],
+    ['PINWATCH_COMPILE_CACHE=0', { PINWATCH_COMPILE_CACHE: '0', HOME: '/h' }, { off: 'PINWATCH_COMPILE_CACHE=0' }],
+    ['PINWATCH_COMPILE_CACHE=off', { PINWATCH_COMPILE_CACHE: 'OFF', HOME: '/h' }, { off: 'PINWATCH_COMPILE_CACHE=OFF' }],
+    ['PINWATCH_COMPILE_CACHE=false', { PINWATCH_COMPILE_CACHE: 'false' }, { off: 'PINWATCH_COMPILE_CACHE=false' }],
+    ['PINWATCH_COMPILE_CACHE relative', { PINWATCH_COMPILE_CACHE: 'cache', HOME: '/h' }, { off: 'PINWATCH_COMPILE_CACHE is not an absolute path (cache)' }],
+    ["Node's own switch", { NODE_DISABLE_COMPILE_CACHE: '1', PINWATCH_COMPILE_CACHE: '/c' }, { off: 'NODE_DISABLE_COMPILE_CACHE is set' }],
+    ['no folder known', {}, { off: 'neither XDG_CACHE_HOME nor HOME is set' }],
+  ])('%s', (_what, env, want) => {
+    expect(compileCachePlace(env)).toEqual(want);
+  });
+});
+
+describe('an entry', () => {
+  const source = createHash('sha1').update('exports.v = 1;').digest();
+  const data = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff));
+  const entry = encodeCompileEntry(source, data, crc32);
+
+  it('gives back the data for its source', () => {
+    expect(decodeCompileEntry(entry, source, crc32)).toEqual(data);
+  });
+
+  it.each([
+    ['another source', (e: Buffer) => e, createHash('sha1').update('exports.v = 2;').digest()],
+    ['cut short', (e: Buffer) => e.subarray(0, e.length - 1), source],
+    ['only a header', (e: Buffer) => e.subarray(0, 48), source],
+    ['one byte of the data changed', (e: Buffer) => Buffer.concat([e.subarray(0, e.length - 1), Buffer.from([e[e.length - 1]! ^ 1])]), source],
+    ['longer', (e: Buffer) => Buffer.concat([e, Buffer.from([0])]), source],
+    ['another format', (e: Buffer) => Buffer.concat([Buffer.from('pinwatch-v8-cache 2\n'), e.subarray(20)]), source],
+    ['empty', () => Buffer.alloc(0), source],
+  ])('is refused when %s', (_what, change, asked) => {
+    expect(decodeCompileEntry(change(entry), asked, crc32)).toBeUndefined();
+  });
+});
+
+describe('entriesToPrune', () => {
+  it.each([
+    ['under the bound: none', [{ name: 'a', mtimeMs: 1 }], 2, []],
+    ['at the bound: none', [{ name: 'a', mtimeMs: 1 }, { name: 'b', mtimeMs: 2 }], 2, []],
+    ['over: the oldest', [{ name: 'new', mtimeMs: 9 }, { name: 'old', mtimeMs: 1 }, { name: 'mid', mtimeMs: 5 }], 1, ['old', 'mid']],
+    ['a tie: by name', [{ name: 'b', mtimeMs: 1 }, { name: 'a', mtimeMs: 1 }, { name: 'c', mtimeMs: 3 }], 2, ['a']],
+  ])('%s', (_what, entries, max, want) => {
+    expect(entriesToPrune(entries, max)).toEqual(want);
+  });
+});
+
+/**
+ * A bundle of three chunks as rolldown writes them (`require("./x.cjs")`, a
+ * cycle between two of them, a built-in), loaded by the built chunkLoader in a
+ * process of its own: what the entry computed, and the loader's counts after its
+ * entries were written.
+ */
+describe('the chunk loader (dist/cli/compile-cache.js, real V8 code caches)', () => {
+  let bundle: string;
+  let cache: string;
+  const loaderUrl = new URL('../../dist/cli/compile-cache.js', import.meta.url).href;
+  const run = (nodeFlags: string[] = [], flagsKey = 'k', cacheDir = cache) => {
+    const script = `import { chunkLoader, compileCacheStats } from ${JSON.stringify(loaderUrl)};
+import { createRequire } from 'node:module';
+const load = chunkLoader(${JSON.stringify(cacheDir)}, ${JSON.stringify(flagsKey)}, createRequire(import.meta.url));
+const entry = load(${JSON.stringify(join(bundle, 'entry.cjs'))});
+process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file: entry.file, ...compileCacheStats() })));`;
+    const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stdout) as { value: string; file: string; used: number; missed: number; rejected: number; written: number };
+  };
+  const nodeRequire = () => {
+    const r = spawnSync(process.execPath, ['-e', `const e = require(${JSON.stringify(join(bundle, 'entry.cjs'))}); console.log(JSON.stringify({ value: e.value(), file: e.file }))`], { encoding: 'utf8' });
+    return JSON.parse(r.stdout) as { value: string; file: string };
+  };
+
+  beforeAll(() => {
+    bundle = join(dir, 'bundle');
+    cache = join(dir, 'cache');
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, 'entry.cjs'), `"use strict";\nconst other = require("./other-AbC123.cjs");\nconst { basename } = require("node:path");\nexports.early = "entry-early";\nexports.value = () => ["entry", other.value(), other.sawEntry].join(" ");\nexports.file = basename(__filename) + " " + (module.exports === exports);\n`);
+    writeFileSync(join(bundle, 'other-AbC123.cjs'), `"use strict";\nconst entry = require("./entry.cjs");\nexports.sawEntry = entry.early === undefined ? "entry-partial" : "entry-done";\nexports.value = () => "other-1";\n`);
+  });
+
+  it('runs the chunks as Node would (a sibling, a built-in, a cycle between two chunks), keeps an entry per chunk, then uses them', () => {
+    const want = nodeRequire();
+    expect(want).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true' });
+    expect(run()).toEqual({ ...want, used: 0, missed: 2, rejected: 0, written: 2 });
+    expect(readdirSync(cache)).toHaveLength(2);
+    expect(run()).toEqual({ ...want, used: 2, missed: 0, rejected: 0, written: 0 });
+  });
+
+  it('compiles a chunk whose source changed from source, even at the same length (V8 itself compares the length alone)', () => {
+    run();
+    const other = join(bundle, 'other-AbC123.cjs');
+    const was = readFileSync(other, 'utf8');
+    writeFileSync(other, was.replace('"other-1"', '"other-2"'));
+    try {
+      expect(run()).toMatchObject({ value: 'entry other-2 entry-partial', used: 1, missed: 1, written: 1 });
+      expect(run()).toMatchObject({ value: 'entry other-2 entry-partial', used: 2, missed: 0, written: 0 });
+    } finally {
+      writeFileSync(other, was);
+    }
+    expect(run()).toMatchObject({ value: 'entry other-1 entry-partial', missed: 1 });
+  });
+
+  it('takes an entry that is not whole as none kept, and writes it again', () => {
+    run();
+    for (const name of readdirSync(cache)) {
+      const bytes = readFileSync(join(cache, name));
+      bytes[bytes.length - 1] ^= 0xff;
+      writeFileSync(join(cache, name), bytes);
+    }
+    expect(run()).toMatchObject({ value: 'entry other-1 entry-partial', used: 0, missed: 2, written: 2 });
+    expect(run()).toMatchObject({ used: 2 });
+  });
+
+  it('counts an entry V8 refuses (made under other V8 flags, the same name) as refused, and runs the chunk compiled from source', () => {
+    run();
+    expect(run(['--stack-size=900'])).toMatchObject({ value: 'entry other-1 entry-partial', used: 0, rejected: 2, written: 2 });
+    // a name per set of flags: runs under two sets do not overwrite each other's entries
+    expect(run(['--stack-size=900'], 'k --stack-size=900')).toMatchObject({ missed: 2, written: 2 });
+    expect(run(['--stack-size=900'], 'k --stack-size=900')).toMatchObject({ used: 2 });
+    expect(run([], 'k')).toMatchObject({ rejected: 2 });
+  });
+
+  it('runs as without a cache when its folder cannot be written (a file in its place), quietly', () => {
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'not a folder');
+    expect(run([], 'k', blocked)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 2, rejected: 0, written: 0 });
+    expect(readFileSync(blocked, 'utf8')).toBe('not a folder');
+  });
+
+  it(`keeps at most ${MAX_ENTRIES} entries, removing the least recently written`, () => {
+    const full = join(dir, 'full');
+    mkdirSync(full);
+    for (let i = 0; i < MAX_ENTRIES + 3; i++) {
+      const f = join(full, `old-${String(i).padStart(4, '0')}`);
+      writeFileSync(f, '');
+      utimesSync(f, 1_000_000 + i, 1_000_000 + i);
+    }
+    expect(run([], 'k', full)).toMatchObject({ written: 2 });
+    const left = readdirSync(full);
+    expect(left).toHaveLength(MAX_ENTRIES);
+    // the five oldest went (3 over, and room for the 2 written); the two written stayed
+    for (let i = 0; i < 5; i++) expect(left).not.toContain(`old-${String(i).padStart(4, '0')}`);
+    expect(left).toContain('old-0005');
+    expect(run([], 'k', full)).toMatchObject({ used: 2 });
+  });
+});
+
+describe('bin/pinwatch.js with the compile cache', () => {
+  const bin = join(process.cwd(), 'bin', 'pinwatch.js');
+  const pinwatch = (args: string[], compileCache: string) => {
+    const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, PINWATCH_COMPILE_CACHE: compileCache } });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+
+  it('keeps the chunks a run compiled, and gives the same output with them, without them and with the cache off', () => {
+    const demo = buildDemoRepo(join(dir, 'demo'));
+    const cc = join(dir, 'bin-cache');
+    const args = ['stale', '--repo', demo, '--format', 'json', '--fail-on-stale', 'never', '--no-cache'];
+    const off = pinwatch(args, '0');
+    expect(off.code).toBe(0);
+    expect(existsSync(cc)).toBe(false);
+    const first = pinwatch(args, cc);
+    const kept = readdirSync(cc);
+    // the entry chunk and the command's: a dozen or more
+    expect(kept.length).toBeGreaterThan(10);
+    const second = pinwatch(args, cc);
+    expect(readdirSync(cc)).toEqual(kept);
+    for (const r of [first, second]) {
+      expect(r.code).toBe(0);
+      expect(r.err).toBe('');
+      const strip = (out: string) => ({ ...(JSON.parse(out) as object), stats: undefined });
+      expect(strip(r.out)).toEqual(strip(off.out));
+    }
+  });
+
+  it('leaves --version alone (nothing kept) and turns off quietly when its folder cannot be made', () => {
+    const cc = join(dir, 'version-cache');
+    const v = pinwatch(['--version'], cc);
+    expect(v.out).toMatch(/^\d+\.\d+\.\d+/);
+    expect(existsSync(cc)).toBe(false);
+    const blocked = join(dir, 'bin-blocked');
+    writeFileSync(blocked, '');
+    const r = pinwatch(['--help'], join(blocked, 'compile'));
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('Usage: pinwatch');
+  });
+});
