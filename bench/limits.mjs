@@ -48,6 +48,11 @@
  *    its stats: the note says how many were equal, and any difference makes the
  *    bench exit 1.
  *  - `pinwatch --version` ÷ `node -e 0`.
+ *  - cold `stale` on cozystack as the first run of this build on a machine (its
+ *    compile cache empty before each run) ÷ the cold `stale` row's. Every other
+ *    row runs with one compile cache (PINWATCH_COMPILE_CACHE, V8's bytecode of
+ *    the CLI's chunks: per machine and build, not per repository) kept for the
+ *    whole bench, as on a machine that ran this build before.
  *  - Renovate's extract ÷ `pinwatch scan` of the same tree, two rows: Renovate
  *    reading the files pinwatch reads, and Renovate with its default managers
  *    (only with `--renovate DIR`; otherwise the row says it was skipped and why).
@@ -138,11 +143,19 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * The compile cache every run shares (PINWATCH_COMPILE_CACHE, a build with one: V8's bytecode of the CLI's chunks,
+ * per machine and build, not per repository): kept for the whole bench, as on a machine that has run this build
+ * before; the first run on a machine is a row of its own (`compileCache`).
+ */
+const COMPILE_CACHE = join(tmp, 'compile-cache');
+
 /** The environment of every pinwatch run: no inherited cache settings, XDG_CACHE_HOME in the bench's temp dir; `cold` adds PINWATCH_NO_CACHE=1. */
-function envWith(xdg, { cold = false } = {}) {
-  const env = { ...process.env, XDG_CACHE_HOME: xdg };
+function envWith(xdg, { cold = false, compileCache = COMPILE_CACHE } = {}) {
+  const env = { ...process.env, XDG_CACHE_HOME: xdg, PINWATCH_COMPILE_CACHE: compileCache };
   delete env.PINWATCH_CACHE_DIR;
   delete env.PINWATCH_NO_CACHE;
+  delete env.NODE_DISABLE_COMPILE_CACHE;
   if (cold) env.PINWATCH_NO_CACHE = '1';
   return env;
 }
@@ -339,6 +352,9 @@ try {
   const cold = envWith(xCold, { cold: true });
   const first = staleAnswer(cozy, cold);
   const clear = () => clearCache(cozy, xCold);
+  // the first run of this build on a machine: no compile cache (a build without one ignores the variable)
+  const firstCompile = join(tmp, 'compile-cache-first');
+  const coldFirst = envWith(xCold, { cold: true, compileCache: firstCompile });
   const c = interleave({
     'node -e 0': { cmd: process.execPath, argv: ['-e', '0'], cwd: cozy },
     'git log': gitLog(cozy, first.oldest, cold),
@@ -346,6 +362,7 @@ try {
     scan: pw(['scan', '--repo', cozy, '--format', 'json', ...noCache('scan')], cozy, cold, clear),
     check: pw(['check', '--repo', cozy, '--format', 'json', ...noCache('check')], cozy, cold, clear),
     stale: pw(['stale', '--repo', cozy, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], cozy, cold, clear),
+    'stale, first run': pw(['stale', '--repo', cozy, '--format', 'json', '--fail-on-stale', 'never', ...noCache('stale')], cozy, coldFirst, () => (clear(), rmSync(firstCompile, { recursive: true, force: true }))),
   });
   const base = named(c['git log'], `git log --name-only, ${first.range} commits`);
   const where = repoName(REPO); // the rows name the clone given (cozystack, as the README's table)
@@ -507,6 +524,7 @@ try {
 
   // --- start-up --------------------------------------------------------------
   row('`pinwatch --version` ÷ `node -e 0`', named(c.version, 'pinwatch --version'), named(c['node -e 0'], 'node -e 0'));
+  row(`${where}: cold \`stale\`, the first run of this build on a machine (no compile cache) ÷ with the compile cache`, named(c['stale, first run'], 'stale, compile cache empty'), named(c.stale, 'stale'));
 
   // --- Renovate's extract of the same tree ------------------------------------
   if (SKIP.has('renovate')) skipRow("Renovate's extract ÷ `pinwatch scan`, same tree", { op: '>=', value: 30 });

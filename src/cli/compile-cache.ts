@@ -18,12 +18,15 @@
  * again. Anything else is a miss: the chunk is compiled from source, as without
  * the cache. Entries are written atomically (a temp file, then a rename) in a
  * folder of the user's own, and at most MAX_ENTRIES are kept (the oldest go).
+ * The first run with a folder (per Node and flags) writes only a mark, so a
+ * machine that runs pinwatch once pays nothing; the runs after it keep entries.
  * Nothing here changes what a command prints or fails a run: the cache only
  * saves compile time, so a folder that cannot be written is no cache.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { Script } from 'node:vm';
+// built-ins only the loader needs come from process.getBuiltinModule when it runs: `--version` loads none of them
+import type { Script } from 'node:vm';
 
 /** The environment the cache reads: PINWATCH_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE, XDG_CACHE_HOME, HOME. */
 export type CompileCacheEnv = Readonly<Record<string, string | undefined>>;
@@ -84,15 +87,20 @@ export function entriesToPrune(entries: readonly { name: string; mtimeMs: number
   return [...entries].sort((a, b) => a.mtimeMs - b.mtimeMs || (a.name < b.name ? -1 : 1)).slice(0, entries.length - max).map((e) => e.name);
 }
 
-/** What the cache did in this process (tests, `-v` of the benchmark): chunks compiled with kept bytecode, without (none kept, or not usable), entries written. */
+/**
+ * What the cache did in this process (tests): chunks compiled with kept bytecode, without (none kept, or V8
+ * refused it), entries written, and whether this was the first run of this Node and these flags with the
+ * folder (`marked`: nothing written but its mark).
+ */
 export interface CompileCacheStats {
   used: number;
   missed: number;
   rejected: number;
   written: number;
+  marked: boolean;
 }
 
-const stats: CompileCacheStats = { used: 0, missed: 0, rejected: 0, written: 0 };
+const stats: CompileCacheStats = { used: 0, missed: 0, rejected: 0, written: 0, marked: false };
 
 export function compileCacheStats(): CompileCacheStats {
   return { ...stats };
@@ -122,9 +130,11 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
   const { createHash } = process.getBuiltinModule('node:crypto');
   const sha1 = (data: Uint8Array): Buffer => createHash('sha1').update(data).digest();
   const { crc32 } = process.getBuiltinModule('node:zlib');
+  const { Script } = process.getBuiltinModule('node:vm');
   const modules = new Map<string, Loaded>();
   const toKeep: { script: Script; path: string; sourceSha1: Buffer }[] = [];
   const entryPath = (file: string) => join(dir, sha1(Buffer.from(`${file}\0${process.version}\0${process.arch}\0${flagsKey}`)).toString('hex'));
+  const mark = join(dir, `ran-${sha1(Buffer.from(`${process.version}\0${process.arch}\0${flagsKey}`)).toString('hex')}`);
 
   const load = (file: string): unknown => {
     const have = modules.get(file);
@@ -154,16 +164,25 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
     return module.exports;
   };
 
-  process.once('exit', () => keep(dir, toKeep, crc32));
+  process.once('exit', () => keep(dir, mark, toKeep, crc32));
   return load;
 }
 
-/** Write each entry (a temp file renamed over it) and prune the folder; any failure ends the writing quietly. */
-function keep(dir: string, toKeep: readonly { script: Script; path: string; sourceSha1: Buffer }[], crc32: Crc): void {
+/**
+ * Write each entry (a temp file renamed over it) and prune the folder; any failure ends the writing quietly.
+ * The first run of this Node and these flags with the folder writes only `mark`: a machine that runs pinwatch
+ * once (a CI job on a fresh runner) pays nothing for bytecode it will never use (about 20 ms on cozystack).
+ */
+function keep(dir: string, mark: string, toKeep: readonly { script: Script; path: string; sourceSha1: Buffer }[], crc32: Crc): void {
   if (toKeep.length === 0) return;
   const fs = process.getBuiltinModule('node:fs');
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!fs.existsSync(mark)) {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(mark, '', { mode: 0o600 });
+      stats.marked = true;
+      return;
+    }
     for (const { script, path, sourceSha1 } of toKeep) {
       const temp = `${path}.${process.pid}.tmp`;
       fs.writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });

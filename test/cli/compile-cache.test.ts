@@ -90,7 +90,7 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
     const r = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    return JSON.parse(r.stdout) as { value: string; file: string; used: number; missed: number; rejected: number; written: number };
+    return JSON.parse(r.stdout) as { value: string; file: string; used: number; missed: number; rejected: number; written: number; marked: boolean };
   };
   const nodeRequire = () => {
     const r = spawnSync(process.execPath, ['-e', `const e = require(${JSON.stringify(join(bundle, 'entry.cjs'))}); console.log(JSON.stringify({ value: e.value(), file: e.file }))`], { encoding: 'utf8' });
@@ -102,19 +102,23 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
     cache = join(dir, 'cache');
     mkdirSync(bundle);
     writeFileSync(join(bundle, 'entry.cjs'), `"use strict";\nconst other = require("./other-AbC123.cjs");\nconst { basename } = require("node:path");\nexports.early = "entry-early";\nexports.value = () => ["entry", other.value(), other.sawEntry].join(" ");\nexports.file = basename(__filename) + " " + (module.exports === exports);\n`);
-    writeFileSync(join(bundle, 'other-AbC123.cjs'), `"use strict";\nconst entry = require("./entry.cjs");\nexports.sawEntry = entry.early === undefined ? "entry-partial" : "entry-done";\nexports.value = () => "other-1";\n`);
+    writeFileSync(join(bundle, 'other-AbC123.cjs'), `"use strict";\nconst entry = require("./entry.cjs");\nexports.sawEntry = entry.early === undefined ? "entry-partial" : "entry-done";\nconst label = "other-1";\nexports.value = () => label;\n`);
   });
 
-  it('runs the chunks as Node would (a sibling, a built-in, a cycle between two chunks), keeps an entry per chunk, then uses them', () => {
+  it('runs the chunks as Node would (a sibling, a built-in, a cycle between two chunks); the first run only marks the folder, the next keeps an entry per chunk, the one after uses them', () => {
     const want = nodeRequire();
     expect(want).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true' });
-    expect(run()).toEqual({ ...want, used: 0, missed: 2, rejected: 0, written: 2 });
-    expect(readdirSync(cache)).toHaveLength(2);
-    expect(run()).toEqual({ ...want, used: 2, missed: 0, rejected: 0, written: 0 });
+    expect(run()).toEqual({ ...want, used: 0, missed: 2, rejected: 0, written: 0, marked: true });
+    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^ran-[0-9a-f]{40}$/)]);
+    expect(run()).toEqual({ ...want, used: 0, missed: 2, rejected: 0, written: 2, marked: false });
+    expect(readdirSync(cache)).toHaveLength(3);
+    expect(run()).toEqual({ ...want, used: 2, missed: 0, rejected: 0, written: 0, marked: false });
   });
 
   it('compiles a chunk whose source changed from source, even at the same length (V8 itself compares the length alone)', () => {
     run();
+    run();
+    expect(run()).toMatchObject({ used: 2 });
     const other = join(bundle, 'other-AbC123.cjs');
     const was = readFileSync(other, 'utf8');
     writeFileSync(other, was.replace('"other-1"', '"other-2"'));
@@ -129,7 +133,8 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
 
   it('takes an entry that is not whole as none kept, and writes it again', () => {
     run();
-    for (const name of readdirSync(cache)) {
+    expect(run()).toMatchObject({ used: 2 });
+    for (const name of readdirSync(cache).filter((n) => !n.startsWith('ran-'))) {
       const bytes = readFileSync(join(cache, name));
       bytes[bytes.length - 1] ^= 0xff;
       writeFileSync(join(cache, name), bytes);
@@ -140,8 +145,10 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
 
   it('counts an entry V8 refuses (made under other V8 flags, the same name) as refused, and runs the chunk compiled from source', () => {
     run();
+    expect(run()).toMatchObject({ used: 2 });
     expect(run(['--stack-size=900'])).toMatchObject({ value: 'entry other-1 entry-partial', used: 0, rejected: 2, written: 2 });
-    // a name per set of flags: runs under two sets do not overwrite each other's entries
+    // a name per set of flags: runs under two sets do not overwrite each other's entries (and each set has its first run)
+    expect(run(['--stack-size=900'], 'k --stack-size=900')).toMatchObject({ missed: 2, written: 0, marked: true });
     expect(run(['--stack-size=900'], 'k --stack-size=900')).toMatchObject({ missed: 2, written: 2 });
     expect(run(['--stack-size=900'], 'k --stack-size=900')).toMatchObject({ used: 2 });
     expect(run([], 'k')).toMatchObject({ rejected: 2 });
@@ -150,7 +157,7 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
   it('runs as without a cache when its folder cannot be written (a file in its place), quietly', () => {
     const blocked = join(dir, 'blocked');
     writeFileSync(blocked, 'not a folder');
-    expect(run([], 'k', blocked)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 2, rejected: 0, written: 0 });
+    expect(run([], 'k', blocked)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 2, rejected: 0, written: 0, marked: false });
     expect(readFileSync(blocked, 'utf8')).toBe('not a folder');
   });
 
@@ -162,12 +169,14 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
       writeFileSync(f, '');
       utimesSync(f, 1_000_000 + i, 1_000_000 + i);
     }
+    expect(run([], 'k', full)).toMatchObject({ written: 0, marked: true });
     expect(run([], 'k', full)).toMatchObject({ written: 2 });
     const left = readdirSync(full);
     expect(left).toHaveLength(MAX_ENTRIES);
-    // the five oldest went (3 over, and room for the 2 written); the two written stayed
-    for (let i = 0; i < 5; i++) expect(left).not.toContain(`old-${String(i).padStart(4, '0')}`);
-    expect(left).toContain('old-0005');
+    // the six oldest went (3 over, and room for the mark and the 2 written); those three stayed
+    for (let i = 0; i < 6; i++) expect(left).not.toContain(`old-${String(i).padStart(4, '0')}`);
+    expect(left).toContain('old-0006');
+    expect(left.filter((n) => !n.startsWith('old-'))).toHaveLength(3);
     expect(run([], 'k', full)).toMatchObject({ used: 2 });
   });
 });
@@ -179,7 +188,7 @@ describe('bin/pinwatch.js with the compile cache', () => {
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
-  it('keeps the chunks a run compiled, and gives the same output with them, without them and with the cache off', () => {
+  it('keeps the chunks a run compiled (from the second run on), and gives the same output with them, without them and with the cache off', () => {
     const demo = buildDemoRepo(join(dir, 'demo'));
     const cc = join(dir, 'bin-cache');
     const args = ['stale', '--repo', demo, '--format', 'json', '--fail-on-stale', 'never', '--no-cache'];
@@ -187,12 +196,14 @@ describe('bin/pinwatch.js with the compile cache', () => {
     expect(off.code).toBe(0);
     expect(existsSync(cc)).toBe(false);
     const first = pinwatch(args, cc);
+    expect(readdirSync(cc)).toHaveLength(1); // the mark alone
+    const second = pinwatch(args, cc);
     const kept = readdirSync(cc);
     // the entry chunk and the command's: a dozen or more
     expect(kept.length).toBeGreaterThan(10);
-    const second = pinwatch(args, cc);
+    const third = pinwatch(args, cc);
     expect(readdirSync(cc)).toEqual(kept);
-    for (const r of [first, second]) {
+    for (const r of [first, second, third]) {
       expect(r.code).toBe(0);
       expect(r.err).toBe('');
       const strip = (out: string) => ({ ...(JSON.parse(out) as object), stats: undefined });
