@@ -17,13 +17,14 @@
  * only when whole (its length and crc32); V8 then checks its version and flags
  * again. Anything else is a miss: the chunk is compiled from source, as without
  * the cache. Entries are written atomically (a temp file, then a rename) in a
- * folder of the user's own, and at most MAX_ENTRIES are kept (the oldest go).
+ * folder of the user's own (one that another user can write is no cache:
+ * `folderIsOwn`), and at most MAX_ENTRIES are kept (the oldest go).
  * The first run with a folder (per Node and flags) writes only a mark, so a
  * machine that runs pinwatch once pays nothing; the runs after it keep entries.
  * Nothing here changes what a command prints or fails a run: the cache only
  * saves compile time, so a folder that cannot be written is no cache.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 // built-ins only the loader needs come from process.getBuiltinModule when it runs: `--version` loads none of them
 import type { Script } from 'node:vm';
@@ -53,6 +54,18 @@ export function compileCachePlace(env: CompileCacheEnv): CompileCachePlace {
   }
   const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache') : undefined;
   return base ? { dir: join(base, 'pinwatch', 'compile'), source: 'xdg' } : { off: 'neither XDG_CACHE_HOME nor HOME is set' };
+}
+
+/**
+ * Whether a folder whose stat is `st` (undefined: none yet) may hold the entries of the user `uid`: none yet
+ * (it is made 0700 when the first entry is written), or a directory of this user's that no other can write,
+ * since whoever can write an entry chooses the bytecode pinwatch runs. Where there are no user ids (Windows), any
+ * directory.
+ */
+export function folderIsOwn(st: { isDirectory(): boolean; uid: number; mode: number } | undefined, uid: number | undefined): boolean {
+  if (!st) return true;
+  if (!st.isDirectory()) return false;
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
 }
 
 /** The first bytes of an entry. */
@@ -127,6 +140,13 @@ const SIBLING = /^\.\/[^/\\]+\.cjs$/;
  * from `nodeRequire`. The entries are written when the process exits.
  */
 export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: string) => unknown): (file: string) => unknown {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  if (!folderIsOwn(st, process.getuid?.())) return nodeRequire;
   const { createHash } = process.getBuiltinModule('node:crypto');
   const sha1 = (data: Uint8Array): Buffer => createHash('sha1').update(data).digest();
   const { crc32 } = process.getBuiltinModule('node:zlib');

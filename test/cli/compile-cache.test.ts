@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileCachePlace, decodeCompileEntry, encodeCompileEntry, entriesToPrune, MAX_ENTRIES } from '../../src/cli/compile-cache.js';
+import { compileCachePlace, decodeCompileEntry, encodeCompileEntry, entriesToPrune, folderIsOwn, MAX_ENTRIES } from '../../src/cli/compile-cache.js';
 import { buildDemoRepo } from '../../src/demo/build.js';
 
 let dir: string;
@@ -35,6 +35,22 @@ describe('compileCachePlace', () => {
     ['no folder known', {}, { off: 'neither XDG_CACHE_HOME nor HOME is set' }],
   ])('%s', (_what, env, want) => {
     expect(compileCachePlace(env)).toEqual(want);
+  });
+});
+
+describe('folderIsOwn', () => {
+  const dirOf = (uid: number, mode: number) => ({ isDirectory: () => true, uid, mode: 0o040000 | mode });
+  it.each([
+    ['none yet (made 0700 when written)', undefined, 1000, true],
+    ["the user's own, 0700", dirOf(1000, 0o700), 1000, true],
+    ["the user's own, 0755", dirOf(1000, 0o755), 1000, true],
+    ["the user's own, writable by its group", dirOf(1000, 0o775), 1000, false],
+    ["the user's own, writable by anyone", dirOf(1000, 0o777), 1000, false],
+    ["another user's", dirOf(0, 0o700), 1000, false],
+    ['a file', { isDirectory: () => false, uid: 1000, mode: 0o100600 }, 1000, false],
+    ['no user ids (Windows): a directory', dirOf(0, 0o777), undefined, true],
+  ])('%s', (_what, st, uid, want) => {
+    expect(folderIsOwn(st, uid)).toBe(want);
   });
 });
 
@@ -102,7 +118,7 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
     cache = join(dir, 'cache');
     mkdirSync(bundle);
     writeFileSync(join(bundle, 'entry.cjs'), `"use strict";\nconst other = require("./other-AbC123.cjs");\nconst { basename } = require("node:path");\nexports.early = "entry-early";\nexports.value = () => ["entry", other.value(), other.sawEntry].join(" ");\nexports.file = basename(__filename) + " " + (module.exports === exports);\n`);
-    writeFileSync(join(bundle, 'other-AbC123.cjs'), `"use strict";\nconst entry = require("./entry.cjs");\nexports.sawEntry = entry.early === undefined ? "entry-partial" : "entry-done";\nconst label = "other-1";\nexports.value = () => label;\n`);
+    writeFileSync(join(bundle, 'other-AbC123.cjs'), `"use strict";\nconst entry = require("./entry.cjs");\nexports.sawEntry = "early" in entry ? "entry-done" : "entry-partial";\nconst label = "other-1";\nexports.value = () => label;\n`);
   });
 
   it('runs the chunks as Node would (a sibling, a built-in, a cycle between two chunks); the first run only marks the folder, the next keeps an entry per chunk, the one after uses them', () => {
@@ -154,11 +170,20 @@ process.on('exit', () => console.log(JSON.stringify({ value: entry.value(), file
     expect(run([], 'k')).toMatchObject({ rejected: 2 });
   });
 
-  it('runs as without a cache when its folder cannot be written (a file in its place), quietly', () => {
+  it('runs as without a cache when its folder cannot be written, quietly: a file in its place (required as Node requires), a folder below that file (compiled, nothing kept)', () => {
     const blocked = join(dir, 'blocked');
     writeFileSync(blocked, 'not a folder');
-    expect(run([], 'k', blocked)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 2, rejected: 0, written: 0, marked: false });
+    expect(run([], 'k', blocked)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 0, rejected: 0, written: 0, marked: false });
+    expect(run([], 'k', join(blocked, 'compile'))).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 2, rejected: 0, written: 0, marked: false });
     expect(readFileSync(blocked, 'utf8')).toBe('not a folder');
+  });
+
+  it.skipIf(process.getuid === undefined)('reads and writes nothing in a folder others can write (they could choose the bytecode): the chunks are required as Node requires them', () => {
+    const open = join(dir, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    for (let i = 0; i < 3; i++) expect(run([], 'k', open)).toEqual({ value: 'entry other-1 entry-partial', file: 'entry.cjs true', used: 0, missed: 0, rejected: 0, written: 0, marked: false });
+    expect(readdirSync(open)).toEqual([]);
   });
 
   it(`keeps at most ${MAX_ENTRIES} entries, removing the least recently written`, () => {
