@@ -136,10 +136,13 @@ const SIBLING = /^\.\/[^/\\]+\.cjs$/;
 /**
  * The chunk loader of one process: `load(file)` is `require(file)` for a chunk
  * of the bundle, with the cache in the folder `dir` for V8 flags `flagsKey`
- * (node's own and those set at run time); what is not a sibling chunk comes
- * from `nodeRequire`. The entries are written when the process exits.
+ * (node's own and those set at run time) and the run's `command`: each command
+ * keeps entries of its own, holding the functions its runs compile (an entry
+ * another command wrote holds that command's, and the rest are compiled again
+ * each run: README "Start-up"). What is not a sibling chunk comes from
+ * `nodeRequire`. The entries are written when the process exits.
  */
-export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: string) => unknown): (file: string) => unknown {
+export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: string) => unknown, command = ''): (file: string) => unknown {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(dir, { throwIfNoEntry: false });
@@ -153,7 +156,7 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
   const { Script } = process.getBuiltinModule('node:vm');
   const modules = new Map<string, Loaded>();
   const toKeep: { script: Script; path: string; sourceSha1: Buffer }[] = [];
-  const entryPath = (file: string) => join(dir, sha1(Buffer.from(`${file}\0${process.version}\0${process.arch}\0${flagsKey}`)).toString('hex'));
+  const entryPath = (file: string) => join(dir, sha1(Buffer.from(`${file}\0${process.version}\0${process.arch}\0${flagsKey}\0${command}`)).toString('hex'));
   const mark = join(dir, `ran-${sha1(Buffer.from(`${process.version}\0${process.arch}\0${flagsKey}`)).toString('hex')}`);
 
   const load = (file: string): unknown => {

@@ -28,5 +28,7 @@ export async function start(argv: string[], nodeRequire: (id: string) => unknown
   const versionOnly = argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
   const place = compileCachePlace(process.env);
   if (versionOnly || process.env.PINWATCH_DEBUG || !('dir' in place)) return (nodeRequire(entry) as Entry).main(argv);
-  return (chunkLoader(place.dir, [...process.execArgv, ...flags].join(' '), nodeRequire)(entry) as Entry).main(argv);
+  // the command: the first bare word (`check` when there is none; a global option's value before it names the slot instead)
+  const command = argv.find((a) => !a.startsWith('-')) ?? 'check';
+  return (chunkLoader(place.dir, [...process.execArgv, ...flags].join(' '), nodeRequire, command)(entry) as Entry).main(argv);
 }

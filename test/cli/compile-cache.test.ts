@@ -228,6 +228,13 @@ describe('bin/pinwatch.js with the compile cache', () => {
     expect(kept.length).toBeGreaterThan(10);
     const third = pinwatch(args, cc);
     expect(readdirSync(cc)).toEqual(kept);
+    // another command keeps entries of its own (the functions its runs compile), the first of its runs already
+    const scan = pinwatch(['scan', '--repo', demo, '--format', 'json', '--no-cache'], cc);
+    expect(scan.code).toBe(0);
+    const withScan = readdirSync(cc);
+    expect(withScan.length).toBeGreaterThan(kept.length + 5);
+    pinwatch(args, cc);
+    expect(readdirSync(cc)).toEqual(withScan);
     for (const r of [first, second, third]) {
       expect(r.code).toBe(0);
       expect(r.err).toBe('');
