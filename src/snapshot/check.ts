@@ -15,6 +15,7 @@ import type { Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
 import { findMakefiles, RECIPE_FINDERS } from '../producers/finders.js';
 import { LINES_QUERY, linesQueryAnswer } from '../producers/lines-query.js';
+import { ORIGIN_QUERY, originQueryAnswer } from '../producers/workflows/origin-query.js';
 import type { BuildModel } from '../producers/types.js';
 import { combineModel, type MakeSide, type RecipeFiles } from '../producers/combine.js';
 import type { RecipeTree, ScanResult, WalkResult } from '../scan/index.js';
@@ -314,7 +315,7 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats, all: true }) : undefined;
   const fileChecks = new Map<string, { entry: FileRecord; check: RecordCheck }>();
   for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
-  const modelOptions = { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer } };
+  const modelOptions = { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer, [ORIGIN_QUERY]: originQueryAnswer } };
   const modelCheck = model ? checkRecord(model.record, strict, real, modelOptions) : undefined;
   const recipesCheck = model?.recipes ? checkRecord(model.recipes.record, strict, real, modelOptions) : undefined;
   const inputChecks = new Map<string, { entry: InputsRecord; check: RecordCheck }>();

@@ -7,6 +7,7 @@
  * reading gives, labels and lines put back; another make call (new env) reads
  * the Makefile side again; a Makefile edit keeps the recipe files.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -81,5 +82,50 @@ describe('the build model in two halves', () => {
     const fifth = await run();
     expect(fifth.notes).toMatch(/build model derived again \(.*Makefile changed.*\): recipe files reused, Makefile side read again from \d+ paths/);
     expect(shown(fifth.model).recipes).toContain('Makefile:5 image (via .github/workflows/release.yaml:9 jobs.r step 2) ghcr.io/other/app');
+  });
+
+  it("keeps of the git config only its github.com origin (the github context): a CI checkout's new token keeps the model, another origin reads the recipe files again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-model-origin-'));
+    made.push(dir);
+    const files: Record<string, string> = {
+      'pinwatch.yaml': 'firstParty:\n  - ghcr.io/acme/\n',
+      'app/Dockerfile': 'FROM alpine\n',
+      'deploy/values.yaml': 'image:\n  repository: ghcr.io/acme/app\n  tag: v1\n',
+      '.github/workflows/build.yaml': 'jobs:\n  b:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: app\n          tags: ghcr.io/${{ github.repository }}:1\n',
+    };
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), text);
+    }
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir });
+    git('init', '-q');
+    git('remote', 'add', 'origin', 'https://github.com/acme/app');
+    const cacheDir = mkdtempSync(join(tmpdir(), 'pinwatch-model-origin-cache-'));
+    made.push(cacheDir);
+    const cache = openCache(dir, { enabled: true, dir: cacheDir });
+    const config = loadConfig(dir);
+    const run = async () => {
+      const before = cache.stats().notes.length;
+      const derived = await deriveTree(dir, config, { cache });
+      const notes = cache.stats().notes.slice(before).join('\n');
+      expect(derived.known.model, notes).toEqual(await loadBuildModel(dir, config));
+      return { repositories: derived.known.model!.recipes.map((r) => r.repositories), notes };
+    };
+    expect((await run()).repositories).toEqual([['ghcr.io/acme/app']]);
+    // actions/checkout keeps the job's token in .git/config: every job's file is another (new bytes, a new inode)
+    git('config', '--local', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic job-1');
+    const token = await run();
+    expect(token.notes).toMatch(/tree snapshot reused: scan reused, build model reused/);
+    expect(token.repositories).toEqual([['ghcr.io/acme/app']]);
+    // another origin: another github.repository, so the recipe files are read again
+    git('remote', 'set-url', 'origin', 'git@github.com:acme/platform.git');
+    const origin = await run();
+    expect(origin.notes).toMatch(/build model derived again \(.*\.git\/config changed.*\): recipe files read again/);
+    expect(origin.repositories).toEqual([['ghcr.io/acme/platform']]);
+    // no origin at all: the tag cannot be read
+    git('remote', 'remove', 'origin');
+    const none = await run();
+    expect(none.notes).toMatch(/build model derived again/);
+    expect(none.repositories).toEqual([[]]);
   });
 });

@@ -7,7 +7,8 @@
  * github context's `repository` and `repository_owner` come from buildEnv
  * GITHUB_REPOSITORY, else from a github.com `origin` remote in .git/config.
  */
-import { readdirSync, readFileSync, statSync } from '../../util/tracked-fs.js';
+import { contentQuery, readdirSync, readFileSync, statSync } from '../../util/tracked-fs.js';
+import { githubOriginOf, ORIGIN_QUERY, originAnswer } from './origin-query.js';
 import * as path from 'node:path';
 import { parseYamlValue } from '../../collect/index.js';
 import { findWorkflows } from '../finders.js';
@@ -40,12 +41,12 @@ export function githubRepositoryFromRemote(root: string): string | undefined {
     const common = readText(path.join(gitDir, 'commondir'));
     if (common !== undefined) gitDir = path.resolve(gitDir, common.trim());
   }
-  const config = readText(path.join(gitDir, 'config'));
-  if (config === undefined) return undefined;
-  const section = /\[remote "origin"\]([^[]*)/.exec(config)?.[1] ?? '';
-  const url = /^\s*url\s*=\s*(.+)$/m.exec(section)?.[1]?.trim();
-  const m = url ? /github\.com[:/]([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(url) : undefined;
-  return m ? `${m[1]}/${m[2]}` : undefined;
+  // a content question: a snapshot keeps the origin, not the file's hash (origin-query.ts)
+  const file = path.join(gitDir, 'config');
+  return contentQuery(file, ORIGIN_QUERY, '', () => {
+    const config = readText(file);
+    return config === undefined ? undefined : githubOriginOf(config);
+  }, originAnswer);
 }
 
 /** The github context known before a run: from buildEnv, else the remote. */
