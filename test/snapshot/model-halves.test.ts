@@ -30,6 +30,14 @@ const FILES: Record<string, string> = {
   [WORKFLOW]: 'jobs:\n  r:\n    steps:\n      - env:\n          REGISTRY: ghcr.io/acme\n        run: make image TAG=v1\n      - env:\n          X: y\n        run: make -C elsewhere all\n',
 };
 
+/** Write `files` (repo-relative path → text) under `dir`. */
+function writeTree(dir: string, files: Record<string, string>): void {
+  for (const [f, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    writeFileSync(join(dir, f), text);
+  }
+}
+
 /** What the model says of the make calls: recipe targets (their labels) and problems with their lines. */
 const shown = (m: Awaited<ReturnType<typeof loadBuildModel>>) => ({
   recipes: m.recipes.map((r) => `${r.makefile}:${r.line} ${r.target} ${r.repositories.join(',')}`),
@@ -40,10 +48,7 @@ describe('the build model in two halves', () => {
   it('a workflow edit that moves its make calls keeps the Makefile side; the model is the fresh one, labels and lines put back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinwatch-model-halves-'));
     made.push(dir);
-    for (const [f, text] of Object.entries(FILES)) {
-      mkdirSync(dirname(join(dir, f)), { recursive: true });
-      writeFileSync(join(dir, f), text);
-    }
+    writeTree(dir, FILES);
     const cache = openCache(dir, { enabled: true, dir: join(dir, '.cache') });
     const config = loadConfig(dir);
     const run = async () => {
@@ -93,10 +98,7 @@ describe('the build model in two halves', () => {
       'deploy/values.yaml': 'image:\n  repository: ghcr.io/acme/app\n  tag: v1\n',
       '.github/workflows/build.yaml': 'jobs:\n  b:\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          context: app\n          tags: ghcr.io/${{ github.repository }}:1\n',
     };
-    for (const [f, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, f)), { recursive: true });
-      writeFileSync(join(dir, f), text);
-    }
+    writeTree(dir, files);
     const git = (...args: string[]) => execFileSync('git', args, { cwd: dir });
     git('init', '-q');
     git('remote', 'add', 'origin', 'https://github.com/acme/app');
