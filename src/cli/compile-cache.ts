@@ -24,7 +24,7 @@
  * Nothing here changes what a command prints or fails a run: the cache only
  * saves compile time, so a folder that cannot be written is no cache.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 // built-ins only the loader needs come from process.getBuiltinModule when it runs: `--version` loads none of them
 import type { Script } from 'node:vm';
@@ -92,6 +92,25 @@ export function decodeCompileEntry(entry: Buffer, sourceSha1: Buffer, crc32: Crc
   const data = entry.subarray(HEADER);
   if (data.length !== entry.readUInt32BE(MAGIC.length + 20) || crc32(data) !== entry.readUInt32BE(MAGIC.length + 24)) return undefined;
   return data;
+}
+
+/** What the folder `dir` holds (`cache info`): its entries (marks and temp files not counted) and all its bytes. */
+export function compileCacheUsage(dir: string): { entries: number; bytes: number } {
+  let entries = 0;
+  let bytes = 0;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { entries, bytes };
+  }
+  for (const name of names) {
+    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    bytes += st.size;
+    if (/^[0-9a-f]{40}$/.test(name)) entries++;
+  }
+  return { entries, bytes };
 }
 
 /** The names to remove so that at most `max` entries stay: the least recently written first. */
@@ -208,8 +227,13 @@ function keep(dir: string, mark: string, toKeep: readonly { script: Script; path
     }
     for (const { script, path, sourceSha1 } of toKeep) {
       const temp = `${path}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });
-      fs.renameSync(temp, path);
+      try {
+        fs.writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });
+        fs.renameSync(temp, path);
+      } catch (e) {
+        fs.rmSync(temp, { force: true }); // a full disk leaves no half-written temp behind
+        throw e;
+      }
       stats.written++;
     }
     const names = fs.readdirSync(dir);

@@ -28,9 +28,20 @@ const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
 const NO_FOLDER = 'no cache folder is known for this repository: it is not in a git repository, and none of PINWATCH_CACHE_DIR, XDG_CACHE_HOME, HOME is set';
 
+/** The compile cache as `cache info` shows it (src/cli/compile-cache.ts): its folder and what it holds, or why there is none. */
+export interface CompileCacheShown {
+  dir?: string;
+  off?: string;
+  entries: number;
+  bytes: number;
+}
+
+const compileLine = (c: CompileCacheShown) =>
+  c.dir ? `compile: ${c.dir}: ${entries(c.entries)}, ${formatBytes(c.bytes)} (V8's bytecode of pinwatch's own code, for every repository; cache clear leaves it)` : `compile: off (${c.off ?? 'no folder'})`;
+
 /** The text of `cache info` (paths come from the environment: passed through terminalSafe). */
-export function formatCacheInfoText(info: CacheInfo, off: CacheOff): string {
-  if (!info.dir) return `${NO_FOLDER}; nothing is cached\n`;
+export function formatCacheInfoText(info: CacheInfo, off: CacheOff, compile?: CompileCacheShown): string {
+  if (!info.dir) return terminalSafe(`${NO_FOLDER}; nothing is cached\n${compile ? `${compileLine(compile)}\n` : ''}`);
   const lines = [
     `cache:   ${info.dir} (${WHERE[info.source ?? 'env']})`,
     `caching: ${off ? `off (${off})` : 'on'}`,
@@ -38,6 +49,7 @@ export function formatCacheInfoText(info: CacheInfo, off: CacheOff): string {
     `holds:   ${entries(info.entries)}, ${formatBytes(info.bytes)}${info.versions.length > 1 ? ` in ${info.versions.length} version folders` : ''}`,
   ];
   for (const v of info.versions) lines.push(`  ${v.name}  ${entries(v.entries)}  ${formatBytes(v.bytes)}${v.current ? '  (this version)' : '  (another version: ignored; cache clear removes it)'}`);
+  if (compile) lines.push(compileLine(compile));
   return terminalSafe(`${lines.join('\n')}\n`);
 }
 
@@ -49,7 +61,7 @@ export function formatCacheClearText(info: CacheInfo): string {
 }
 
 /** The JSON of both subcommands (schemas/cache-output.schema.json): the folder and what it holds (info) or held (clear). */
-export function formatCacheJson(action: 'info' | 'clear', info: CacheInfo, off: CacheOff): string {
+export function formatCacheJson(action: 'info' | 'clear', info: CacheInfo, off: CacheOff, compile?: CompileCacheShown): string {
   const doc = {
     version: 1,
     action,
@@ -62,6 +74,7 @@ export function formatCacheJson(action: 'info' | 'clear', info: CacheInfo, off: 
     bytes: info.bytes,
     versions: info.versions,
     ...(action === 'clear' ? { removed: info.dir !== undefined && (info.versions.length > 0 || info.bytes > 0) } : {}),
+    ...(compile ? { compileCache: { dir: compile.dir ?? null, ...(compile.off ? { off: compile.off } : {}), entries: compile.entries, bytes: compile.bytes } } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -5,7 +5,7 @@
  * cache folder that cannot be written never fails a command (told once under -v).
  */
 import { Ajv } from 'ajv';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +96,7 @@ describe('pinwatch cache', () => {
     expectSchema(JSON.parse((await runCli(['--repo', tree, '--no-cache', '--format', 'json', 'cache', 'info'])).out));
     expect(info.dir.startsWith(join(home, '.cache', 'pinwatch', 'repos'))).toBe(true);
     const none = await runCli(['--repo', tree, 'cache', 'info']);
-    expect(none.out).toMatch(/^no cache folder is known for this repository: .*; nothing is cached\n$/);
+    expect(none.out).toMatch(/^no cache folder is known for this repository: .*; nothing is cached\ncompile: off \(neither XDG_CACHE_HOME nor HOME is set\)\n$/);
   });
 });
 
@@ -112,6 +112,30 @@ describe('--no-cache and PINWATCH_NO_CACHE', () => {
       expect(existsSync(join(r.dir, '.git', 'pinwatch', 'cache'))).toBe(false);
     });
   }
+
+  it("cache info shows the compile cache (the command's own, not the repository's): its folder and entries, or why there is none; cache clear leaves it", async () => {
+    const r = repo();
+    const cc = temp();
+    writeFileSync(join(cc, 'a'.repeat(40)), 'x'.repeat(10));
+    writeFileSync(join(cc, `ran-${'b'.repeat(40)}`), ''); // the first run's mark: not an entry
+    const env = { PINWATCH_COMPILE_CACHE: cc };
+    const on = await runCli(['--repo', r.dir, 'cache', 'info'], { env });
+    expect(on.out).toContain(`compile: ${cc}: 1 entry, 10 B (V8's bytecode of pinwatch's own code, for every repository; cache clear leaves it)\n`);
+    const json = JSON.parse((await runCli(['--repo', r.dir, '--format', 'json', 'cache', 'info'], { env })).out) as { compileCache: unknown };
+    expectSchema(json);
+    expect(json.compileCache).toEqual({ dir: cc, entries: 1, bytes: 10 });
+    expect((await runCli(['--repo', r.dir, 'cache', 'clear'], { env })).code).toBe(0);
+    expect(readdirSync(cc)).toHaveLength(2);
+
+    const off = await runCli(['--repo', r.dir, '--format', 'json', 'cache', 'info'], { env: { PINWATCH_COMPILE_CACHE: '0' } });
+    expectSchema(JSON.parse(off.out));
+    expect((JSON.parse(off.out) as { compileCache: unknown }).compileCache).toEqual({ dir: null, off: 'PINWATCH_COMPILE_CACHE=0', entries: 0, bytes: 0 });
+    expect((await runCli(['--repo', r.dir, 'cache', 'info'])).out).toContain('compile: off (neither XDG_CACHE_HOME nor HOME is set)\n');
+    if (process.getuid) {
+      chmodSync(cc, 0o777);
+      expect((await runCli(['--repo', r.dir, 'cache', 'info'], { env })).out).toContain(`compile: off (${cc} is not this user's own, or others can write it)\n`);
+    }
+  });
 
   it('cache info says caching is off, and by what', async () => {
     const r = repo();
