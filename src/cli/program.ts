@@ -327,7 +327,7 @@ export function buildProgram(io: Io, result: { code: number }, rerun: Rerun): Co
   program
     .command('cache')
     .description("show (info) or remove (clear) this repository's persistent cache: scan results and recipe models kept by file content")
-    .addArgument(new Argument('<action>', 'info: where it is and what it holds; clear: remove it (every version)').choices(['info', 'clear']))
+    .addArgument(new Argument('<action>', "info: where it is and what it holds (and the command's compile cache); clear: remove it (every version)").choices(['info', 'clear']))
     .action(run(async (ctx, action: CacheAction) => (await import('./commands/cache.js')).runCache(ctx, action)));
 
   // pinwatch demo: build the embedded demo monorepo and run `check` on it.
