@@ -1,6 +1,6 @@
 /**
- * A V8 code cache for the bundle's chunks (README "Performance", "Compile
- * cache"): the bin's start (./start.ts) loads dist/bundle/ through `loadChunk`,
+ * A V8 code cache for the bundle's chunks (README "Start-up", and Cache, "The
+ * compile cache"): the bin's start (./start.ts) loads dist/bundle/ through `chunkLoader`,
  * which compiles each chunk with the bytecode a run before kept for it, and at
  * the end of a run keeps, for each chunk compiled without, the bytecode of every
  * function that run compiled (`Script#createCachedData` after execution, so the
@@ -13,7 +13,7 @@
  *
  * Safe by construction: an entry is used only for the very source it was made
  * from (its sha1 is in the entry; V8's own check compares the source's length
- * alone) under the same Node, architecture and V8 flags (the entry's name), and
+ * alone) under the same Node, architecture, V8 flags and command (the entry's name), and
  * only when whole (its length and crc32); V8 then checks its version and flags
  * again. Anything else is a miss: the chunk is compiled from source, as without
  * the cache. Entries are written atomically (a temp file, then a rename) in a
@@ -35,7 +35,7 @@ export type CompileCacheEnv = Readonly<Record<string, string | undefined>>;
 /** Where the cache is, or why there is none. */
 export type CompileCachePlace = { dir: string; source: 'env' | 'xdg' } | { off: string };
 
-/** At most this many entries are kept: a dozen builds' worth of chunks (a build has about 90). */
+/** At most this many entries are kept: several builds' worth (each command of a build keeps 30–60). */
 export const MAX_ENTRIES = 1000;
 
 /**
@@ -66,6 +66,17 @@ export function folderIsOwn(st: { isDirectory(): boolean; uid: number; mode: num
   if (!st) return true;
   if (!st.isDirectory()) return false;
   return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+}
+
+/** folderIsOwn of the folder `dir` as it is now, for this process's user (a path below a file: none yet, and no cache once written). */
+export function usableFolder(dir: string): boolean {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  return folderIsOwn(st, process.getuid?.());
 }
 
 /** The first bytes of an entry. */
@@ -162,13 +173,7 @@ const SIBLING = /^\.\/[^/\\]+\.cjs$/;
  * `nodeRequire`. The entries are written when the process exits.
  */
 export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: string) => unknown, command = ''): (file: string) => unknown {
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(dir, { throwIfNoEntry: false });
-  } catch {
-    st = undefined;
-  }
-  if (!folderIsOwn(st, process.getuid?.())) return nodeRequire;
+  if (!usableFolder(dir)) return nodeRequire;
   const { createHash } = process.getBuiltinModule('node:crypto');
   const sha1 = (data: Uint8Array): Buffer => createHash('sha1').update(data).digest();
   const { crc32 } = process.getBuiltinModule('node:zlib');

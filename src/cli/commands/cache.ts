@@ -5,8 +5,7 @@ import { emit } from '../output.js';
 import { COMMAND_FORMATS } from '../formats.js';
 import { cacheInfo, clearCache } from '../../cache/index.js';
 import { formatCacheClearText, formatCacheInfoText, formatCacheJson, type CacheOff, type CompileCacheShown } from '../../report/cache-text.js';
-import { compileCachePlace, compileCacheUsage, folderIsOwn } from '../compile-cache.js';
-import { statSync } from 'node:fs';
+import { compileCachePlace, compileCacheUsage, usableFolder } from '../compile-cache.js';
 
 export type CacheAction = 'info' | 'clear';
 
@@ -25,12 +24,6 @@ export async function runCache(ctx: CommandContext, action: CacheAction): Promis
 function compileCacheShown(env: Readonly<Record<string, string | undefined>>): CompileCacheShown {
   const place = compileCachePlace(env);
   if (!('dir' in place)) return { off: place.off, entries: 0, bytes: 0 };
-  let st: ReturnType<typeof statSync>;
-  try {
-    st = statSync(place.dir, { throwIfNoEntry: false });
-  } catch {
-    st = undefined;
-  }
-  if (!folderIsOwn(st, process.getuid?.())) return { off: `${place.dir} is not this user's own, or others can write it`, entries: 0, bytes: 0 };
+  if (!usableFolder(place.dir)) return { off: `${place.dir} is not this user's own, or others can write it`, entries: 0, bytes: 0 };
   return { dir: place.dir, ...compileCacheUsage(place.dir) };
 }
