@@ -24,7 +24,7 @@
  * Nothing here changes what a command prints or fails a run: the cache only
  * saves compile time, so a folder that cannot be written is no cache.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 // built-ins only the loader needs come from process.getBuiltinModule when it runs: `--version` loads none of them
 import type { Script } from 'node:vm';
@@ -222,32 +222,31 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
  */
 function keep(dir: string, mark: string, toKeep: readonly { script: Script; path: string; sourceSha1: Buffer }[], crc32: Crc): void {
   if (toKeep.length === 0) return;
-  const fs = process.getBuiltinModule('node:fs');
   try {
-    if (!fs.existsSync(mark)) {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(mark, '', { mode: 0o600 });
+    if (!existsSync(mark)) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(mark, '', { mode: 0o600 });
       stats.marked = true;
       return;
     }
     for (const { script, path, sourceSha1 } of toKeep) {
       const temp = `${path}.${process.pid}.tmp`;
       try {
-        fs.writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });
-        fs.renameSync(temp, path);
+        writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });
+        renameSync(temp, path);
       } catch (e) {
-        fs.rmSync(temp, { force: true }); // a full disk leaves no half-written temp behind
+        rmSync(temp, { force: true }); // a full disk leaves no half-written temp behind
         throw e;
       }
       stats.written++;
     }
-    const names = fs.readdirSync(dir);
+    const names = readdirSync(dir);
     if (names.length > MAX_ENTRIES) {
       const entries = names.flatMap((name) => {
-        const st = fs.statSync(join(dir, name), { throwIfNoEntry: false });
+        const st = statSync(join(dir, name), { throwIfNoEntry: false });
         return st ? [{ name, mtimeMs: st.mtimeMs }] : [];
       });
-      for (const name of entriesToPrune(entries, MAX_ENTRIES)) fs.rmSync(join(dir, name), { force: true });
+      for (const name of entriesToPrune(entries, MAX_ENTRIES)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // the cache only saves compile time: a folder that cannot be written is no cache

@@ -8,6 +8,12 @@ import { isAbsolute, join, resolve } from 'node:path';
 
 /** The url of remote `name` (default origin, else the first remote with a url) in git config text. */
 export function remoteUrlFromConfig(text: string, name = 'origin'): string | undefined {
+  const urls = remoteUrls(text);
+  return urls.get(name) ?? urls.values().next().value;
+}
+
+/** Each remote's first url in git config text, by remote name, in the file's order. */
+export function remoteUrls(text: string): Map<string, string> {
   const urls = new Map<string, string>();
   let section: string | undefined;
   for (const raw of text.split(/\r?\n/)) {
@@ -25,7 +31,7 @@ export function remoteUrlFromConfig(text: string, name = 'origin'): string | und
     const kv = /^url\s*=\s*(.*)$/i.exec(line);
     if (section !== undefined && kv && !urls.has(section)) urls.set(section, unquote(kv[1]!));
   }
-  return urls.get(name) ?? urls.values().next().value;
+  return urls;
 }
 
 function unquote(value: string): string {

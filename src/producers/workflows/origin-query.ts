@@ -7,6 +7,7 @@
  * token in it), and only a changed origin changes what the workflows build.
  * Small on purpose: snapshot/check.ts asks it again without loading the reader.
  */
+import { remoteUrls } from '../../git/remote.js';
 import { readFileSync, statSync } from '../../util/tracked-fs.js';
 
 /** The content question's kind. */
@@ -14,8 +15,7 @@ export const ORIGIN_QUERY = 'github-origin';
 
 /** `owner/name` of a github.com `origin` remote in a git config's text; undefined when there is none. */
 export function githubOriginOf(config: string): string | undefined {
-  const section = /\[remote "origin"\]([^[]*)/.exec(config)?.[1] ?? '';
-  const url = /^\s*url\s*=\s*(.+)$/m.exec(section)?.[1]?.trim();
+  const url = remoteUrls(config).get('origin');
   const m = url ? /github\.com[:/]([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(url) : undefined;
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
