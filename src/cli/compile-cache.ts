@@ -14,7 +14,9 @@
  * Safe by construction: an entry is used only for the very source it was made
  * from (its sha1 is in the entry; V8's own check compares the source's length
  * alone) under the same Node, architecture, V8 flags and command (the entry's name), and
- * only when whole (its length and crc32); V8 then checks its version and flags
+ * only when whole (its length and the sha1 of V8's data; a sha1 from `node:crypto`,
+ * which the source's check loads anyway, where a crc32 would load `node:zlib` for
+ * it alone); V8 then checks its version and flags
  * again. Anything else is a miss: the chunk is compiled from source, as without
  * the cache. Entries are written atomically (a temp file, then a rename) in a
  * folder of the user's own (one that another user can write is no cache:
@@ -80,28 +82,29 @@ export function usableFolder(dir: string): boolean {
 }
 
 /** The first bytes of an entry. */
-const MAGIC = Buffer.from('pinwatch-v8-cache 1\n');
-/** MAGIC, the source's sha1 (20 bytes), the data's length and crc32 (4 bytes each), then the data. */
-const HEADER = MAGIC.length + 28;
+const MAGIC = Buffer.from('pinwatch-v8-cache 2\n');
+/** MAGIC, the source's sha1 (20 bytes), the data's length (4 bytes) and sha1 (20 bytes), then the data. */
+const HEADER = MAGIC.length + 44;
 
-type Crc = (data: Uint8Array) => number;
+/** sha1 of some bytes (20 bytes). */
+type Sha1 = (data: Uint8Array) => Buffer;
 
 /** The bytes of an entry holding V8's `data` for the source whose sha1 is `sourceSha1`. */
-export function encodeCompileEntry(sourceSha1: Buffer, data: Buffer, crc32: Crc): Buffer {
+export function encodeCompileEntry(sourceSha1: Buffer, data: Buffer, sha1: Sha1): Buffer {
   const header = Buffer.alloc(HEADER);
   MAGIC.copy(header);
   sourceSha1.copy(header, MAGIC.length);
   header.writeUInt32BE(data.length, MAGIC.length + 20);
-  header.writeUInt32BE(crc32(data), MAGIC.length + 24);
+  sha1(data).copy(header, MAGIC.length + 24);
   return Buffer.concat([header, data]);
 }
 
 /** V8's data from an entry made for the source whose sha1 is `sourceSha1`, when whole; undefined for anything else. */
-export function decodeCompileEntry(entry: Buffer, sourceSha1: Buffer, crc32: Crc): Buffer | undefined {
+export function decodeCompileEntry(entry: Buffer, sourceSha1: Buffer, sha1: Sha1): Buffer | undefined {
   if (entry.length < HEADER || !entry.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
   if (!entry.subarray(MAGIC.length, MAGIC.length + 20).equals(sourceSha1)) return undefined;
   const data = entry.subarray(HEADER);
-  if (data.length !== entry.readUInt32BE(MAGIC.length + 20) || crc32(data) !== entry.readUInt32BE(MAGIC.length + 24)) return undefined;
+  if (data.length !== entry.readUInt32BE(MAGIC.length + 20) || !sha1(data).equals(entry.subarray(MAGIC.length + 24, HEADER))) return undefined;
   return data;
 }
 
@@ -176,7 +179,6 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
   if (!usableFolder(dir)) return nodeRequire;
   const { createHash } = process.getBuiltinModule('node:crypto');
   const sha1 = (data: Uint8Array): Buffer => createHash('sha1').update(data).digest();
-  const { crc32 } = process.getBuiltinModule('node:zlib');
   const { Script } = process.getBuiltinModule('node:vm');
   const modules = new Map<string, Loaded>();
   const toKeep: { script: Script; path: string; sourceSha1: Buffer }[] = [];
@@ -191,7 +193,7 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
     const path = entryPath(file);
     let cachedData: Buffer | undefined;
     try {
-      cachedData = decodeCompileEntry(readFileSync(path), sourceSha1, crc32);
+      cachedData = decodeCompileEntry(readFileSync(path), sourceSha1, sha1);
     } catch {
       cachedData = undefined; // none kept yet
     }
@@ -211,7 +213,7 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
     return module.exports;
   };
 
-  process.once('exit', () => keep(dir, mark, toKeep, crc32));
+  process.once('exit', () => keep(dir, mark, toKeep, sha1));
   return load;
 }
 
@@ -220,7 +222,7 @@ export function chunkLoader(dir: string, flagsKey: string, nodeRequire: (id: str
  * The first run of this Node and these flags with the folder writes only `mark`: a machine that runs pinwatch
  * once (a CI job on a fresh runner) pays nothing for bytecode it will never use (about 20 ms on cozystack).
  */
-function keep(dir: string, mark: string, toKeep: readonly { script: Script; path: string; sourceSha1: Buffer }[], crc32: Crc): void {
+function keep(dir: string, mark: string, toKeep: readonly { script: Script; path: string; sourceSha1: Buffer }[], sha1: Sha1): void {
   if (toKeep.length === 0) return;
   try {
     if (!existsSync(mark)) {
@@ -232,7 +234,7 @@ function keep(dir: string, mark: string, toKeep: readonly { script: Script; path
     for (const { script, path, sourceSha1 } of toKeep) {
       const temp = `${path}.${process.pid}.tmp`;
       try {
-        writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), crc32), { mode: 0o600 });
+        writeFileSync(temp, encodeCompileEntry(sourceSha1, script.createCachedData(), sha1), { mode: 0o600 });
         renameSync(temp, path);
       } catch (e) {
         rmSync(temp, { force: true }); // a full disk leaves no half-written temp behind

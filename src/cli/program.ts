@@ -6,7 +6,6 @@
  */
 import { Argument, Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE_NAMES } from '../config/defaults.js';
 import { PinwatchError } from '../errors.js';
@@ -39,15 +38,16 @@ import { terminalSafe } from '../report/sanitize.js';
  * Without --repo, the repository is found the way git finds it: the nearest
  * folder at or above the working directory that holds pinwatch.yaml or .git.
  */
-export function findRepoRoot(cwd: string, home = homedir()): string {
+export function findRepoRoot(cwd: string, home?: string): string {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (CONFIG_FILE_NAMES.some((name) => existsSync(join(dir, name))) || existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) break;
   }
   // A plain folder of manifests is a fine tree to scan; the filesystem root or the
   // home directory is not one (it would walk everything for minutes).
+  // (node:os only here: a run inside a repository never loads it)
   const here = resolve(cwd);
-  if (here === dirname(here) || here === resolve(home)) {
+  if (here === dirname(here) || here === resolve(home ?? process.getBuiltinModule('node:os').homedir())) {
     throw new PinwatchError('repo-not-found', `no pinwatch.yaml or .git at or above ${JSON.stringify(here)}, and pinwatch does not walk the whole ${here === dirname(here) ? 'filesystem' : 'home directory'}: run it inside a repository`);
   }
   return here;

@@ -17,7 +17,6 @@
  */
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { PinwatchError } from '../errors.js';
@@ -192,7 +191,7 @@ export class HistoryStream<C extends WalkEntry = HistoryCommit> implements Commi
   }
 
   private static spawn<T extends WalkEntry>(s: HistoryStream<T>, repo: string, args: string[], revs: string[], not: string[], paths: string[] = [], env?: Record<string, string>): HistoryStream<T> {
-    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-log-'));
+    const dir = mkdtempSync(join(process.getBuiltinModule('node:os').tmpdir(), 'pinwatch-log-'));
     const file = join(dir, 'raw');
     let out: number | undefined;
     try {

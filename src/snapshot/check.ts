@@ -25,6 +25,7 @@ import type { ExclusionCount } from '../scan/types.js';
 import { walkNoticesFile } from '../scan/walk.js';
 import type { BuildInputs } from '../sources/types.js';
 import { checkRecord, type HarmlessEntry, type LstatMemo, type ReadRecord, type RecordCheck } from '../util/tracked-fs.js';
+import { nowMs } from '../util/clock.js';
 
 /** The cache namespace of tree-state snapshots. */
 export const SNAPSHOT_NS = 'snapshot';
@@ -303,7 +304,7 @@ export function joinValues(kept: KeptChecks, cache: Cache, real: string, config:
  * record at once, each path asked once (lstats shared); nothing is derived.
  */
 export function checkKept(root: string, real: string, config: Config, cache: Cache): KeptChecks {
-  const t0 = performance.now();
+  const t0 = nowMs();
   const hash = configHash(config);
   const lstats: LstatMemo = new Map();
   const scan = cache.getValue<ScanRecords>(SNAPSHOT_NS, partKey('scan', real, hash));
@@ -321,7 +322,7 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const inputChecks = new Map<string, { entry: InputsRecord; check: RecordCheck }>();
   for (const entry of inputs?.images ?? []) inputChecks.set(entry.request, { entry, check: checkRecord(entry.record, strict, real, { lstats, typeOnlyStats: true }) });
   const all = [scanCheck, walkCheck, ...[...fileChecks.values()].map((c) => c.check), recipesCheck, modelCheck, ...[...inputChecks.values()].map((c) => c.check)].filter((c) => c !== undefined);
-  return { ...(scan ? { scan } : {}), ...(model?.recipes ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck && recipesCheck ? { modelCheck, recipesCheck } : {}), inputChecks, all, ms: Math.round(performance.now() - t0) };
+  return { ...(scan ? { scan } : {}), ...(model?.recipes ? { model } : {}), ...(inputs ? { inputs } : {}), ...(scanCheck ? { scanCheck, walkCheck: walkCheck! } : {}), fileChecks, ...(modelCheck && recipesCheck ? { modelCheck, recipesCheck } : {}), inputChecks, all, ms: Math.round(nowMs() - t0) };
 }
 
 /**

@@ -17,6 +17,7 @@ import { noteVerdict, openAnswer, reusedReport, type AnswerOptions } from './reu
 import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
+import { nowMs } from '../util/clock.js';
 
 export type { Looked, StaleReportOptions, StaleReportResult } from './judge.js';
 
@@ -36,7 +37,7 @@ export interface Reused {
  * on (judge.ts treeForStale), so deriveTree checks nothing twice.
  */
 export async function lookFirst(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev: string, now: Date | undefined, values = false): Promise<Reused | Looked> {
-  const start: StaleTree['start'] = { ms: performance.now(), processes: gitStats.processes, checks: 0 };
+  const start: StaleTree['start'] = { ms: nowMs(), processes: gitStats.processes, checks: 0 };
   const cache = cacheFor(repoRoot);
   const reuse = openAnswer(repoRoot, config, answer, cache);
   start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
@@ -47,7 +48,7 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
   const real = realOf(root);
   const checked = checkKept(root, real, config, cache);
   if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
-    const treeMs = Math.round(performance.now() - start.ms);
+    const treeMs = Math.round(nowMs() - start.ms);
     const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
     // the kept scan and model (check lints them) are read only once the answer is known to be reused
     const joined = verdict.ok && temps.length === 0 && values ? joinValues(checked, cache, real, config) : undefined;
@@ -56,7 +57,7 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
       keepRefreshedWhole(checked, real, config, cache);
       cache.note(`tree snapshot reused: scan reused, build model reused, inputs of ${checked.inputChecks.size} image(s) reused; ${checkedText(checked)}`);
       noteVerdict(cache, verdict);
-      const reused = reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree: treeMs, reuse: Math.round(performance.now() - start.ms) });
+      const reused = reusedReport(reuse.kept, verdict, now ?? new Date(), start.processes, { tree: treeMs, reuse: Math.round(nowMs() - start.ms) });
       const report = answer.base === undefined ? reused : await inPrMode(root, reused, answer.base, now ?? new Date());
       return { report, ...(tree ? { tree } : {}) };
     }

@@ -87,6 +87,7 @@ import type { AskedFacts } from './window.js';
 import type { ObservedFacts } from './history.js';
 import type { PickFacts } from './unshipped.js';
 import type { StaleReport } from './types.js';
+import { nowMs } from '../util/clock.js';
 
 /** The cache namespace of kept answers. */
 export const ANSWER_NS = 'answer';
@@ -194,7 +195,7 @@ export function openAnswer(root: string, config: Config, opts: AnswerOptions, ca
   if (rewriters) return { refused: `history rewriters: ${rewriters}`, rewriters };
   const kept = cache.getValue<KeptAnswer>(ANSWER_NS, keyed.key);
   if (!wellFormed(kept)) return { key: keyed.key, refused: 'none kept for this checkout path, these options, config and pinwatch build' };
-  const t0 = performance.now();
+  const t0 = nowMs();
   const rev = opts.head ?? 'HEAD';
   const head = headAndShallow(root, rev);
   const tags = kept.tags !== undefined || config.provenance.methods.includes('git-tag') ? readTags(root) : undefined;
@@ -251,7 +252,7 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     }
   }
   const tip = kept.tip;
-  const ms = Math.round(performance.now() - t0);
+  const ms = Math.round(nowMs() - t0);
   if (head.commit === tip) return commits.length === 0 ? { ok: true, head: tip, newCommits: 0, tip, ms } : { ok: false, reason: 'HEAD moved while it was read' };
   if (commits.length === 0 || commits[0]!.sha !== head.commit) return { ok: false, reason: `${short(tip)} is not an ancestor of ${rev} (history rewritten, or ${rev} moved back)` };
   // T0 on HEAD's first-parent chain, through the new commits only

@@ -1,4 +1,5 @@
 /** Milliseconds per engine phase: `stats.timings` in the JSON report and the benchmark's breakdown. */
+import { nowMs } from '../util/clock.js';
 
 export interface PhaseTimer {
   phases: Record<string, number>;
@@ -6,12 +7,12 @@ export interface PhaseTimer {
 }
 
 export function phaseTimer(): PhaseTimer {
-  let last = performance.now();
+  let last = nowMs();
   const phases: Record<string, number> = {};
   return {
     phases,
     lap(name) {
-      const now = performance.now();
+      const now = nowMs();
       phases[name] = Math.round((phases[name] ?? 0) + now - last);
       last = now;
     },

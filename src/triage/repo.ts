@@ -24,6 +24,7 @@ import { languageOf } from './literals.js';
 import type { ImageBuild, LackingCommit, TriageImage, TriageReport } from './types.js';
 import type { RunningReport } from '../running/types.js';
 import { runningImageBuilds, type RunningBuild } from './running.js';
+import { nowMs } from '../util/clock.js';
 
 /** Files larger than this are not read for literals (generated code, bundles); they are counted in the report. */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -46,11 +47,11 @@ export interface TriageOptions {
 
 function timer(): { lap: (name: string) => void; phases: Record<string, number> } {
   const phases: Record<string, number> = {};
-  let t = performance.now();
+  let t = nowMs();
   return {
     phases,
     lap(name) {
-      const n = performance.now();
+      const n = nowMs();
       phases[name] = Math.round(n - t);
       t = n;
     },

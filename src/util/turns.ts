@@ -7,10 +7,12 @@
  * `everyMs` of work, a resolved promise otherwise (a tree of thousands of
  * Makefiles does not pay a turn for each).
  */
+import { nowMs } from './clock.js';
+
 export function turns(everyMs = 5): () => Promise<void> {
-  let last = performance.now();
+  let last = nowMs();
   return () => {
-    const now = performance.now();
+    const now = nowMs();
     if (now - last < everyMs) return Promise.resolve();
     last = now;
     return new Promise((resolve) => setImmediate(resolve));

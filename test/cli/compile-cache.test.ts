@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { crc32 } from 'node:zlib';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,22 +56,25 @@ describe('folderIsOwn', () => {
 describe('an entry', () => {
   const source = createHash('sha1').update('exports.v = 1;').digest();
   const data = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff));
-  const entry = encodeCompileEntry(source, data, crc32);
+  const sha1 = (b: Uint8Array) => createHash('sha1').update(b).digest();
+  const entry = encodeCompileEntry(source, data, sha1);
 
   it('gives back the data for its source', () => {
-    expect(decodeCompileEntry(entry, source, crc32)).toEqual(data);
+    expect(decodeCompileEntry(entry, source, sha1)).toEqual(data);
   });
 
   it.each([
     ['another source', (e: Buffer) => e, createHash('sha1').update('exports.v = 2;').digest()],
     ['cut short', (e: Buffer) => e.subarray(0, e.length - 1), source],
-    ['only a header', (e: Buffer) => e.subarray(0, 48), source],
+    ['only a header', (e: Buffer) => e.subarray(0, 64), source],
     ['one byte of the data changed', (e: Buffer) => Buffer.concat([e.subarray(0, e.length - 1), Buffer.from([e[e.length - 1]! ^ 1])]), source],
+    ['one byte of the data changed, its length kept', (e: Buffer) => Buffer.concat([e.subarray(0, e.length - 150), Buffer.from([e[e.length - 150]! ^ 0x80]), e.subarray(e.length - 149)]), source],
+    ["one byte of the data's sha1 changed", (e: Buffer) => Buffer.concat([e.subarray(0, 44), Buffer.from([e[44]! ^ 1]), e.subarray(45)]), source],
     ['longer', (e: Buffer) => Buffer.concat([e, Buffer.from([0])]), source],
-    ['another format', (e: Buffer) => Buffer.concat([Buffer.from('pinwatch-v8-cache 2\n'), e.subarray(20)]), source],
+    ['another format (the first, with a crc32)', (e: Buffer) => Buffer.concat([Buffer.from('pinwatch-v8-cache 1\n'), e.subarray(20)]), source],
     ['empty', () => Buffer.alloc(0), source],
   ])('is refused when %s', (_what, change, asked) => {
-    expect(decodeCompileEntry(change(entry), asked, crc32)).toBeUndefined();
+    expect(decodeCompileEntry(change(entry), asked, sha1)).toBeUndefined();
   });
 });
 
