@@ -20,7 +20,7 @@ export interface SubjectSource {
   stamped?: { file: string; line: number; by: string }[];
 }
 
-export function subjectsOf<I extends SubjectSource>(images: I[]): Subject<I>[] {
+export function subjectsOf<I extends SubjectSource>(images: readonly I[]): Subject<I>[] {
   const out: Subject<I>[] = [];
   for (const input of images) {
     const byDigest = new Map<string, Pin[]>();

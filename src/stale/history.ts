@@ -203,7 +203,7 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     if (judged[i]?.picks) picksOf.set(image, judged[i]!.picks!);
     return image;
   });
-  judgedImages.sort((a, b) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? ''));
+  judgedImages.sort(byImage);
   // PR mode: the PR's own commits are its build's to ship, not unshipped merged work (the judgement before the split is what is kept)
   const out = pr ? judgedImages.map((image) => splitForPr(image, pr.own, now)) : judgedImages;
   if (options.observed) {
@@ -333,6 +333,47 @@ export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | un
   return out;
 }
 
+/** The report's order of images: by repository, digest and first tag (a stable sort: ties keep the subjects' order). */
+const byImage = (a: Pick<StaleImage, 'repository' | 'digest' | 'tags'>, b: Pick<StaleImage, 'repository' | 'digest' | 'tags'>) => a.repository.localeCompare(b.repository) || (a.digest ?? '').localeCompare(b.digest ?? '') || (a.tags[0] ?? '').localeCompare(b.tags[0] ?? '');
+
+/** What a subject's image says of where its pins are written and why its inputs are what they are (positions and words a judgement does not read). */
+function shownOf(s: Subject): Pick<StaleImage, 'pins' | 'inputs'> {
+  const inputs = s.input.inputs;
+  return {
+    pins: s.pins.map((pin) => ({ file: pin.file, line: pin.line, ...(pin.keyPath ? { keyPath: pin.keyPath } : {}) })),
+    inputs: {
+      count: inputs?.inputs.length ?? 0,
+      patterns: inputs?.inputs ?? [],
+      ignore: inputs?.ignore ?? [],
+      steps: inputs?.steps ?? [],
+      ...(inputs?.unknownReason ? { unknownReason: inputs.unknownReason } : {}),
+    },
+  };
+}
+
+/**
+ * A kept judgement's images (`kept`, in the report's order) as computeStale
+ * gives them for `images`, which differ from the images judged only where
+ * things are written (partial.ts imagesHash: a pin's line, the recipe line an
+ * input's reason names): each keeps its judgement and takes its pins and
+ * inputs from `images`. Undefined when the two do not pair one to one (the
+ * same image, repository, digest and tags at each place): then no kept
+ * judgement is theirs.
+ */
+export function presentedAs(kept: readonly StaleImage[], images: readonly StaleImageInput[]): StaleImage[] | undefined {
+  const shown = subjectsOf(images)
+    .map((s) => ({ image: s.input.image, repository: s.repository, ...(s.digest ? { digest: s.digest } : {}), tags: s.tags, ...shownOf(s) }))
+    .sort(byImage);
+  if (shown.length !== kept.length) return undefined;
+  const out: StaleImage[] = [];
+  for (const [k, image] of kept.entries()) {
+    const now = shown[k]!;
+    if (now.image !== image.image || now.repository !== image.repository || (now.digest ?? '') !== (image.digest ?? '') || now.tags.join('\0') !== image.tags.join('\0')) return undefined;
+    out.push({ ...image, pins: now.pins, inputs: now.inputs });
+  }
+  return out;
+}
+
 function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: CommitMeta, now: Date): StaleImage {
   const { graph } = meta;
   const inputs = s.input.inputs;
@@ -345,14 +386,7 @@ function toImage(s: Subject, p: Provenance, j: Judgement | undefined, meta: Comm
     provenance: p.steps,
     unshipped: [],
     cherryPicked: [],
-    pins: s.pins.map((pin) => ({ file: pin.file, line: pin.line, ...(pin.keyPath ? { keyPath: pin.keyPath } : {}) })),
-    inputs: {
-      count: inputs?.inputs.length ?? 0,
-      patterns: inputs?.inputs ?? [],
-      ignore: inputs?.ignore ?? [],
-      steps: inputs?.steps ?? [],
-      ...(inputs?.unknownReason ? { unknownReason: inputs.unknownReason } : {}),
-    },
+    ...shownOf(s),
   };
   if (p.commit && p.method) {
     const n = graph.node(p.commit);

@@ -12,7 +12,7 @@ import { RECOVERY_CODES } from '../journal/index.js';
 import { imagesFromPins, type ImagesResult } from '../images/images.js';
 import { NO_FIRST_PARTY_HINT, resolveImage } from '../images/resolve.js';
 import { methodsFor, tagRulesOf, usesGitTag } from '../provenance/sources.js';
-import { computeStale, digestPinFiles, type ObservedFacts, type StaleOptions } from './history.js';
+import { computeStale, digestPinFiles, presentedAs, type ObservedFacts, type StaleOptions } from './history.js';
 import { startHistory, type StartedHistory } from './window.js';
 import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, quietText, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
@@ -23,6 +23,7 @@ import { imagesHash, judgeTouched } from './partial.js';
 import { inPrMode } from './pr-mode.js';
 import { cacheFor } from '../cache/index.js';
 import { gitStats } from '../git/run.js';
+import { nowMs } from '../util/clock.js';
 
 export interface StaleReportOptions extends Omit<StaleOptions, 'methods' | 'buildCommit' | 'pinFiles'> {
   /** Reuse a scan the caller already made (check does lint and stale on one scan). */
@@ -55,7 +56,7 @@ export interface StaleTree {
   derived: DerivedTree;
   reuse: AnswerReuse;
   history?: StartedHistory;
-  /** When the look began (performance.now()), git's process count then, the kept answer's check's processes, and how long the tree took (ms). */
+  /** When the look began (nowMs()), git's process count then, the kept answer's check's processes, and how long the tree took (ms). */
   start: { ms: number; processes: number; checks: number; tree?: number };
 }
 
@@ -69,7 +70,7 @@ export interface StaleTree {
  * `looked`: what lookFirst opened and checked already.
  */
 export async function treeForStale(repoRoot: string, config: Config, answer: AnswerOptions & { registry?: unknown; base?: string }, rev = 'HEAD', looked?: Looked): Promise<StaleTree> {
-  const start: StaleTree['start'] = looked?.start ?? { ms: performance.now(), processes: gitStats.processes, checks: 0 };
+  const start: StaleTree['start'] = looked?.start ?? { ms: nowMs(), processes: gitStats.processes, checks: 0 };
   const reuse = looked?.reuse ?? openAnswer(repoRoot, config, answer, cacheFor(repoRoot));
   if (!looked) start.checks = gitStats.processes - start.processes; // spawned at once by openAnswer
   let history = reuse.verdict ? undefined : startPass(repoRoot, config, rev, reuse);
@@ -102,7 +103,7 @@ export async function treeForStale(repoRoot: string, config: Config, answer: Ans
         prefetchFor(config, (history ??= startPass(repoRoot, config, rev, reuse)), s.pins);
       },
     });
-    start.tree = Math.round(performance.now() - start.ms);
+    start.tree = Math.round(nowMs() - start.ms);
     return { derived, reuse, start, ...(history ? { history } : {}) };
   } catch (e) {
     history?.close();
@@ -147,17 +148,21 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
         if (derived.snapshot.reused && derived.snapshot.id === reuse.kept.snapshot) {
           history?.close();
           noteVerdict(cache, verdict);
-          const reused = reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) });
+          const reused = reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(nowMs() - tree.start.ms) });
           return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());
         }
         const changed = derived.snapshot.reused ? 'the tree snapshot is not the one it was derived from' : `the tree snapshot does not hold (${derived.snapshot.reason ?? 'changed'})`;
-        // the tree changed, yet the images derived from it are the very ones the answer judged: its judgement rests on
-        // them, the config and git's facts alone (computeStale reads nothing else of the tree), so it is this run's too
-        if (recovered.length === 0 && reuse.kept.images !== undefined && reuse.kept.images === imagesHash(images)) {
+        // the tree changed, yet what a judgement reads of the images derived from it is what the answer judged: its
+        // judgement rests on that, the config and git's facts alone (computeStale reads nothing else of the tree), so it
+        // is this run's too, showing each image where it is written now (a line added above a pin moves it)
+        const shown = recovered.length === 0 && reuse.kept.images !== undefined && reuse.kept.images === imagesHash(images) ? presentedAs(reuse.kept.report.images, images) : undefined;
+        if (shown) {
           history?.close();
-          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
-          if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, reuse, derived.snapshot.id, notes);
-          const reused = { ...reusedReport(reuse.kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(performance.now() - tree.start.ms) }), notes };
+          const moved = JSON.stringify(shown) !== JSON.stringify(reuse.kept.report.images);
+          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged${moved ? ' (shown where they are written now)' : ''}; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
+          const kept = { ...reuse.kept, report: { ...reuse.kept.report, images: shown } };
+          if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, { ...reuse, kept }, derived.snapshot.id, notes);
+          const reused = { ...reusedReport(kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(nowMs() - tree.start.ms) }), notes };
           return opts.base === undefined ? reused : inPrMode(repoRoot, reused, opts.base, opts.now ?? new Date());
         }
         noteVerdict(cache, { ok: false, reason: changed });
@@ -217,7 +222,7 @@ async function judgedAgain(repoRoot: string, config: Config, opts: StaleReportOp
     images: again.images,
     notes,
     gitProcesses: gitStats.processes - tree.start.processes,
-    timings: { facts: touched.ms, tree: tree.start.tree ?? 0, judged: Math.round(performance.now() - tree.start.ms) },
+    timings: { facts: touched.ms, tree: tree.start.tree ?? 0, judged: Math.round(nowMs() - tree.start.ms) },
     reused: { from: touched.tip, newCommits: touched.commits.length, judged: again.judged },
   };
   const snapshot = tree.derived.snapshot.id;

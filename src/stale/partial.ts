@@ -3,7 +3,8 @@
  * alone (the CI rerun after a push that edits one image's sources): when the
  * only thing that kept the answer from being reused (reuse.ts) is that new
  * commits change inputs of some judged images, and the images judged now are
- * the very ones the answer judged (their pins, inputs and recipes: `imagesHash`),
+ * the very ones the answer judged (what a judgement reads of their pins, inputs
+ * and stamps: `imagesHash`; the report shows them where they are written now),
  * each touched image's judgement is the kept one plus the new commits that touch
  * its inputs, and every other image's is the kept one. No history is read: one
  * `git log` of the new candidates' messages (fix trailers) is the only git process.
@@ -47,6 +48,7 @@
  */
 import { createHash } from 'node:crypto';
 import { graphOf } from '../git/history.js';
+import { presentedAs } from './history.js';
 import { readCommitMessages } from '../git/messages.js';
 import { runGit } from '../git/run.js';
 import { inputMatcher } from '../sources/matcher.js';
@@ -58,14 +60,34 @@ import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from '
 import { commitsByPath, newestFirst, pathsKey, pickKey, touchingInputs, type PickFacts } from './unshipped.js';
 
 /**
- * The hash of the images a judgement takes (their pins, inputs, recipes,
- * stamps), over their JSON: undefined members left out and shared objects
- * written out where used (a structured clone of a kept image and one derived
- * afresh differ there), Maps and Sets as their entries. The images layer builds
- * them afresh every run with the same code, so their keys come in one order.
+ * The hash of what a judgement reads of the images, over their JSON
+ * (undefined members left out and shared objects written out where used: a
+ * structured clone of a kept image and one derived afresh differ there; Maps
+ * and Sets as their entries; the images layer builds them afresh every run with
+ * the same code, so their keys come in one order), with where things are
+ * written left out. A pin's line, column and spans, and the line of
+ * the Chart.yaml its tag comes from; a stamped pin's line (it is tied to its
+ * pin by that pin's place instead, as provenance pairs them by file and line:
+ * provenance/subjects.ts); an input's `why` and the inputs' steps (words for
+ * the report, which name Dockerfile and recipe lines); the recipes (computeStale
+ * reads none: what it takes of them is in `stamped` and `inputs`, and a
+ * workflow step's target names its line). Anything else counts as it is. Images
+ * with the same hash are judged alike (stale/history.ts reads positions
+ * only to pair those pins); only where the report says they are written
+ * differs, and history.ts presentedAs writes that from this run's images.
  */
 export function imagesHash(images: readonly StaleImageInput[]): string {
-  return createHash('sha256').update(JSON.stringify(images, entriesOf)).digest('hex');
+  const view = images.map((image) => {
+    const { recipes: _recipes, ...rest } = image as StaleImageInput & { recipes?: unknown };
+    const at = (file: string, line: number) => rest.pins.findIndex((p) => p.file === file && p.line === line);
+    return {
+      ...rest,
+      pins: rest.pins.map(({ line: _l, column: _c, spans: _s, tagFrom, ...pin }) => ({ ...pin, ...(tagFrom ? { tagFrom: { file: tagFrom.file, key: tagFrom.key } } : {}) })),
+      ...(rest.stamped ? { stamped: rest.stamped.map((s) => ({ file: s.file, by: s.by, pin: at(s.file, s.line) })) } : {}),
+      ...(rest.inputs ? { inputs: { ...rest.inputs, inputs: rest.inputs.inputs.map(({ why: _w, ...p }) => p), steps: [] } } : {}),
+    };
+  });
+  return createHash('sha256').update(JSON.stringify(view, entriesOf)).digest('hex');
 }
 
 function entriesOf(_key: string, value: unknown): unknown {
@@ -104,6 +126,9 @@ export async function judgeTouched(
 ): Promise<JudgedAgain | { refused: string }> {
   const refuse = (why: string) => ({ refused: why });
   if (picks.images !== imagesHash(images)) return refuse('the images judged are not the ones the answer judged (pins, inputs or recipes changed)');
+  // the kept judgement, with each image's pins and inputs where this run's are written (history.ts presentedAs)
+  const shown = presentedAs(kept.images, images);
+  if (!shown) return refuse("the images judged do not pair one to one with the answer's");
   const { commits } = touched;
   const root = commits.find((c) => c.parentShas.length === 0);
   if (root) return refuse(`${root.sha.slice(0, 10)} is a root commit`);
@@ -116,7 +141,7 @@ export async function judgeTouched(
   }
   const oldestNew = Math.min(...times.values());
   // a full run lists unshipped and cherry-picked commits in newestFirst's order, which the kept lists hold
-  for (const image of kept.images) {
+  for (const image of shown) {
     if (image.unshipped.some((u) => Number.isNaN(Date.parse(u.date)))) return refuse(`${image.image} lists an unshipped commit whose author date does not parse`);
   }
   // the new commits as a graph of their own (parents outside it are the answer's history), merges changing nothing (as in the full pass)
@@ -128,12 +153,12 @@ export async function judgeTouched(
   const inputsOf = new Map(images.map((i) => [`${i.image}\0${i.repository}`, i]));
 
   // the history of touched images' builds that the answer's commit does not reach (one `git rev-list`, only when some was built off it)
-  const offHead = kept.images.filter((image, k) => names.has(image.image) && picks.picks[k] && !picks.picks[k]!.inHead && image.builtFrom).map((image) => image.builtFrom!.commit);
+  const offHead = shown.filter((image, k) => names.has(image.image) && picks.picks[k] && !picks.picks[k]!.inHead && image.builtFrom).map((image) => image.builtFrom!.commit);
   const inBuilds = offHead.length === 0 ? new Set<string>() : await historyNotAt(repo, offHead, touched.tip);
 
   const plans: { k: number; candidates: ReturnType<typeof touchingInputs> }[] = [];
   const next: (PickFacts | undefined)[] = [];
-  for (const [k, image] of kept.images.entries()) {
+  for (const [k, image] of shown.entries()) {
     const facts = picks.picks[k];
     if (!names.has(image.image)) {
       // untouched: the same judgement; its facts stay true unless a new commit is older than the oldest outside its build
@@ -171,9 +196,9 @@ export async function judgeTouched(
 
   const messages = await readCommitMessages(repo, plans.flatMap((p) => p.candidates.map((c) => graph.nodes[c.index]!.sha)));
   const meta = { graph, owners: firstParentOwners(graph, touched.head), messages, ...(options.fixPattern ? { fixPattern: options.fixPattern } : {}) };
-  const out = agedAt(kept.images, options.now);
+  const out = agedAt(shown, options.now);
   for (const { k, candidates } of plans) {
-    const image = kept.images[k]!;
+    const image = shown[k]!;
     // the new commits in newestFirst's order among themselves (their ties' ancestry lies within them); a new commit authored at the second of a kept one may descend from it or not, which the kept answer cannot tell
     const added = newestFirst(candidates.map((c) => describeCommit(meta, c)), graph);
     const keptTimes = new Set(image.unshipped.map((u) => Date.parse(u.date)));
@@ -183,5 +208,5 @@ export async function judgeTouched(
     const unshipped: UnshippedCommit[] = [...image.unshipped, ...added].sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
     out[k] = { ...image, status: 'stale', unshipped, oldestUnshipped: oldestOf(unshipped, options.now)! };
   }
-  return { images: out, picks: next, judged: [...new Set(plans.map((p) => kept.images[p.k]!.image))] };
+  return { images: out, picks: next, judged: [...new Set(plans.map((p) => shown[p.k]!.image))] };
 }

@@ -464,7 +464,8 @@ export function keepJudgedAgain(root: string, cache: Cache, reuse: AnswerReuse, 
 
 /**
  * Keep the answer `reuse` opened as it is (the same commit, facts and pick facts),
- * tied to another tree snapshot whose images are the very ones it judged, with
+ * tied to another tree snapshot whose images are the very ones it judged (its
+ * report showing them where that tree writes them: history.ts presentedAs), with
  * this run's notes: the next run finds that snapshot holding, and reuses it
  * without deriving anything.
  */

@@ -45,6 +45,9 @@ const commitFile = (dir: string, file: string, text: string, message: string, ap
   git(dir, 'commit', '-qm', message);
 };
 
+/** Add a line at the top of a file (every line below moves down one) and commit it. */
+const prependCommit = (dir: string, file: string, line: string, message: string) => commitFile(dir, file, `${line}${readFileSync(join(dir, file), 'utf8')}`, message);
+
 /** Replace the first match of `pattern` in a file (which must have one) and commit it. */
 const replaceInFile = (dir: string, file: string, pattern: RegExp, by: string, message: string) => {
   const text = readFileSync(join(dir, file), 'utf8');
@@ -123,6 +126,21 @@ const STEPS: Step[] = [
   { name: 'an input commit authored at the same second as an unshipped one', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// tie\n', 'fix(gateway): tie', authorDateOf(d, 'HEAD')), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored at the same second as an unshipped commit it lists/ },
   // a pin file edited outside its pins: no digest judged comes or goes, the images are the same (the file is read again)
   { name: 'a new commit to a pin file, outside its pins', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: { reused: 1, because: /answer reused from [0-9a-f]{10}: the tree snapshot does not hold \(.*gateway\/values\.yaml changed .*\), but the images derived from it are the ones it judged; 1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged\)/ } },
+  // a line added above a pin moves it and every pin below: what a judgement reads of the images is the same, and the
+  // report shows the pins where they are written now (cached equals --no-cache, lines and all)
+  { name: 'a line added above the pins of a pin file', apply: (d) => prependCommit(d, 'packages/system/gateway/values.yaml', '# the gateway chart\n', 'docs(gateway): a header'), expect: { reused: 2, because: /answer reused from [0-9a-f]{10}: the tree snapshot does not hold \(.*gateway\/values\.yaml changed .*\), but the images derived from it are the ones it judged \(shown where they are written now\); 2 new commit\(s\) touch no image's pins or inputs/ } },
+  { name: 'the same again (the answer kept showing the pins where they are now)', apply: () => undefined, expect: 2 },
+  // a recipe's lines move: the inputs' words name its line (`from recipe …/Makefile:N`)
+  { name: 'a line added above the recipe in an image Makefile', apply: (d) => prependCommit(d, 'packages/system/gateway/Makefile', '# gateway images\n', 'chore(gateway): a header'), expect: { reused: 3, because: /but the images derived from it are the ones it judged \(shown where they are written now\); 3 new commit\(s\)/ } },
+  // an input edited and a pin moved in one commit: the touched image judged again alone, and every image shown where it is written now
+  {
+    name: 'an input edit and a line above a pin, in one commit',
+    apply: (d) => {
+      writeFileSync(join(d, 'packages/system/gateway/values.yaml'), `# moved again\n${readFileSync(join(d, 'packages/system/gateway/values.yaml'), 'utf8')}`);
+      commitFile(d, 'cmd/gateway/main.go', '\n// moved\n', 'fix(gateway): header and comment', true);
+    },
+    expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ },
+  },
   // gateway now lists two commits of one author second (newestFirst's order, kept): a later change to another image's inputs is still judged alone
   { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: { judged: ['backup-strategy-controller'], because: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ } },
   // a third-party digest bumped beside a first-party pin (a Renovate PR): nothing judged moves
