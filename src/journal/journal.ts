@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { PinwatchError } from '../errors.js';
 import { runGit } from '../git/run.js';
 import { containedPath } from '../util/repo-path.js';
@@ -306,17 +306,31 @@ export async function recoverInterruptedWrites(root: string): Promise<RecoveryNo
   return [...recovery.journal, ...(await recovery.staleTemps())];
 }
 
+/** An interrupted write's recovery under way: the journal's notes, and the look for a killed run's temp files. */
+export interface Recovery {
+  journal: RecoveryNote[];
+  /** Remove the stale temp files the look finds, and say so (the look runs once, however often this is asked). */
+  staleTemps(): Promise<RecoveryNote[]>;
+  /**
+   * Remove the stale temp files among `found` (paths relative to the root: what
+   * the caller's own listing of the tree shows, tempsInListings) instead of
+   * looking, and say so; then staleTemps() answers the same.
+   */
+  staleTempsAmong(found: readonly string[]): Promise<RecoveryNote[]>;
+}
+
 /**
  * The same in two steps, so a caller can overlap the second with its own work:
  * the journal is recovered before this resolves (it may rename files; `gitDir` as
- * journalDir takes it); the
- * search for stale temp files (one `git ls-files --others`, about 0.1 s on a
- * large tree) has started, and `staleTemps()` removes what it found and says so.
+ * journalDir takes it); the search for stale temp files (one `git ls-files
+ * --others`, about 0.1 s on a large tree) has started, unless `look` is `later`
+ * (the caller may list the tree itself: staleTempsAmong), and `staleTemps()`
+ * removes what it found and says so.
  */
-export async function startRecovery(root: string, gitDir?: Promise<string | undefined>): Promise<{ journal: RecoveryNote[]; staleTemps(): Promise<RecoveryNote[]> }> {
+export async function startRecovery(root: string, gitDir?: Promise<string | undefined>, look: 'now' | 'later' = 'now'): Promise<Recovery> {
   // a caller that asked git for the git dir knows git is there: the look for temp files starts at once, beside that
   // rev-parse, and what it lists is removed only after the journal below is settled, and only what is still there
-  const listed = gitDir ? listUntrackedTemps(root) : undefined;
+  const listed = gitDir && look === 'now' ? listUntrackedTemps(root) : undefined;
   listed?.catch(() => undefined);
   const dir = await journalDir(root, gitDir);
   const outsideGit = dir === join(root, '.pinwatch');
@@ -352,10 +366,9 @@ export async function startRecovery(root: string, gitDir?: Promise<string | unde
     const m = PINWATCH_TEMP_NAME.exec(name);
     if (m && !alive(Number(m[2]))) removeQuietly(join(dir, name));
   }
-  const found = listTempFiles(root, outsideGit, listed);
-  const staleTemps = async (): Promise<RecoveryNote[]> => {
+  const remove = async (found: readonly string[]): Promise<RecoveryNote[]> => {
     const removed: RecoveryNote[] = [];
-    for (const rel of await found) {
+    for (const rel of found) {
       const m = PINWATCH_TEMP_NAME.exec(rel.slice(rel.lastIndexOf('/') + 1));
       // gone since it was listed: the journal's recovery above took it (its notes say so), or its writer renamed it
       if (!m || alive(Number(m[2])) || !lstatSync(join(root, rel), { throwIfNoEntry: false })) continue;
@@ -364,5 +377,31 @@ export async function startRecovery(root: string, gitDir?: Promise<string | unde
     }
     return removed;
   };
-  return { journal: notes, staleTemps };
+  // started now (beside the caller's work), or when first asked for
+  let found = look === 'now' ? listTempFiles(root, outsideGit, listed) : undefined;
+  let temps: Promise<RecoveryNote[]> | undefined;
+  return {
+    journal: notes,
+    staleTemps: () => (temps ??= (found ??= listTempFiles(root, outsideGit, listed)).then(remove)),
+    staleTempsAmong: (among) => (temps ??= remove(among)),
+  };
+}
+
+/**
+ * The temp files a killed pinwatch write left (PINWATCH_TEMP_NAME), among
+ * directory listings: each a directory's absolute path under `root` and its
+ * entries as tracked-fs keeps them (`name/type`); their paths relative to
+ * root. A name that is not UTF-8 (kept as `\0` and base64) is none.
+ */
+export function tempsInListings(root: string, listings: Iterable<readonly [string, readonly string[]]>): string[] {
+  const out = new Set<string>();
+  for (const [dir, list] of listings) {
+    const rel = relative(root, dir);
+    if (rel.startsWith('..') || isAbsolute(rel)) continue;
+    for (const entry of list) {
+      const name = entry.slice(0, entry.lastIndexOf('/'));
+      if (entry.endsWith('/f') && PINWATCH_TEMP_NAME.test(name)) out.add(rel === '' ? name : `${rel.split(sep).join('/')}/${name}`);
+    }
+  }
+  return [...out].sort();
 }

@@ -15,7 +15,7 @@ import { interpolateComposePins, isComposeFile } from './compose.js';
 import { collectInWorkers, workersAvailable } from './pool.js';
 import { readAndCollect, type FileOutcome, type FileTask } from './read-collect.js';
 import type { ScanResult, SkippedFile } from './types.js';
-import { startRecovery } from '../journal/index.js';
+import { startRecovery, type Recovery } from '../journal/index.js';
 import { walkTree, type WalkOptions, type WalkResult } from './walk.js';
 import { EXCLUDED_REASONS } from './exclusions.js';
 import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type KustomizeGraph } from './kustomize.js';
@@ -32,7 +32,7 @@ export interface ScanOptions {
   /** Also record, in the same tree walk, the listing build-recipe discovery reads (ScanResult.recipeTree). */
   recipeTree?: boolean;
   /** The recovery of interrupted writes, when the caller already started it (startRecovery); default: started here. */
-  recovery?: Awaited<ReturnType<typeof startRecovery>>;
+  recovery?: Pick<Recovery, 'journal' | 'staleTemps'>;
   /**
    * The tree-state snapshot's hooks (src/snapshot/): the walk, and each file's
    * read and collect (in-process), each given the fresh derivation to run or

@@ -312,8 +312,9 @@ export function checkKept(root: string, real: string, config: Config, cache: Cac
   const inputs = cache.getValue<InputsRecords>(SNAPSHOT_NS, partKey('inputs', real, hash));
   const harmless = harmlessEntries(root, config);
   const scanCheck = scan ? checkRecord(scan.record, harmless, real, { lstats }) : undefined;
-  // every path of the walk's record, not only up to the first that changed: a walk again replays the directories that held
-  const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats, all: true }) : undefined;
+  // every path of the walk's record, not only up to the first that changed: a walk again replays the directories that held;
+  // with each directory's listing now, where a killed write's temp files are looked for (snapshot/recovery.ts)
+  const walkCheck = scan ? checkRecord(scan.walk.record, harmless, real, { lstats, all: true, listings: true }) : undefined;
   const fileChecks = new Map<string, { entry: FileRecord; check: RecordCheck }>();
   for (const entry of scan?.files ?? []) fileChecks.set(entry.key, { entry, check: checkRecord(entry.record, strict, real, { lstats }) });
   const modelOptions = { lstats, typeOnlyStats: true, queries: { [LINES_QUERY]: linesQueryAnswer, [ORIGIN_QUERY]: originQueryAnswer } };

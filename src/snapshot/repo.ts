@@ -39,8 +39,8 @@ import { deserialize, serialize } from 'node:v8';
 import { cacheFor, type Cache } from '../cache/index.js';
 import type { Config } from '../config/types.js';
 import { deriveImageInputs, imagesFromPins, type ImageInputsRequest, type ImagesResult } from '../images/images.js';
-import { startRecovery } from '../journal/index.js';
-import { startTreeRecovery, type StartedRecovery } from './recovery.js';
+import type { Recovery } from '../journal/index.js';
+import { staleTempsOf, startTreeRecovery } from './recovery.js';
 import { combineModel, followInput, type MakeSide, type RecipeFiles } from '../producers/combine.js';
 import type { BuildModel } from '../producers/types.js';
 import type { ScanResult } from '../scan/index.js';
@@ -93,7 +93,7 @@ export interface DeriveOptions {
    */
   onScan?: (scan: ScanResult, reused: boolean) => void;
   /** The recovery of an interrupted write, already started in this run (stale/repo.ts looked at the tree first). */
-  recovery?: StartedRecovery;
+  recovery?: Recovery;
   /** The kept records as already checked in this run (checkKept, with this cache and config, after `recovery`). */
   checked?: KeptChecks;
 }
@@ -124,7 +124,7 @@ function keepable(record: ReadRecord): string | undefined {
 export async function deriveTree(repoRoot: string, config: Config, options: DeriveOptions = {}): Promise<DerivedTree> {
   const root = resolve(repoRoot);
   const cache = options.cache ?? cacheFor(root);
-  const derive = async (recovery?: Awaited<ReturnType<typeof startRecovery>>) => {
+  const derive = async (recovery?: Pick<Recovery, 'journal' | 'staleTemps'>) => {
     const { scanRepo } = await import('../scan/repo.js');
     const scan = await scanRepo(root, config, { recipeTree: true, ...(recovery ? { recovery } : {}) });
     options.onScan?.(scan, false);
@@ -134,10 +134,10 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
   // no cache, or no directory to look at (the scan then says so, as without a cache)
   if (!cache.enabled || !isDirectory(root)) return { ...(await derive()), snapshot: { reused: false, reason: 'no cache' } };
   // an interrupted write is finished (or undone) first: the tree is then what the records are checked against;
-  // stale temp files of a killed run are looked for (in git) while the records are checked
-  const { started, temps } = options.recovery ?? (await startTreeRecovery(root));
+  // stale temp files of a killed run are looked for in the walk's listings once its record is checked (or in git)
+  const started = options.recovery ?? (await startTreeRecovery(root));
   const recovered = async () => {
-    const found = await temps;
+    const found = await started.staleTemps();
     return started.journal.length > 0 || found.length > 0 ? { journal: started.journal, staleTemps: async () => found } : undefined;
   };
   const afresh = async (why: string) => {
@@ -145,7 +145,7 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
     return { ...(await derive(await recovered())), snapshot: { reused: false, reason: 'an interrupted write was recovered' } };
   };
   if (started.journal.length > 0) return afresh('an interrupted write was recovered');
-  const recovery = { journal: started.journal, staleTemps: () => temps };
+  const recovery = { journal: started.journal, staleTemps: () => started.staleTemps() };
   const real = realOf(root);
   const hash = configHash(config);
   const none = 'none kept for this checkout path, config and pinwatch build';
@@ -154,6 +154,8 @@ export async function deriveTree(repoRoot: string, config: Config, options: Deri
 
   // every kept record is checked first, at one point in time, each path asked once
   const checked = joinValues(options.checked ?? checkKept(root, real, config, cache), cache, real, config, hash);
+  // where the temp files are looked for, decided once: the walk's listings when its record holds, else git (beside the derivation)
+  staleTempsOf(started, checked.walkCheck, real).catch(() => undefined);
   const { scan: keptScan, model: keptModel, inputs: keptInputs, scanCheck, walkCheck, fileChecks, modelCheck, recipesCheck, inputChecks } = checked;
   const keptByImage = new Map<string, InputsEntry>();
   for (const entry of keptInputs?.images ?? []) keptByImage.set(entry.image, entry);

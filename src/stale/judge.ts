@@ -16,7 +16,8 @@ import { computeStale, digestPinFiles, presentedAs, type ObservedFacts, type Sta
 import { startHistory, type StartedHistory } from './window.js';
 import { keepAnswer, keepJudgedAgain, keepOnSnapshot, noteVerdict, openAnswer, openPicks, quietText, reusedReport, type AnswerOptions, type AnswerReuse, type Verdict } from './reuse.js';
 import type { BuildModel } from '../producers/index.js';
-import type { KeptChecks, StartedRecovery } from '../snapshot/index.js';
+import type { KeptChecks } from '../snapshot/index.js';
+import type { Recovery } from '../journal/index.js';
 import type { StaleReport } from './types.js';
 import type { Touched } from './reuse.js';
 import { imagesHash, judgeTouched } from './partial.js';
@@ -47,7 +48,7 @@ export interface StaleReportResult extends StaleReport {
 export interface Looked {
   start: StaleTree['start'];
   reuse: AnswerReuse;
-  recovery?: StartedRecovery;
+  recovery?: Recovery;
   checked?: KeptChecks;
 }
 

@@ -11,7 +11,7 @@ import type { Config } from '../config/types.js';
 import { checkedText, checkKept, heldWhole, isDirectory, joinValues, keepRefreshedWhole, realOf } from '../snapshot/check.js';
 import type { ScanResult } from '../scan/index.js';
 import type { BuildModel } from '../producers/types.js';
-import { startTreeRecovery } from '../snapshot/recovery.js';
+import { staleTempsOf, startTreeRecovery } from '../snapshot/recovery.js';
 import type { Looked, StaleReportOptions, StaleReportResult, StaleTree } from './judge.js';
 import { noteVerdict, openAnswer, reusedReport, type AnswerOptions } from './reuse.js';
 import { inPrMode } from './pr-mode.js';
@@ -44,12 +44,15 @@ export async function lookFirst(repoRoot: string, config: Config, answer: Answer
   const root = resolve(repoRoot);
   if (!reuse.verdict || !reuse.kept || !isDirectory(root)) return { start, reuse };
   const recovery = await startTreeRecovery(root, reuse.gitDir);
-  if (recovery.started.journal.length > 0) return { start, reuse, recovery };
+  if (recovery.journal.length > 0) return { start, reuse, recovery };
   const real = realOf(root);
   const checked = checkKept(root, real, config, cache);
+  // a killed write's temp files, looked for in the walk's listings the check holds (git is asked only when the walk changed)
+  const staleTemps = staleTempsOf(recovery, checked.walkCheck, real);
+  staleTemps.catch(() => undefined); // awaited below, or by deriveTree (which reports what fails)
   if (heldWhole(checked, reuse.kept.snapshot) === undefined) {
     const treeMs = Math.round(nowMs() - start.ms);
-    const [verdict, temps] = await Promise.all([reuse.verdict, recovery.temps]);
+    const [verdict, temps] = await Promise.all([reuse.verdict, staleTemps]);
     // the kept scan and model (check lints them) are read only once the answer is known to be reused
     const joined = verdict.ok && temps.length === 0 && values ? joinValues(checked, cache, real, config) : undefined;
     const tree = joined?.scan && joined.model ? { scan: { ...joined.scan.scan, root, config }, model: joined.model.model } : undefined;

@@ -401,6 +401,8 @@ export interface RecordCheck {
   failed?: Set<string>;
   /** …and every path that held, with today's stats where they were asked again (what a derivation reusing part of it notes: noteReads). */
   held?: ReadRecord;
+  /** With CheckOptions `listings`, when it holds: each directory listed (a UTF-8 path) and its entries now, as listingOf gives them. */
+  listings?: [string, string[]][];
 }
 
 /** lstat answers shared by the checks of several records in one run (each path asked once): path key → stat tuple or `-`. */
@@ -430,6 +432,8 @@ export interface CheckOptions {
   queries?: Readonly<Record<string, (path: string, args: string) => string>>;
   /** Check every path, not only up to the first that changed: a record that does not hold then says which (RecordCheck `failed`, `held`). */
   all?: boolean;
+  /** Give each directory's listing as it is now (RecordCheck `listings`): the one kept when its stat held, the one read again otherwise. */
+  listings?: boolean;
 }
 
 const tupleOfQuiet = (st: BigIntStats | undefined) => (st ? tupleOf(st) : '-');
@@ -554,6 +558,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     return real === dep.real ? undefined : real;
   };
   const start = BigInt(Date.now()) * 1_000_000n;
+  const listings: [string, string[]][] | undefined = options.listings ? [] : undefined;
   let slow = false;
   const paths: TouchedPath[] = [];
   const fail = (reason: string) => ({ failed: reason });
@@ -567,6 +572,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
     if (now === dep.l && !dep.racy) {
       const moved = realNow(dep, path);
       if (moved !== undefined) return fail(`${shown} now resolves to ${moved}`);
+      if (listings && dep.list !== undefined && !dep.bytes) listings.push([dep.p, dep.list]);
       return dep;
     }
     if (now === '-' || dep.l === '-') {
@@ -586,6 +592,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
           const listed = listingNow(path, dep, shown, harmless);
           if ('changed' in listed) return fail(listed.changed);
           fresh.list = listed.list;
+          if (listings && !dep.bytes) listings.push([dep.p, listed.list]);
         }
       } else if (dep.t !== undefined) {
         if (fresh.link !== dep.link) return fail(`the symlink ${shown} was retargeted`);
@@ -623,7 +630,7 @@ export function checkRecord(record: ReadRecord, harmless: HarmlessEntry, root?: 
   // a refreshed record is written again whole (the scan part is ~1 MB): worth it when files were hashed (a fresh
   // checkout, racy stats) or many directories listed, not for the one listing a new harmless file changed
   const worth = slow && (stats.hashed > 0 || stats.listed > REFRESH_LISTINGS);
-  return { holds: true, stats, ...(worth ? { refreshed: { startNs: start.toString(), paths } } : {}) };
+  return { holds: true, stats, ...(worth ? { refreshed: { startNs: start.toString(), paths } } : {}), ...(listings ? { listings } : {}) };
 }
 
 /** Directories listed again (and holding) below which a record is not rewritten with today's stats: listing them again next time costs less. */

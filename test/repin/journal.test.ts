@@ -11,7 +11,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { PinwatchError } from '../../src/errors.js';
-import { journalDir, RECOVERY_CODES, writeFilesTogether } from '../../src/journal/journal.js';
+import { journalDir, RECOVERY_CODES, tempsInListings, writeFilesTogether } from '../../src/journal/journal.js';
 import { isRecoveryNote, isRefProblem } from '../../src/rules/file-rules.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
@@ -166,6 +166,40 @@ describe('recovery at the start of any command', () => {
     expect(leftovers(r.dir)).toEqual([]);
   });
 
+  it("stale with an answer kept and its tree's walk unchanged: a dead run's temp file is found in the walk's listings (no git look), removed and said, and the answer derived again", async () => {
+    const r = twoFiles();
+    // out/: a folder the scan does not walk (excluded), where a report may be written
+    r.commit({ 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nexclude: [out/]\n', 'out/README.md': 'reports\n' }, 'config');
+    const stale = ['stale', '--format', 'json', '--fail-on-stale', 'never', '-v'];
+    await runCli(['--repo', r.dir, ...stale]);
+    const reused = await runCli(['--repo', r.dir, ...stale]);
+    const quiet = JSON.parse(reused.out) as { stats: { reused?: unknown; gitProcesses: number } };
+    expect(quiet.stats.reused, reused.err).toBeDefined();
+    // a reused answer's run starts no `git ls-files --others`: its temp files are looked for in the walk's listings
+    expect(quiet.stats.gitProcesses).toBe(3);
+    const dead = deadPid();
+    const temp = `deploy/a/.values.yaml.pinwatch-${dead}-deadbeef.tmp`;
+    // in the folder the scan does not walk: only a git look finds it
+    const outside = `out/.report.html.pinwatch-${dead}-0badcafe.tmp`;
+    writeFileSync(join(r.dir, temp), newOf(A));
+    writeFileSync(join(r.dir, outside), '<html>');
+    const run = await runCli(['--repo', r.dir, ...stale]);
+    expect(run.code, run.err).toBe(0);
+    const json = JSON.parse(run.out) as { notes: string[]; stats: { reused?: unknown } };
+    expect(json.notes.filter((n) => /stale-temp-removed/.test(n))).toEqual([`${temp}: stale-temp-removed: removed ${temp}, a temp file left by an interrupted pinwatch write (pid ${dead}); the file it was for was not changed by it`]);
+    expect(json.stats.reused).toBeUndefined();
+    expect(run.err).toMatch(/tree snapshot not used: a killed run's temp files were removed in this run/);
+    expect(existsSync(join(r.dir, temp))).toBe(false);
+    expect(existsSync(join(r.dir, outside))).toBe(true);
+    // the walk changed (a new values file, not committed: a commit would add the temp file to git): git is asked, and
+    // finds the one in the excluded folder
+    mkdirSync(join(r.dir, 'deploy/c'));
+    writeFileSync(join(r.dir, 'deploy/c/values.yaml'), oldOf('deploy/c/values.yaml'));
+    const looked = await runCli(['--repo', r.dir, ...stale]);
+    expect((JSON.parse(looked.out) as { notes: string[] }).notes.filter((n) => /stale-temp-removed/.test(n))).toEqual([`${outside}: stale-temp-removed: removed ${outside}, a temp file left by an interrupted pinwatch write (pid ${dead}); the file it was for was not changed by it`]);
+    expect(existsSync(join(r.dir, outside))).toBe(false);
+  });
+
   it('a prepared journal (nothing replaced yet) is rolled back: old files, temps and backups removed, said', async () => {
     const r = twoFiles();
     await crashed(r.dir, 'prepared', []);
@@ -210,6 +244,20 @@ describe('recovery at the start of any command', () => {
     expect(existsSync(join(r.dir, stale))).toBe(false);
     expect(existsSync(join(r.dir, live))).toBe(true);
     expect([read(A), read(B)]).toEqual([oldOf(A), oldOf(B)]);
+  });
+});
+
+describe('tempsInListings: the temp files among directory listings (the walk of a tree check)', () => {
+  it.each<[string, [string, string[]][], string[]]>([
+    ['none', [['/r', ['values.yaml/f', 'deploy/d']]], []],
+    ['at the root and below, sorted', [['/r/deploy/a', ['.values.yaml.pinwatch-12-ab.tmp/f', 'values.yaml/f']], ['/r', ['.pinwatch.yaml.pinwatch-3-0f.bak/f']]], ['.pinwatch.yaml.pinwatch-3-0f.bak', 'deploy/a/.values.yaml.pinwatch-12-ab.tmp']],
+    ['a directory or a link by that name is no temp file', [['/r', ['.x.pinwatch-1-ab.tmp/d', '.y.pinwatch-1-ab.tmp/l']]], []],
+    ['names that only look alike', [['/r', ['x.pinwatch-1-ab.tmp/f', '.x.pinwatch-ab-1.tmp/f', '.x.pinwatch-1-ab.txt/f']]], []],
+    ['a name that is not UTF-8 (kept as NUL and base64)', [['/r', ['\0LnguGluLnBpbndhdGNoLTEtYWIudG1w/f']]], []],
+    ['a listing outside the root', [['/elsewhere', ['.x.pinwatch-1-ab.tmp/f']]], []],
+    ['the same listing twice', [['/r', ['.x.pinwatch-1-ab.tmp/f']], ['/r', ['.x.pinwatch-1-ab.tmp/f']]], ['.x.pinwatch-1-ab.tmp']],
+  ])('%s', (_what, listings, want) => {
+    expect(tempsInListings('/r', listings)).toEqual(want);
   });
 });
 
