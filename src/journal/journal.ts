@@ -396,11 +396,13 @@ export async function startRecovery(root: string, gitDir?: Promise<string | unde
 export function tempsInListings(root: string, listings: Iterable<readonly [string, readonly string[]]>): string[] {
   const out = new Set<string>();
   for (const [dir, list] of listings) {
-    const rel = relative(root, dir);
-    if (rel.startsWith('..') || isAbsolute(rel)) continue;
     for (const entry of list) {
-      const name = entry.slice(0, entry.lastIndexOf('/'));
-      if (entry.endsWith('/f') && PINWATCH_TEMP_NAME.test(name)) out.add(rel === '' ? name : `${rel.split(sep).join('/')}/${name}`);
+      // a cheap test first: a check lists thousands of directories, and almost never a temp file
+      if (!entry.includes('.pinwatch-') || !entry.endsWith('/f')) continue;
+      const name = entry.slice(0, -2);
+      const rel = relative(root, dir);
+      if (!PINWATCH_TEMP_NAME.test(name) || rel.startsWith('..') || isAbsolute(rel)) continue;
+      out.add(rel === '' ? name : `${rel.split(sep).join('/')}/${name}`);
     }
   }
   return [...out].sort();
