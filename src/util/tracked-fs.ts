@@ -646,11 +646,32 @@ function describeChange(was: string, now: string): string {
   return 'its inode was changed';
 }
 
+/**
+ * A directory's listing as listingOf gives it, read as UTF-8 names: a third
+ * cheaper than as bytes (no Buffer and strict decode per name; a fresh clone's
+ * check lists every directory again). Read as bytes when a name may not be
+ * UTF-8: reading as UTF-8 makes each invalid byte a U+FFFD, so a name without
+ * one was valid UTF-8 and reads as the strict decoder reads it (a leading
+ * U+FEFF, kept alike by both, is read as bytes all the same).
+ */
+function listedNow(path: PathLike): string[] | undefined {
+  let named: Dirent[];
+  try {
+    named = fs.readdirSync(path, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  if (named.some((d) => d.name.includes('\uFFFD') || d.name.charCodeAt(0) === 0xfeff)) {
+    const typed = listQuiet(path);
+    return typed && listingOf(path, typed);
+  }
+  return named.map((d) => `${d.name}/${typeLetter(d)}`).sort();
+}
+
 /** The directory's listing now, or why it no longer holds. */
 function listingNow(path: PathLike, dep: TouchedPath, shown: string, harmless: HarmlessEntry): { list: string[] } | { changed: string } {
-  const typed = listQuiet(path);
-  if (!typed) return { changed: `${shown} cannot be listed` };
-  const now = listingOf(path, typed);
+  const now = listedNow(path);
+  if (!now) return { changed: `${shown} cannot be listed` };
   const list = dep.list!;
   if (now.length === list.length && now.every((e, i) => e === list[i])) return { list: now };
   const was = new Set(dep.list);

@@ -101,6 +101,39 @@ describe('every read of the derivation is recorded', () => {
     }
   });
 
+  it('a directory listed again reads its names as recorded: bytes that are not UTF-8, a real U+FFFD and a leading BOM alike (and `listings` gives them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinwatch-tracked-names-'));
+    made.push(dir);
+    const sub = join(dir, 'names');
+    mkdirSync(sub);
+    const names: [string, Buffer][] = [
+      ['plain', Buffer.from('values.yaml')],
+      ['not UTF-8 (0xff)', Buffer.from([0x76, 0xff, 0x2e, 0x79])],
+      ['a real U+FFFD', Buffer.from('b\uFFFD.yaml')],
+      ['a leading BOM', Buffer.from('\uFEFFc.yaml')],
+    ];
+    for (const [, name] of names) writeFileSync(Buffer.concat([Buffer.from(`${sub}/`), name]), 'x\n');
+    // recorded as the walk lists (bytes), at a start long before: the listing's stat is trusted until it changes
+    const { record } = await tracked.recordReads(async () => void tracked.readdirWalkSync(sub, { withFileTypes: true, encoding: 'buffer' }), BigInt(Date.now() - 10_000) * 1_000_000n);
+    const recorded = record.paths.find((p) => p.p === sub)!.list!;
+    expect(recorded).toContain(`\0${Buffer.from([0x76, 0xff, 0x2e, 0x79]).toString('base64')}/f`);
+    expect(recorded).toEqual(expect.arrayContaining(['values.yaml/f', 'b\uFFFD.yaml/f', '\uFEFFc.yaml/f']));
+    for (const [what, name] of names) {
+      // the directory's stat changes (an entry added and taken out again): it is listed again, and holds
+      writeFileSync(join(sub, 'tmp'), '');
+      rmSync(join(sub, 'tmp'));
+      const check = tracked.checkRecord(record, () => false, undefined, { listings: true });
+      expect(check.holds, `${what}: ${check.reason}`).toBe(true);
+      expect(check.stats.listed, what).toBe(1);
+      expect(check.listings, what).toEqual([[sub, recorded]]);
+      // renamed: the listing differs, said with the name as the record has it
+      const path = Buffer.concat([Buffer.from(`${sub}/`), name]);
+      renameSync(path, join(sub, 'renamed'));
+      expect(tracked.checkRecord(record, () => false).reason, what).toMatch(/names: (new|removed) entry/);
+      renameSync(join(sub, 'renamed'), path);
+    }
+  });
+
   it('a realpath answer holds by the types of the directories above it, and a directory made a symlink breaks it', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pinwatch-tracked-real-')));
     made.push(dir);
