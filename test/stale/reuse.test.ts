@@ -141,6 +141,9 @@ const STEPS: Step[] = [
     },
     expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ },
   },
+  // where an image is pinned by tag and its recipe stamps that pin, provenance pairs the stamp with the pin by file and
+  // line: both move down together, the pairing holds, and so does the answer
+  { name: 'a line added above a stamped pin of an image pinned by tag', apply: (d) => prependCommit(d, 'packages/apps/dashboard/values.yaml', '# the dashboard chart\n', 'docs(dashboard): a header'), expect: { reused: 1, because: /\(shown where they are written now\); 1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged; 1 of them where an image is pinned by tag, none adding a tag judged\)/ } },
   // gateway now lists two commits of one author second (newestFirst's order, kept): a later change to another image's inputs is still judged alone
   { name: 'a file deleted inside an input directory', apply: (d) => (unlinkSync(join(d, 'internal/backup/drivers.go')), git(d, 'commit', '-qam', 'refactor(backup): drop drivers')), expect: { judged: ['backup-strategy-controller'], because: /answer not reused: [0-9a-f]{10} changes internal\/backup\/drivers\.go, an input of backup-strategy-controller/ } },
   // a third-party digest bumped beside a first-party pin (a Renovate PR): nothing judged moves
