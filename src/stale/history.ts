@@ -31,7 +31,7 @@ import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { Pin } from '../model/index.js';
 import type { StaleImage, StaleImageInput, StaleReport } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
-import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputs, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputsIn, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -256,10 +256,19 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
   timer.lap('ancestry');
   const changedOf = (i: number) => changed.get(graph.nodes[i]!.sha) ?? [];
   const byPath = commitsByPath(graph, changed);
-  const candidates = subjects.map((s, i) => {
+  // each build's superset as a bitmap: the commits of it that change an image's inputs are found beside its candidates
+  // (pickFacts keeps their keys when it has none: partial.ts can then judge a new candidate authored before them)
+  const supersetBits = new Map<string, Uint8Array>();
+  for (const [b, list] of supersets) {
+    const bits = new Uint8Array(graph.nodes.length);
+    for (const i of list) bits[i] = 1;
+    supersetBits.set(b, bits);
+  }
+  const touching = subjects.map((s, i) => {
     const b = ready[i];
-    return b ? touchingInputs(byPath, outside.get(b)!, inputMatcher(s.input.inputs!)) : undefined;
+    return b ? touchingInputsIn(byPath, [outside.get(b)!, supersetBits.get(b)!], inputMatcher(s.input.inputs!)) : undefined;
   });
+  const candidates = touching.map((t) => t?.[0]);
   const pools = subjects.map((_, i) => (ready[i] ? cherryPickPool(supersets.get(ready[i]!)!, candidates[i]!, changedOf, byTime) : []));
   const forPatchId = plausiblePicks(graph, candidates, pools, changedOf);
   timer.lap('match-inputs');
@@ -271,7 +280,7 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
     const list = candidates[i];
     if (!list) return undefined;
     const b = ready[i]!;
-    const picks = pickFacts(graph, fromHead, b, outside.get(b)!, supersets.get(b)!, list, changedOf, byTime, pickKeys);
+    const picks = pickFacts(graph, fromHead, b, outside.get(b)!, supersets.get(b)!, list, changedOf, byTime, pickKeys, touching[i]![1]);
     const poolIds = new Map<string, string>();
     for (const p of pools[i]!) {
       const id = ids.get(graph.nodes[p]!.sha);

@@ -27,8 +27,12 @@
  *   candidate whose key is among them, or one authored before that oldest
  *   candidate (the pool would grow for the old candidates too), or any new
  *   commit authored before the oldest commit outside the build (the superset
- *   would grow), is refused: a full judgement. Without old candidates the pool
- *   is empty while every new one is authored after the superset's newest commit.
+ *   would grow), is refused: a full judgement. Without old candidates the kept
+ *   `keys` are those of every superset commit that changes an input, whatever its
+ *   date (unshipped.ts PickFacts `inputKeys`): a partner changes the very paths its
+ *   candidate does, an input among them, so a new candidate whose key is not among
+ *   them has none, however old (an answer kept without them: the pool is empty
+ *   while every new one is authored after the superset's newest commit).
  * - Unshipped commits are listed newest first (unshipped.ts newestFirst: by author
  *   date, a tie each before its ancestors, then by id): the kept lists are in that
  *   order, the new commits are put in it among themselves (the ancestry of two
@@ -182,15 +186,18 @@ export async function judgeTouched(
     for (const c of candidates) {
       const node = graph.nodes[c.index]!;
       const t = times.get(node.sha)!;
-      if (facts.since !== Infinity) {
-        if (t < facts.since) return say(`gains ${node.sha.slice(0, 10)}, authored before its oldest candidate`);
+      if (facts.since !== Infinity && t < facts.since) return say(`gains ${node.sha.slice(0, 10)}, authored before its oldest candidate`);
+      // the keys hold every superset commit authored since the oldest candidate, or (no candidate yet: `inputKeys`)
+      // every one that changes an input, whatever its date: where a partner of this one could be
+      if (facts.since !== Infinity || facts.inputKeys) {
         const key = pathsKey(changedOf.get(node.sha) ?? []);
         if (facts.keys.includes(pickKey(key, 's', node.subject)) || facts.keys.includes(pickKey(key, 'd', node.date))) return say(`gains ${node.sha.slice(0, 10)}, which may be a cherry-pick of a commit in its build`);
       }
       since = Math.min(since, t);
     }
-    if (facts.since === Infinity && candidates.length > 0 && since <= facts.supersetNewest) return say('gains a commit authored before the newest commit of its build\'s history');
-    next.push(candidates.length === 0 ? facts : { ...facts, since, keys: facts.since === Infinity ? [] : facts.keys });
+    if (facts.since === Infinity && !facts.inputKeys && candidates.length > 0 && since <= facts.supersetNewest) return say('gains a commit authored before the newest commit of its build\'s history');
+    // with no old candidate the pool was empty: its keys are those of the inputs' commits (inputKeys), or none when every new one is newer than the superset
+    next.push(candidates.length === 0 ? facts : { ...facts, since, keys: facts.since === Infinity && !facts.inputKeys ? [] : facts.keys });
     if (candidates.length > 0) plans.push({ k, candidates });
   }
 

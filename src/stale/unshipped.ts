@@ -46,18 +46,25 @@ const pathIndexes = new WeakMap<Map<string, number[]>, PathIndex>();
  * matcher looks up its own patterns there, not every path.
  */
 export function touchingInputs(byPath: Map<string, number[]>, outside: Uint8Array, matcher: InputMatcher): Candidate[] {
-  const hits = new Map<number, string[]>();
+  return touchingInputsIn(byPath, [outside], matcher)[0]!;
+}
+
+/** touchingInputs for each of several bitmaps, the matcher asked once: one list per bitmap. */
+export function touchingInputsIn(byPath: Map<string, number[]>, bitmaps: readonly Uint8Array[], matcher: InputMatcher): Candidate[][] {
+  const hits = bitmaps.map(() => new Map<number, string[]>());
   let paths = pathIndexes.get(byPath);
   if (!paths) pathIndexes.set(byPath, (paths = pathIndex(byPath.keys())));
   for (const path of matcher.matching(paths)) {
     for (const index of byPath.get(path)!) {
-      if (!outside[index]) continue;
-      const list = hits.get(index);
-      if (list) list.push(path);
-      else hits.set(index, [path]);
+      for (let b = 0; b < bitmaps.length; b++) {
+        if (!bitmaps[b]![index]) continue;
+        const list = hits[b]!.get(index);
+        if (list) list.push(path);
+        else hits[b]!.set(index, [path]);
+      }
     }
   }
-  return [...hits].map(([index, paths]) => ({ index, paths: paths.sort() }));
+  return hits.map((h) => [...h].map(([index, paths]) => ({ index, paths: paths.sort() })));
 }
 
 /** Node indices sorted by author time, oldest first, with the times, for pool lookups. */
@@ -134,6 +141,14 @@ export interface PickFacts {
   since: number;
   /** pickKey of every superset commit authored at or after `since`, by subject and by date: a candidate whose key is here may have a partner. */
   keys: number[];
+  /**
+   * Set when the image had no candidate (`since` Infinity): `keys` then hold the
+   * pickKeys of every superset commit that changes one of its inputs, whatever
+   * its date. A commit that could pair with a candidate changes the very paths
+   * it does, an input among them, so a new candidate authored before the
+   * superset's newest commit may have a partner only when its key is here.
+   */
+  inputKeys?: true;
 }
 
 /** The changed paths of a commit as plausiblePicks compares them (sorted, NUL-joined; '' for none). */
@@ -162,25 +177,26 @@ export function pickKey(paths: string, kind: 's' | 'd', value: string): number {
 export type PickKeyMemo = Map<number, readonly number[]>;
 
 /** The pick facts of one image judged from `build` (history.ts judge: the same graph, bitmaps, superset and candidates). */
-export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: string, outside: Uint8Array, superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex, memo: PickKeyMemo = new Map()): PickFacts {
+export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: string, outside: Uint8Array, superset: number[], candidates: Candidate[], changedOf: (index: number) => string[], index: TimeIndex, memo: PickKeyMemo = new Map(), inputTouching?: readonly Candidate[]): PickFacts {
   const b = graph.index.get(build);
   let since = Infinity;
   for (const c of candidates) since = Math.min(since, index.times[c.index]!);
   let supersetNewest = -Infinity;
   for (const p of superset) supersetNewest = Math.max(supersetNewest, index.times[p]!);
   const keys = new Set<number>();
-  if (since !== Infinity) {
-    for (const p of superset) {
-      if (!(index.times[p]! >= since)) continue;
-      let pair = memo.get(p);
-      if (!pair) {
-        const k = pathsKey(changedOf(p));
-        memo.set(p, (pair = k === '' ? [] : [pickKey(k, 's', graph.nodes[p]!.subject), pickKey(k, 'd', graph.nodes[p]!.date)]));
-      }
-      for (const key of pair) keys.add(key);
+  const add = (p: number) => {
+    let pair = memo.get(p);
+    if (!pair) {
+      const k = pathsKey(changedOf(p));
+      memo.set(p, (pair = k === '' ? [] : [pickKey(k, 's', graph.nodes[p]!.subject), pickKey(k, 'd', graph.nodes[p]!.date)]));
     }
-  }
-  return { inHead: b !== undefined && fromHead[b] === 1, oldestOutside: oldestTime(outside, index), supersetNewest, since, keys: [...keys] };
+    for (const key of pair) keys.add(key);
+  };
+  if (since !== Infinity) {
+    for (const p of superset) if (index.times[p]! >= since) add(p);
+  } else if (inputTouching) for (const c of inputTouching) add(c.index);
+  const inputKeys = since === Infinity && inputTouching !== undefined;
+  return { inHead: b !== undefined && fromHead[b] === 1, oldestOutside: oldestTime(outside, index), supersetNewest, since, keys: [...keys], ...(inputKeys ? { inputKeys: true as const } : {}) };
 }
 
 /**

@@ -278,6 +278,33 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect(after.images.find((i) => i.image === 'gateway')!.cherryPicked).toHaveLength(2);
   }, 120_000);
 
+  it('an image with no candidate, whose build holds a commit authored late: a new candidate authored before it is judged alone unless its key pairs with a commit of the build', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-late-')), 'repo'));
+    made.push(join(dir, '..'));
+    const step = judgedStep(dir);
+    await run(dir, STALE, true);
+    // a commit of gateway's next build authored late (a rebased branch keeps its author date): the build's history
+    // then holds a commit newer than the commits outside it, so its cherry-pick superset is not empty
+    commitAuthored(dir, 'cmd/gateway/main.go', '\n// late\n', 'fix(gateway): late-dated', '2026-12-31T00:00:00Z');
+    const late = git(dir, 'rev-parse', 'HEAD');
+    replaceInFile(dir, 'packages/system/gateway/values.yaml', /sha256:[0-9a-f]{64}/, `sha256:${'b2'.repeat(32)}`, 'chore(gateway): repin, built from the late commit');
+    const built = await step('gateway repinned (built from the late commit): current, no candidate', /answer not reused: [0-9a-f]{10} changes packages\/system\/gateway\/values\.yaml, a pin file of gateway/);
+    expect(built.images.find((i) => i.image === 'gateway')).toMatchObject({ unshipped: [] });
+    // a PR's commit to another input, authored now (before the late commit): no commit of the build changes its paths
+    git(dir, 'checkout', '-qb', 'pr');
+    commitFile(dir, 'cmd/gateway/other.go', 'package main\n', 'feat(gateway): other');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge pr (#96)', 'pr');
+    await step('an input commit authored before the build\'s newest commit', ['gateway']);
+    // the late commit reverted, then applied again under its subject: the second may pair with the build's, judged in full
+    git(dir, 'revert', '--no-edit', late);
+    await step('the late commit reverted', ['gateway']);
+    appendFileSync(join(dir, 'cmd/gateway/main.go'), '\n// late\n');
+    git(dir, 'commit', '-qam', 'fix(gateway): late-dated');
+    const again = await step('the late commit applied again (its paths and subject)', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, which may be a cherry-pick of a commit in its build/);
+    expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: late }]);
+  }, 120_000);
+
   it('an image built off the judged history (a side branch) is judged again alone, until that branch is merged', async () => {
     const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-offhead-')), 'repo'));
     made.push(join(dir, '..'));
