@@ -651,21 +651,17 @@ function describeChange(was: string, now: string): string {
  * cheaper than as bytes (no Buffer and strict decode per name; a fresh clone's
  * check lists every directory again). Read as bytes when a name may not be
  * UTF-8: reading as UTF-8 makes each invalid byte a U+FFFD, so a name without
- * one was valid UTF-8 and reads as the strict decoder reads it (a leading
- * U+FEFF, kept alike by both, is read as bytes all the same).
+ * one was valid UTF-8 and reads as the strict decoder reads it.
  */
 function listedNow(path: PathLike): string[] | undefined {
-  let named: Dirent[];
+  let named: Dirent[] | Dirent<Buffer>[] | undefined;
   try {
     named = fs.readdirSync(path, { withFileTypes: true });
   } catch {
     return undefined;
   }
-  if (named.some((d) => d.name.includes('\uFFFD') || d.name.charCodeAt(0) === 0xfeff)) {
-    const typed = listQuiet(path);
-    return typed && listingOf(path, typed);
-  }
-  return named.map((d) => `${d.name}/${typeLetter(d)}`).sort();
+  if (named.some((d) => d.name.includes('\uFFFD'))) named = listQuiet(path);
+  return named && listingOf(path, named);
 }
 
 /** The directory's listing now, or why it no longer holds. */
