@@ -160,7 +160,7 @@ export async function judgeStale(repoRoot: string, config: Config, opts: StaleRe
         if (shown) {
           history?.close();
           const moved = JSON.stringify(shown) !== JSON.stringify(reuse.kept.report.images);
-          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged${moved ? ' (shown where they are written now)' : ''}; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
+          cache.note(`answer reused from ${verdict.tip.slice(0, 10)}: ${changed}, but the images derived from it are the ones it judged${moved ? ' (shown where they are written now)' : ''}; ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits, verdict.unjudged)}`);
           const kept = { ...reuse.kept, report: { ...reuse.kept.report, images: shown } };
           if (derived.snapshot.id) keepOnSnapshot(repoRoot, cache, { ...reuse, kept }, derived.snapshot.id, notes);
           const reused = { ...reusedReport(kept, verdict, opts.now ?? new Date(), tree.start.processes, { tree: tree.start.tree ?? 0, reuse: Math.round(nowMs() - tree.start.ms) }), notes };

@@ -47,8 +47,9 @@
  *   describeCommit): its PR owner is the first-parent commit among the new ones
  *   that brought it in (the answer's commit is on HEAD's first-parent chain).
  * Anything else (a root commit, a date that does not parse, an image with no
- * pick facts, an `unknown` one touched) is refused with the reason, and the full
- * judgement runs.
+ * pick facts) is refused with the reason, and the full judgement runs. An
+ * `unknown` image is never touched (reuse.ts touchesOf: it was not judged, so
+ * no commit changes its answer).
  */
 import { createHash } from 'node:crypto';
 import { graphOf } from '../git/history.js';
@@ -157,14 +158,15 @@ export async function judgeTouched(
   const inputsOf = new Map(images.map((i) => [`${i.image}\0${i.repository}`, i]));
 
   // the history of touched images' builds that the answer's commit does not reach (one `git rev-list`, only when some was built off it)
-  const offHead = shown.filter((image, k) => names.has(image.image) && picks.picks[k] && !picks.picks[k]!.inHead && image.builtFrom).map((image) => image.builtFrom!.commit);
+  const offHead = shown.filter((image, k) => names.has(image.image) && image.status !== 'unknown' && picks.picks[k] && !picks.picks[k]!.inHead && image.builtFrom).map((image) => image.builtFrom!.commit);
   const inBuilds = offHead.length === 0 ? new Set<string>() : await historyNotAt(repo, offHead, touched.tip);
 
   const plans: { k: number; candidates: ReturnType<typeof touchingInputs> }[] = [];
   const next: (PickFacts | undefined)[] = [];
   for (const [k, image] of shown.entries()) {
     const facts = picks.picks[k];
-    if (!names.has(image.image)) {
+    // an `unknown` image of a touched name (another pin of that name was judged) was not judged: untouched (reuse.ts touchesOf)
+    if (!names.has(image.image) || image.status === 'unknown') {
       // untouched: the same judgement; its facts stay true unless a new commit is older than the oldest outside its build
       next.push(facts && oldestNew >= facts.oldestOutside ? facts : undefined);
       continue;

@@ -22,7 +22,8 @@
  *   process; merges diffed against their first parent, root commits in full)
  *   changes no path any judged image's input matcher matches
  *   (sources/matcher.ts inputMatcher over its patterns and ignores, the matcher
- *   the judge uses) and no pinwatch config file; adds no judged digest to, and
+ *   the judge uses; an `unknown` image was not judged: its inputs may change)
+ *   and no pinwatch config file; adds no judged digest to, and
  *   takes none out of, a pin file or a file the scan would read as one
  *   (`digestEdits`: the digests the old and new blobs hold, one `cat-file`);
  *   and adds, to no pin file where an image is pinned by tag, a tag of an
@@ -56,7 +57,11 @@
  *   lookups (checked again); git-tag from the tags (hashed again) and their
  *   trees (immutable). The shallow boundary is checked. So every build commit B
  *   is the same, and B's history is fixed.
- * - Unshipped commits of an image are the non-merge commits HEAD reaches that B
+ * - An image is `unknown` exactly when it was not judged (history.ts toImage):
+ *   no method gave a build commit, or it has no inputs. Its answer is that
+ *   provenance (the same, above) and its inputs (the snapshot): no commit is
+ *   listed for it, so a commit of N that changes its inputs changes nothing.
+ * - Unshipped commits of a judged image are the non-merge commits HEAD reaches that B
  *   does not and that touch its inputs: those of N touch none, the others are
  *   T0's, unchanged. Cherry-pick pools lie in B's history and are filtered by
  *   the candidates' dates and paths: unchanged. The window reads until the
@@ -162,7 +167,7 @@ export interface Touched {
 }
 
 /** One run's decision: reuse the kept answer (with what to say), or why not (`touched`: only image inputs were). */
-export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number; quietTagEdits?: number } | { ok: false; reason: string; touched?: Touched }) & {
+export type Verdict = ({ ok: true; head: string; newCommits: number; tip: string; ms: number; quietPinEdits?: number; quietTagEdits?: number; unjudged?: string[] } | { ok: false; reason: string; touched?: Touched }) & {
   /** Git processes the check started after its first ones (the blob reader of `digestEdits`, the tag log of `tagAdditions`), which a full judgement counts as its own. */
   spawned?: number;
 };
@@ -277,7 +282,8 @@ async function checkFacts(root: string, rev: string, kept: KeptAnswer, config: C
     const only = touches.blocking ? undefined : { images: kept.report.images.map((i) => i.image).filter((n, i, all) => touches.inputs.has(n) && all.indexOf(n) === i), commits, head: head.commit, tip, ms };
     return { ok: false, reason: touches.first, ...(only ? { touched: only } : {}), ...spawned };
   }
-  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms, ...(touches.quietPinEdits > 0 ? { quietPinEdits: touches.quietPinEdits } : {}), ...(touches.quietTagEdits > 0 ? { quietTagEdits: touches.quietTagEdits } : {}), ...spawned };
+  const unjudged = kept.report.images.map((i) => i.image).filter((n, i, all) => touches.unjudged.has(n) && all.indexOf(n) === i);
+  return { ok: true, head: head.commit, newCommits: commits.length, tip, ms, ...(touches.quietPinEdits > 0 ? { quietPinEdits: touches.quietPinEdits } : {}), ...(touches.quietTagEdits > 0 ? { quietTagEdits: touches.quietTagEdits } : {}), ...(unjudged.length > 0 ? { unjudged } : {}), ...spawned };
 }
 
 /** What the new commits do to the digests and tags judged, for `touchesOf`: which changes add or take out a digest, which add a tag, of which files. */
@@ -357,26 +363,31 @@ export function firstTouch(commits: readonly HistoryCommit[], report: Pick<Answe
  * is blocking (a full judgement: a config file; a pin file, unless `edits` says
  * the change adds or takes out no judged digest and every image pinned there
  * carries one; a file the scan would read as a pin file that gains or loses a
- * judged digest); the images whose inputs any touches; how many changes to pin
+ * judged digest); the judged images whose inputs any touches, and the images
+ * not judged (`unknown`) whose inputs any touches (said, never blocking); how many changes to pin
  * files were found to leave every judged digest where it was.
  */
-export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): { first?: string; blocking: boolean; inputs: Set<string>; quietPinEdits: number; quietTagEdits: number } {
+export function touchesOf(commits: readonly HistoryCommit[], report: Pick<AnswerReport, 'images'>, edits?: DigestEdits): { first?: string; blocking: boolean; inputs: Set<string>; unjudged: Set<string>; quietPinEdits: number; quietTagEdits: number } {
   const pins = new Map<string, string>();
   for (const img of report.images) for (const p of img.pins) pins.set(p.file, img.image);
   const byDigest = digestPinned(report);
   // which images' inputs each changed path is, every matcher asked once over an index of the distinct paths (as the judge asks)
   const index = pathIndex(new Set(commits.flatMap((c) => c.entries.map((e) => e.path))));
+  // an image not judged (`unknown`: no build commit, or no inputs) lists no commit, and no commit changes why: its inputs are matched only to say so
   const inputOf = new Map<string, string[]>();
+  const unjudgedOf = new Map<string, string[]>();
   for (const img of report.images) {
     const m = inputMatcher({ image: img.image, inputs: img.inputs.patterns, ignore: img.inputs.ignore, steps: [] });
+    const of = img.status === 'unknown' ? unjudgedOf : inputOf;
     for (const path of m.matching(index)) {
-      const list = inputOf.get(path);
-      if (!list) inputOf.set(path, [img.image]);
+      const list = of.get(path);
+      if (!list) of.set(path, [img.image]);
       else if (!list.includes(img.image)) list.push(img.image);
     }
   }
   let first: string | undefined;
   const inputs = new Set<string>();
+  const unjudged = new Set<string>();
   let quietPinEdits = 0;
   let quietTagEdits = 0;
   for (const c of commits) {
@@ -386,7 +397,7 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
       // a blocking change means a full judgement: the first change is all that is said then
       const blocking = (what: string) => {
         say(what);
-        return { first: first!, blocking: true, inputs, quietPinEdits, quietTagEdits };
+        return { first: first!, blocking: true, inputs, unjudged, quietPinEdits, quietTagEdits };
       };
       if (pins.has(path)) {
         const of = `a pin file of ${pins.get(path)}`;
@@ -404,9 +415,10 @@ export function touchesOf(commits: readonly HistoryCommit[], report: Pick<Answer
         say(`an input of ${image}`);
         inputs.add(image);
       }
+      for (const image of unjudgedOf.get(path) ?? []) unjudged.add(image);
     }
   }
-  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs, quietPinEdits, quietTagEdits };
+  return { ...(first !== undefined ? { first } : {}), blocking: false, inputs, unjudged, quietPinEdits, quietTagEdits };
 }
 
 /** The kept answer, as this run's: HEAD, ages at this run's clock, this run's stats. */
@@ -422,13 +434,14 @@ export function reusedReport(kept: KeptAnswer, verdict: Extract<Verdict, { ok: t
   };
 }
 
-/** The -v words for changes to pin files that left every judged digest where it was. */
-export const quietText = (n: number | undefined, tagged?: number): string =>
-  n ? ` (${n} change(s) to pin files, none adding or taking out a digest judged${tagged ? `; ${tagged} of them where an image is pinned by tag, none adding a tag judged` : ''})` : '';
+/** The -v words for changes to pin files that left every judged digest where it was, and for inputs of images not judged that changed. */
+export const quietText = (n: number | undefined, tagged?: number, unjudged?: readonly string[]): string =>
+  (n ? ` (${n} change(s) to pin files, none adding or taking out a digest judged${tagged ? `; ${tagged} of them where an image is pinned by tag, none adding a tag judged` : ''})` : '') +
+  (unjudged?.length ? ` (inputs changed of ${unjudged.length} image(s) not judged, whose answer no commit changes: ${unjudged.join(', ')})` : '');
 
 /** Say under -v what happened to the answer. */
 export function noteVerdict(cache: Cache, verdict: Verdict | { ok: false; reason: string }): void {
-  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits)}`);
+  if (verdict.ok) cache.note(`answer reused from ${short(verdict.tip)}: ${verdict.newCommits} new commit(s) touch no image's pins or inputs${quietText(verdict.quietPinEdits, verdict.quietTagEdits, verdict.unjudged)}`);
   else cache.note(`answer not reused: ${verdict.reason}`);
 }
 

@@ -204,6 +204,23 @@ const STEPS: Step[] = [
   { name: 'another image selection (--only)', apply: () => undefined, args: ['gateway'], expect: /answer not reused: none kept for this checkout path, these options/ },
   { name: 'the same selection after an unrelated commit', apply: (d) => commitFile(d, 'NOTES.txt', 'only\n', 'docs: only', true), args: ['gateway'], expect: 1 },
   { name: 'all images again after that commit', apply: () => undefined, expect: 1 },
+  // an image not judged (`unknown`: pinned :latest, no method dates it) lists no commit: a change to its inputs changes nothing
+  { name: 'pinwatch.yaml gives inputs to an image no method dates', apply: (d) => commitFile(d, 'pinwatch.yaml', 'images:\n  migration-controller:\n    inputs: ["cmd/migration-controller/**"]\n', 'chore: migration-controller inputs', true), expect: /answer not reused: none kept for this checkout path, these options/ },
+  { name: 'a new commit to an input of that image, not judged', apply: (d) => commitFile(d, 'cmd/migration-controller/main.go', 'package main\n', 'feat(migration): start'), expect: { reused: 1, because: /1 new commit\(s\) touch no image's pins or inputs \(inputs changed of 1 image\(s\) not judged, whose answer no commit changes: migration-controller\)/ } },
+  {
+    name: 'one commit to inputs of a judged image and of that one',
+    apply: (d) => {
+      appendFileSync(join(d, 'cmd/migration-controller/main.go'), '// more\n');
+      commitFile(d, 'cmd/gateway/main.go', '\n// both\n', 'fix: gateway and migration', true);
+    },
+    expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ },
+  },
+  // an image of a judged image's name that is not judged itself (another repository, pinned :main): the judged one alone is judged again
+  { name: 'a second pin named gateway, of a repository nothing builds', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', 'staging:\n  image: "ghcr.io/acme/platform/staging/gateway:main"\n', 'chore(gateway): a staging pin', true), expect: /answer not reused: the tree snapshot does not hold \(.*gateway\/values\.yaml changed/ },
+  { name: 'a new commit to an input of the gateway that is judged', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// staging\n', 'fix(gateway): staging', true), expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ } },
+  // a git tag of its form dates it: judged from then on, and a change to its inputs is judged again
+  { name: 'a git tag that dates that image', apply: (d) => git(d, 'tag', 'migration-controller-latest', 'HEAD~1'), expect: /answer not reused: the git tags changed/ },
+  { name: 'a new commit to its inputs, now that it is judged', apply: (d) => commitFile(d, 'cmd/migration-controller/main.go', '// fix\n', 'fix(migration): fix', true), expect: { judged: ['migration-controller'], because: /answer not reused: [0-9a-f]{10} changes cmd\/migration-controller\/main\.go, an input of migration-controller/ } },
 ];
 
 describe('a kept stale answer is reused only when nothing it depends on changed', () => {
