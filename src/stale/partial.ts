@@ -15,6 +15,8 @@
  *   build's history authored at or after its oldest candidate, which is no older
  *   than the oldest commit outside the build, so a new commit authored earlier
  *   than that (which widens the superset the pool is cut from) adds nothing to it.
+ *   Its pick facts are kept as they are: `oldestOutside` may then be later than the
+ *   oldest commit outside the build, which only refuses more (below).
  * - A touched image whose build commit is in the answer's HEAD history (kept
  *   `inHead`): no new commit is in the build's history, so every new non-merge
  *   commit that touches an input is a candidate. One built off that history (a
@@ -25,14 +27,17 @@
  *   author date: history.ts plausiblePicks): the kept `keys` hold those pairs
  *   of every superset commit authored since the oldest candidate, so a new
  *   candidate whose key is among them, or one authored before that oldest
- *   candidate (the pool would grow for the old candidates too), or any new
- *   commit authored before the oldest commit outside the build (the superset
- *   would grow), is refused: a full judgement. Without old candidates the kept
+ *   candidate (the pool would grow for the old candidates too), or one authored
+ *   before the kept `oldestOutside` (its pool would reach past the superset the
+ *   keys were taken from), is refused: a full judgement. A new commit that is
+ *   no candidate widens the superset however old it is, but no pool: a pool is
+ *   cut at its oldest candidate. Without old candidates the kept
  *   `keys` are those of every superset commit that changes an input, whatever its
  *   date (unshipped.ts PickFacts `inputKeys`): a partner changes the very paths its
- *   candidate does, an input among them, so a new candidate whose key is not among
- *   them has none, however old (an answer kept without them: the pool is empty
- *   while every new one is authored after the superset's newest commit).
+ *   candidate does, an input among them, so a new candidate (no older than
+ *   `oldestOutside`) whose key is not among them has none (an answer kept without
+ *   them: the pool is empty while every new one is authored after the superset's
+ *   newest commit).
  * - Unshipped commits are listed newest first (unshipped.ts newestFirst: by author
  *   date, a tie each before its ancestors, then by id): the kept lists are in that
  *   order, the new commits are put in it among themselves (the ancestry of two
@@ -144,7 +149,6 @@ export async function judgeTouched(
     if (Number.isNaN(t)) return refuse(`the author date of ${c.sha.slice(0, 10)} does not parse`);
     times.set(c.sha, t);
   }
-  const oldestNew = Math.min(...times.values());
   // a full run lists unshipped and cherry-picked commits in newestFirst's order, which the kept lists hold
   for (const image of shown) {
     if (image.unshipped.some((u) => Number.isNaN(Date.parse(u.date)))) return refuse(`${image.image} lists an unshipped commit whose author date does not parse`);
@@ -167,8 +171,9 @@ export async function judgeTouched(
     const facts = picks.picks[k];
     // an `unknown` image of a touched name (another pin of that name was judged) was not judged: untouched (reuse.ts touchesOf)
     if (!names.has(image.image) || image.status === 'unknown') {
-      // untouched: the same judgement; its facts stay true unless a new commit is older than the oldest outside its build
-      next.push(facts && oldestNew >= facts.oldestOutside ? facts : undefined);
+      // untouched: the same judgement and the same facts (a new commit older than `oldestOutside` widens the superset,
+      // not the pool of any candidate a later run accepts: those are authored at or after it)
+      next.push(facts);
       continue;
     }
     const say = (why: string) => refuse(`${image.image} ${why}`);
@@ -180,7 +185,6 @@ export async function judgeTouched(
     }
     if (!image.builtFrom || (image.status !== 'stale' && image.status !== 'current') || image.rebuild) return say(`is ${image.status}`);
     if ([facts.oldestOutside, facts.since, facts.supersetNewest].some(Number.isNaN)) return say('has pick facts that are not numbers');
-    if (oldestNew < facts.oldestOutside) return say('gains a new commit authored before the oldest commit outside its build');
     const input = inputsOf.get(`${image.image}\0${image.repository}`);
     if (!input?.inputs || input.inputs.unknownReason) return say('has no build inputs now');
     const candidates = touchingInputs(byPath, outside, inputMatcher(input.inputs));
@@ -188,6 +192,8 @@ export async function judgeTouched(
     for (const c of candidates) {
       const node = graph.nodes[c.index]!;
       const t = times.get(node.sha)!;
+      // its pool reaches back to it, past the superset the kept keys were taken from
+      if (t < facts.oldestOutside) return say(`gains ${node.sha.slice(0, 10)}, authored before the oldest commit outside its build`);
       if (facts.since !== Infinity && t < facts.since) return say(`gains ${node.sha.slice(0, 10)}, authored before its oldest candidate`);
       // the keys hold every superset commit authored since the oldest candidate, or (no candidate yet: `inputKeys`)
       // every one that changes an input, whatever its date: where a partner of this one could be

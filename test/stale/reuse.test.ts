@@ -122,7 +122,7 @@ const STEPS: Step[] = [
   { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ } },
   { name: 'an input commit whose body has a Fixes: trailer', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// tidy\n', 'chore(gateway): tidy\n\nFixes: #12', true), expect: { judged: ['gateway'], because: /an input of gateway/ } },
   { name: 'a commit to go.mod, an input of every Go image', apply: (d) => commitFile(d, 'go.mod', '\n// deps\n', 'chore(deps): bump', true), expect: { judged: GO_IMAGES, because: /changes go\.mod, an input of / } },
-  { name: 'an input commit authored before the oldest unshipped commit (a rebased branch)', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// old\n', 'fix(gateway): old work', '2026-01-01T00:00:00Z'), expect: /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/ },
+  { name: 'an input commit authored before the oldest unshipped commit (a rebased branch)', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// old\n', 'fix(gateway): old work', '2026-01-01T00:00:00Z'), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored before the oldest commit outside its build/ },
   { name: 'an input commit authored at the same second as an unshipped one', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// tie\n', 'fix(gateway): tie', authorDateOf(d, 'HEAD')), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored at the same second as an unshipped commit it lists/ },
   // a pin file edited outside its pins: no digest judged comes or goes, the images are the same (the file is read again)
   { name: 'a new commit to a pin file, outside its pins', apply: (d) => commitFile(d, 'packages/system/gateway/values.yaml', '# a comment\n', 'chore(gateway): comment', true), expect: { reused: 1, because: /answer reused from [0-9a-f]{10}: the tree snapshot does not hold \(.*gateway\/values\.yaml changed .*\), but the images derived from it are the ones it judged; 1 new commit\(s\) touch no image's pins or inputs \(1 change\(s\) to pin files, none adding or taking out a digest judged\)/ } },
@@ -322,6 +322,29 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: late }]);
   }, 120_000);
 
+  it('a new commit authored before the oldest commit outside a build widens no pool unless it touches the inputs: judged alone, and every pick fact kept', async () => {
+    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-old-')), 'repo'));
+    made.push(join(dir, '..'));
+    const step = judgedStep(dir);
+    await run(dir, STALE, true);
+    // a docs branch started long ago (its author date kept, before any commit of the demo), merged beside a gateway fix
+    git(dir, 'checkout', '-qb', 'docs');
+    commitAuthored(dir, 'docs/release.md', '\nold notes\n', 'docs: old notes', '2025-01-01T00:00:00Z');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge docs (#97)', 'docs');
+    const merged = await run(dir, STALE, true);
+    expect(merged.reused, 'the docs merge touches nothing judged').toMatchObject({ newCommits: 2 });
+    commitFile(dir, 'cmd/gateway/main.go', '\n// fix\n', 'fix(gateway): after the docs merge', true);
+    // on the build before: "gateway gains a new commit authored before the oldest commit outside its build"
+    await step('a gateway fix on top of an old-authored commit', ['gateway']);
+    // billing was untouched there: its pick facts were kept (on the build before they were dropped: "has no pick facts kept")
+    commitFile(dir, 'internal/billing/ledger.go', '\n// fix\n', 'fix(billing): ledger', true);
+    await step('then a billing fix', ['billing-controller']);
+    // a candidate authored that early: its pool would reach past the superset the keys were taken from
+    commitAuthored(dir, 'cmd/gateway/main.go', '\n// early\n', 'fix(gateway): early work', '2025-02-01T00:00:00Z');
+    await step('a gateway commit authored before the oldest commit outside its build', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored before the oldest commit outside its build/);
+  }, 120_000);
+
   it('an image built off the judged history (a side branch) is judged again alone, until that branch is merged', async () => {
     const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-offhead-')), 'repo'));
     made.push(join(dir, '..'));
@@ -357,7 +380,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     git(dir, 'revert', '--no-edit', picked);
     await step('the pick reverted', ['gateway']);
     git(dir, 'cherry-pick', picked);
-    const again = await step('the pick cherry-picked back', /answer not judged again for the touched images alone: gateway gains a new commit authored before the oldest commit outside its build/);
+    const again = await step('the pick cherry-picked back', /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored before the oldest commit outside its build/);
     expect(again.images.find((i) => i.image === 'gateway')!.cherryPicked).toEqual([{ commit: git(dir, 'rev-parse', 'HEAD'), equals: picked }]);
   }, 120_000);
 
