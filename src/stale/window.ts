@@ -39,6 +39,8 @@ export interface StartedHistory {
   blobs?: BlobDigests;
   /** Digest changes by blob pair, kept by earlier runs (their blobs are not read) and grown by this one. */
   changes: DigestChanges;
+  /** Whether this run keeps what it read for the next (the cache is on, and history is trusted): `readWindow` then keeps every change whose blobs it read. */
+  keeps?: boolean;
   /**
    * Once the scan knows which files hold pins: read the blobs the first commits'
    * changes to them name, so `cat-file` works while the recipe model is read;
@@ -260,6 +262,7 @@ export function startHistory(repo: string, rev = 'HEAD', asked?: Pick<AskedFacts
     rev,
     stream: opened.stream,
     changes: opened.changes,
+    keeps: cache.enabled && !opened.untrusted,
     facts,
     prefetch(files, pinLike) {
       if (started.blobs) return;
@@ -377,7 +380,34 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   } finally {
     stream.stop();
     batch.close();
+    if (started.keeps) keepReadChanges(stream.commits, asks, texts, started.changes);
   }
+}
+
+const NO_DIGESTS: ReadonlySet<string> = new Set();
+
+/**
+ * Add to `changes` the change of every entry `asks` takes whose blobs were read
+ * (the prefetch reads ahead of what the analysis settles on): a fact of two blob
+ * ids, kept with the history so that a later run that searches for a digest this
+ * one did not (a pin bump: is the new digest a return?) reads no blob of them again.
+ */
+export function keepReadChanges(commits: readonly HistoryCommit[], asks: (e: RawEntry) => boolean, texts: BlobDigests, changes: DigestChanges): number {
+  const held = (id: string): ReadonlySet<string> | undefined => (isNullBlob(id) ? NO_DIGESTS : texts.has(id) ? (texts.digests(id) ?? NO_DIGESTS) : undefined);
+  let added = 0;
+  for (const c of commits) {
+    for (const e of c.entries) {
+      if (!asks(e)) continue;
+      const key = changeKey(e);
+      if (changes.has(key)) continue;
+      const before = held(e.oldBlob);
+      const after = before && held(e.newBlob);
+      if (!before || !after) continue;
+      changes.set(key, { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) });
+      added++;
+    }
+  }
+  return added;
 }
 
 function merged(main: readonly HistoryCommit[], extra: readonly HistoryCommit[]): HistoryCommit[] {

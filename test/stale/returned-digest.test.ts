@@ -6,9 +6,8 @@
  * merged before the rollback, and `current`, also with the whole history read
  * (the first addition lies in the history every build shares).
  */
-import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeRepo, type TestRepo } from '../support/repo.js';
+import { filler, makeRepo, type TestRepo } from '../support/repo.js';
 import { runCli } from '../support/io.js';
 import { computeStale } from '../../src/stale/history.js';
 import { DIGEST, image, inputs, pin, values } from '../support/stale.js';
@@ -19,20 +18,6 @@ const NOW = new Date('2026-03-01T00:00:00Z');
 const [A, O] = ['charts/a/values.yaml', 'charts/o/values.yaml'];
 const REF = `ghcr.io/acme/c:v1.1.0@${DIGEST('c')}`;
 const c = image('c', [pin(A, 2, REF)], inputs('c', 'src/c/'));
-
-/** `n` commits editing docs/long.md on top of HEAD, a second apart (one git fast-import), the work tree reset to them. */
-function filler(r: TestRepo, n: number): void {
-  const head = r.git('rev-parse', 'HEAD');
-  let t = Number(r.git('log', '-1', '--format=%ct', head));
-  const parts: string[] = [];
-  const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
-  for (let i = 0; i < n; i++) {
-    t += 1;
-    parts.push(`commit refs/heads/main\ncommitter Filler <filler@example.test> ${t} +0000\n${data(`docs: long note ${i}`)}${i === 0 ? `from ${head}\n` : ''}M 100644 inline docs/long.md\n${data(`${i}\n`)}`);
-  }
-  execFileSync('git', ['fast-import', '--quiet'], { cwd: r.dir, input: `${parts.join('')}done\n`, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
-  r.git('reset', '-q', '--hard', 'main');
-}
 
 const CONFIG = 'firstParty: [ghcr.io/acme/]\nimages:\n  c:\n    repository: ghcr.io/acme/c\n    context: src/c\n';
 const rollback = (r: TestRepo) => r.commit({ [A]: values('c', 'v1.1.0', DIGEST('c')) }, 'chore: pin c v1.1.0 again, v1.2.0 broke upgrades');

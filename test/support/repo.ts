@@ -73,3 +73,17 @@ export function makeRepo(prefix = 'pinwatch-test-'): TestRepo {
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** `n` commits editing docs/long.md on top of HEAD, a second apart (one git fast-import), the work tree reset to them. */
+export function filler(r: TestRepo, n: number): void {
+  const head = r.git('rev-parse', 'HEAD');
+  let t = Number(r.git('log', '-1', '--format=%ct', head));
+  const parts: string[] = [];
+  const data = (s: string) => `data ${Buffer.byteLength(s)}\n${s}\n`;
+  for (let i = 0; i < n; i++) {
+    t += 1;
+    parts.push(`commit refs/heads/main\ncommitter Filler <filler@example.test> ${t} +0000\n${data(`docs: long note ${i}`)}${i === 0 ? `from ${head}\n` : ''}M 100644 inline docs/long.md\n${data(`${i}\n`)}`);
+  }
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: r.dir, input: `${parts.join('')}done\n`, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+  r.git('reset', '-q', '--hard', 'main');
+}
