@@ -107,7 +107,8 @@ export interface BlobSource {
   settled(): Promise<void>;
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+/** The digests of a missing blob (a null id: the file added or deleted). */
+export const NO_DIGESTS: ReadonlySet<string> = new Set();
 
 /** What a raw entry does to the digests of its file: added and removed (sorted, as kept by the cache). */
 export interface DigestChange {
@@ -121,6 +122,9 @@ export interface DigestChange {
  * reading either blob. The archaeology adds every change it works out.
  */
 export type DigestChanges = Map<string, DigestChange>;
+
+/** What going from the digests `before` to those `after` adds and removes. */
+export const digestChange = (before: ReadonlySet<string>, after: ReadonlySet<string>): DigestChange => ({ added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) });
 
 /** The key of an entry's blob pair in `DigestChanges`. */
 export const changeKey = (entry: RawEntry): string => `${entry.oldBlob} ${entry.newBlob}`;
@@ -144,14 +148,14 @@ export class DigestArchaeology {
   constructor(private readonly blobs: BlobSource, private readonly known: DigestChanges = new Map()) {}
 
   private digests(id: string): ReadonlySet<string> | undefined {
-    if (isNullBlob(id)) return EMPTY;
+    if (isNullBlob(id)) return NO_DIGESTS;
     const cached = this.digestCache.get(id);
     if (cached) return cached;
     if (!this.blobs.has(id)) {
       this.blobs.want(id);
       return undefined;
     }
-    const out = this.blobs.digests(id) ?? EMPTY;
+    const out = this.blobs.digests(id) ?? NO_DIGESTS;
     this.digestCache.set(id, out);
     return out;
   }
@@ -166,7 +170,7 @@ export class DigestArchaeology {
       const before = this.digests(entry.oldBlob);
       const after = this.digests(entry.newBlob);
       if (!before || !after) return undefined;
-      ch = { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) };
+      ch = digestChange(before, after);
       this.known.set(key, ch);
     }
     this.changes.set(entry, ch);
@@ -461,7 +465,7 @@ export class DigestArchaeology {
           unread = true;
           continue;
         }
-        this.known.set(key, { added: held, removed: EMPTY });
+        this.known.set(key, { added: held, removed: NO_DIGESTS });
       }
       if (held.has(digest)) return true;
     }

@@ -17,7 +17,7 @@
  * Reading grows by half between checks, so the checks cost little against the walk.
  */
 import { analyzeLoaded, viewOf } from '../git/digest-history.js';
-import { changeKey, DigestArchaeology, type DigestChanges, type HistoryView } from '../git/digest-window.js';
+import { changeKey, digestChange, DigestArchaeology, NO_DIGESTS, type DigestChanges, type HistoryView } from '../git/digest-window.js';
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -384,8 +384,6 @@ export async function readWindow(repo: string, head: string, started: StartedHis
   }
 }
 
-const NO_DIGESTS: ReadonlySet<string> = new Set();
-
 /**
  * Add to `changes` the change of every entry `asks` takes whose blobs were read
  * (the prefetch reads ahead of what the analysis settles on): a fact of two blob
@@ -403,7 +401,7 @@ export function keepReadChanges(commits: readonly HistoryCommit[], asks: (e: Raw
       const before = held(e.oldBlob);
       const after = before && held(e.newBlob);
       if (!before || !after) continue;
-      changes.set(key, { added: new Set([...after].filter((d) => !before.has(d))), removed: new Set([...before].filter((d) => !after.has(d))) });
+      changes.set(key, digestChange(before, after));
       added++;
     }
   }

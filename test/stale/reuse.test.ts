@@ -25,6 +25,13 @@ import { normalize } from './golden/repos.mjs';
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** The demo repository built afresh for one story, removed after all. */
+const demoRepo = (name: string): string => {
+  const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), `pinwatch-reuse-${name}`)), 'repo'));
+  made.push(join(dir, '..'));
+  return dir;
+};
+
 let clock = Date.parse('2026-08-02T00:00:00Z');
 /** git with fixed identities and a date one minute after the last. */
 const git = (dir: string, ...args: string[]) => {
@@ -225,8 +232,7 @@ const STEPS: Step[] = [
 
 describe('a kept stale answer is reused only when nothing it depends on changed', () => {
   it('after each change, cached stale equals --no-cache, and is reused exactly when expected', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('');
     const first = await run(dir, STALE, true);
     expect(first.reused).toBeUndefined();
     expect(first.err).toMatch(/answer not reused: none kept/);
@@ -260,8 +266,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 300_000);
 
   it('judged again alone only where that is the full answer: a new commit that may be a cherry-pick of one in the build is judged in full, and found cherry-picked', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-picks-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('picks-');
     const step = judgedStep(dir);
     await run(dir, STALE, true);
     // work on a branch, authored before what the next build holds
@@ -296,8 +301,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('an image with no candidate, whose build holds a commit authored late: a new candidate authored before it is judged alone unless its key pairs with a commit of the build', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-late-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('late-');
     const step = judgedStep(dir);
     await run(dir, STALE, true);
     // a commit of gateway's next build authored late (a rebased branch keeps its author date): the build's history
@@ -323,8 +327,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('a new commit authored before the oldest commit outside a build widens no pool unless it touches the inputs: judged alone, and every pick fact kept', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-old-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('old-');
     const step = judgedStep(dir);
     await run(dir, STALE, true);
     // a docs branch started long ago (its author date kept, before any commit of the demo), merged beside a gateway fix
@@ -346,8 +349,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('an image built off the judged history (a side branch) is judged again alone, until that branch is merged', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-offhead-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('offhead-');
     const step = judgedStep(dir);
     // gateway pinned at a tag naming a commit of a side branch (tag-commit provenance): built off main's history
     git(dir, 'checkout', '-qb', 'release');
@@ -366,8 +368,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('git cherry-pick of a commit in the build (its author date kept, older than every commit outside the build) is judged in full', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-cherry-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('cherry-');
     const step = judgedStep(dir);
     commitFile(dir, 'cmd/gateway/main.go', '\n// picked\n', 'fix(gateway): pick me', true);
     const picked = git(dir, 'rev-parse', 'HEAD');
@@ -385,8 +386,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('PR mode (check --base, the documented PR job) takes the kept judgement and splits off the PR\'s own commits', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-pr-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('pr-');
     const base = git(dir, 'rev-parse', 'HEAD');
     const pr = (extra: string[] = []) => [...CHECK, '--base', base, ...extra];
     const same = async (name: string, args: string[]) => {
@@ -436,8 +436,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('an object that makes a tag-commit abbreviation ambiguous (no ref, no commit) is not reused', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-abbrev-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('abbrev-');
     // dashboard's tag v20260702-b016fd43 read as embedding the 4-hex abbreviation b016 (short enough to collide with)
     appendFileSync(join(dir, 'pinwatch.yaml'), "provenance:\n  tagCommitPattern: '^v\\d{8}-(?<commit>[0-9a-f]{4})'\n");
     const abbrev = /tag: v\d{8}-([0-9a-f]{4})/.exec(readFileSync(join(dir, 'packages/apps/dashboard/values.yaml'), 'utf8'))![1]!;
@@ -470,8 +469,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('a corrupt kept answer is a miss, never an answer', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-corrupt-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('corrupt-');
     await run(dir, STALE, true);
     const cacheDir = join(dir, '.git', 'pinwatch', 'cache');
     const answers = join(cacheDir, readdirSync(cacheDir)[0]!, 'answer');
@@ -485,8 +483,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('library: a scan that comes before the verdict starts no history pass; the verdict starts it when it rules out reuse and a judgement of touched images alone', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-gate-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('gate-');
     const config = loadConfig(dir);
     const now = new Date('2027-06-01T00:00:00Z');
     const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined, reused: undefined });
@@ -528,8 +525,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
   }, 120_000);
 
   it('library: ages follow this run\'s clock; PR mode reuses the answer before its split; the registry and a test window step are never reused', async () => {
-    const dir = buildDemoRepo(join(mkdtempSync(join(tmpdir(), 'pinwatch-reuse-lib-')), 'repo'));
-    made.push(join(dir, '..'));
+    const dir = demoRepo('lib-');
     const config = loadConfig(dir);
     const strip = (r: Awaited<ReturnType<typeof staleReport>>) => ({ ...r, gitProcesses: 0, timings: {}, history: undefined, reused: undefined });
     const later = new Date('2027-06-01T00:00:00Z');
