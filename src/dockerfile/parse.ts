@@ -6,8 +6,7 @@
  */
 import { argsSpan, lexDockerfile } from './lexer.js';
 import type { LexedDockerfile, RawInstruction } from './lexer.js';
-import { expandVariables } from './substitute.js';
-import type { Expansion } from './substitute.js';
+import { expandVariables, type Expansion } from './substitute.js';
 
 export interface CopyOp {
   op: 'copy';
@@ -54,7 +53,7 @@ export interface Stage {
   name?: string;
   /** Base image or stage as written after substitution (global ARGs only, as BuildKit does). */
   base: string;
-  /** The base as written in the file, before substitution. */
+  /** The base as written in the file, before substitution (inside the quotes of a quoted word). */
   baseWritten: string;
   /** Where `baseWritten` is in the text; absent when it is cut by a line continuation. */
   baseSpan?: { start: number; end: number };
@@ -203,9 +202,13 @@ class StageBuilder {
   private from(ins: RawInstruction): void {
     const { rest } = splitFlags(ins.args);
     const words = rest.trim().split(/\s+/);
-    const baseWritten = words[0] ?? '';
-    const at = ins.args.length - rest.trimStart().length;
-    const expansion = expandVariables(baseWritten, this.globals, undefined, this.escape);
+    // BuildKit reads the image as a shell word: `FROM "gcr.io/distroless/static"` names the image inside the
+    // quotes (kind's images do this); single quotes take it literally, with no substitution
+    const word = words[0] ?? '';
+    const quote = word.length >= 2 && (word[0] === '"' || word[0] === "'") && word.endsWith(word[0]) && !word.slice(1, -1).includes(word[0]) ? word[0] : undefined;
+    const baseWritten = quote ? word.slice(1, -1) : word;
+    const at = ins.args.length - rest.trimStart().length + (quote ? 1 : 0);
+    const expansion: Expansion = quote === "'" ? { value: baseWritten, unresolved: [], used: [] } : expandVariables(baseWritten, this.globals, undefined, this.escape);
     const base = expansion.value;
     const name = words.length >= 3 && words[1]!.toUpperCase() === 'AS' ? words[2]!.toLowerCase() : undefined;
     const index = this.stages.length;

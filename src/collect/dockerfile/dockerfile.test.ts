@@ -61,6 +61,11 @@ describe('FROM read by the one Dockerfile reader', () => {
     { name: 'the escape directive and a BOM', lines: ['\uFEFF# escape=`', 'FROM `', '  c:4'], pins: ['docker.io/library/c:4 @3:3'], problems: [] },
     { name: 'CRLF line endings', lines: ['ARG T=5\r', 'FROM \\\r', '  d:${T}\r'], pins: ['docker.io/library/d:5 @3:3'], problems: [] },
     { name: 'an empty FROM', lines: ['FROM'], pins: [], problems: ['invalid-ref:1'] },
+    // BuildKit reads the image as a shell word (kind's images/local-path-helper/Dockerfile quotes it)
+    { name: 'a quoted image, located inside the quotes', lines: ['FROM "gcr.io/distroless/static-debian13"', "FROM 'e:6' AS six"], pins: ['gcr.io/distroless/static-debian13:undefined @1:7', 'docker.io/library/e:6 @2:7'], problems: [] },
+    { name: 'double quotes substitute, single quotes do not', lines: ['ARG T=7', 'FROM "f:${T}"', "FROM 'g:${T}'"], pins: ['docker.io/library/f:7 @2:7'], problems: ['invalid-ref:3'] },
+    { name: 'a quoted stage name is the stage', lines: ['FROM a:1 AS build', 'FROM "build"'], pins: ['docker.io/library/a:1 @1:6'], problems: [] },
+    { name: 'a quote left open is not an image', lines: ['FROM "h:8'], pins: [], problems: ['invalid-ref:1'] },
   ];
   it.each(cases)('$name', ({ lines, pins, problems }) => {
     const r = read(lines);
