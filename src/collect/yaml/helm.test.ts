@@ -72,6 +72,17 @@ describe('Helm image maps', () => {
       pins: ['image quay.io/other/app:v2 tag'],
     },
     {
+      name: "an empty registry documented as another value's default takes that value (helm-docs `@default --`; linkerd's viz chart)",
+      text: `defaultRegistry: cr.l5d.io/linkerd\ntap:\n  image:\n    # -- Docker registry for the tap instance\n    # @default -- defaultRegistry\n    registry: ""\n    name: tap\n    tag: v3\nweb:\n  image:\n    registry: "" # @default -- .Values.images.registry\n    name: web\n    tag: v4\nimages:\n  registry: ghcr.io/acme/\n`,
+      pins: ['tap.image cr.l5d.io/linkerd/tap:v3 tag', 'web.image ghcr.io/acme/web:v4 tag'],
+      spans: ['repository=tap|tag=v3|registry=cr.l5d.io/linkerd', 'repository=web|tag=v4|registry=ghcr.io/acme'],
+    },
+    {
+      name: 'an empty registry whose documented default is no string value, or with no such comment, stays Docker Hub',
+      text: `defaults:\n  registry: {}\na:\n  image:\n    # @default -- defaults.registry\n    registry: ""\n    name: one\n    tag: v1\nb:\n  image:\n    # @default -- missing\n    registry: ""\n    name: two\n    tag: v2\nc:\n  image:\n    registry: ""\n    name: three\n    tag: v3\n`,
+      pins: ['a.image docker.io/library/one:v1 tag', 'b.image docker.io/library/two:v2 tag', 'c.image docker.io/library/three:v3 tag'],
+    },
+    {
       name: 'an empty tag takes the chart appVersion (not a floating tag)',
       text: `image:\n  repository: ghcr.io/acme/app\n  tag: ""\n  pullPolicy: IfNotPresent\n`,
       pins: ['image ghcr.io/acme/app:v2.3.4 tag tag<-charts/app/Chart.yaml:4'],

@@ -4,11 +4,11 @@
  * `tag: v1@sha256:…`, and the `{repository: prefix, image: name, version}` form.
  * Spans point at each field (and inside `tag` at the tag and digest parts).
  */
-import type { Pair, YAMLMap } from 'yaml';
+import { isMap, type Pair, type YAMLMap } from 'yaml';
 import type { Pin, Span } from '../../model/index.js';
 import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type ImageRef } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
-import { pairsByKey, readField, type FieldRead } from './fields.js';
+import { pairsByKey, readField, textOf, type FieldRead } from './fields.js';
 import { addPin, addProblem, isImageKey, joinPath, nodeStart, type Located, type YamlState } from './state.js';
 
 interface SplitPlan {
@@ -110,7 +110,7 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
 function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | number)[], keyPath: string, plan: SplitPlan, repository: Located): void {
   const spans: Span[] = [];
   const parts: string[] = [];
-  const global = chartRegistry(state, plan, repository);
+  const global = chartRegistry(state, plan, repository) ?? documentedRegistry(state, plan);
   for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
     if (read.kind !== 'text') continue;
     if (global && read === plan.registry) continue; // the chart-wide registry wins, as in Helm's image helpers
@@ -180,6 +180,30 @@ function chartRegistry(state: YamlState, plan: SplitPlan, repository: Located): 
   const first = plan.prefix.kind === 'text' ? plan.prefix.at.value : repository.value;
   if (hasExplicitDomain(first)) return undefined;
   return { ...global, value: global.value.replace(/\/+$/, '') };
+}
+
+/**
+ * An empty `registry` whose comment names the value it defaults to, as helm-docs
+ * writes it (`# @default -- defaultRegistry` above `registry: ""`, with the
+ * template's `{{ .registry | default .Values.defaultRegistry }}`; linkerd's viz
+ * chart): that value of the same document, when it is a string, is the registry
+ * (located there, as a chart-wide registry is). Without such a comment an empty
+ * registry is Docker Hub's, as a template's `{{ with .registry }}…/{{ end }}` makes it.
+ */
+function documentedRegistry(state: YamlState, plan: SplitPlan): Located | undefined {
+  if (plan.registry.kind !== 'empty') return undefined;
+  const said = /@default\s+--\s+(?:\.?Values\.)?([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*$/.exec(commentAround(state, nodeStart(plan.registry.pair.key)));
+  if (!said) return undefined;
+  let node: unknown = state.root;
+  let at: Located | undefined;
+  const steps = said[1]!.split('.');
+  for (const [i, step] of steps.entries()) {
+    if (!isMap(node)) return undefined;
+    const pairs = pairsByKey(node);
+    if (i === steps.length - 1) at = textOf(readField(state, pairs, step));
+    else node = pairs.get(step)?.value;
+  }
+  return at && !/\s/.test(at.value) ? { ...at, value: at.value.replace(/\/+$/, '') } : undefined;
 }
 
 /**
