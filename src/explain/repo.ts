@@ -5,7 +5,8 @@
  * and the unshipped commits.
  */
 import type { Config } from '../config/types.js';
-import type { Pin } from '../model/index.js';
+import type { Pin, Problem } from '../model/index.js';
+import { tryParseReference } from '../reference/index.js';
 import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type Producer } from '../producers/index.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
@@ -26,6 +27,8 @@ export interface Explanation {
   declared?: { key: string };
   pins: ExplainedPin[];
   recipes: BuildRecipe[];
+  /** Build problems about this image (a recipe found and not read: Problem `repository`), as lint would report them. */
+  recipeProblems: Problem[];
   missingInputsReason?: string;
   /** One entry per pinned digest: status, provenance steps, unshipped commits, inputs. */
   stale: StaleImage[];
@@ -70,6 +73,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
       })),
     })),
     recipes: match.recipes,
+    recipeProblems: (known.model?.problems ?? []).filter((p) => p.repository !== undefined && (tryParseReference(p.repository)?.name ?? p.repository) === match.repository),
     ...(match.missingInputsReason ? { missingInputsReason: match.missingInputsReason } : {}),
     stale: report.images,
     notes: [

@@ -86,6 +86,12 @@ export interface Problem {
   reason: string;
   /** Set by repin: a blocking problem stops every write; others are notes. */
   blocking?: boolean;
+  /**
+   * The image repository a build problem is about, when it is one image's
+   * (`skaffold-builder-unread`): lint leaves it out once pinwatch.yaml declares
+   * that image's inputs, and `explain` shows it with the image.
+   */
+  repository?: string;
 }
 
 export function formOf(ref: Pick<ImageRef, 'tag' | 'digest'>): Form {

@@ -11,6 +11,7 @@ export function formatExplainJson(e: Explanation): string {
     declared: e.declared ?? null,
     pins: e.pins.map(({ pin, producers }) => ({ file: pin.file, line: pin.line, keyPath: pin.keyPath ?? null, raw: pin.raw, shape: pin.shape, form: pin.form, producers })),
     recipes: e.recipes,
+    recipeProblems: e.recipeProblems.map((p) => ({ file: p.file ?? null, line: p.line ?? null, code: p.code, reason: p.reason })),
     missingInputsReason: e.missingInputsReason ?? null,
     digests: stale,
     notes: e.notes,

@@ -12,7 +12,11 @@ export function formatExplainText(e: Explanation): string {
     for (const p of producers) out.push(`    producer: ${p.id}${p.via.length ? ` (${p.via.join('; ')})` : ''}${p.built ? `, built via ${(p.builtVia ?? []).join(' → ') || 'the build entry'}` : ', NOT reached by the build entry'}`);
   }
   out.push('', `build recipe(s) (${e.recipes.length}):`);
-  if (e.recipes.length === 0) out.push('  none found');
+  if (e.recipes.length === 0 && e.recipeProblems.length === 0) out.push('  none found');
+  for (const p of e.recipeProblems) {
+    out.push(`  ${p.file ?? '?'}${p.line ? `:${p.line}` : ''} not read (${p.code}): ${p.reason}`);
+    if (e.declared) out.push(`    pinwatch.yaml declares it (images.${e.declared.key}): the inputs below come from there`);
+  }
   for (const r of e.recipes) {
     const what = r.ko
       ? `ko, main package ${r.ko.main}${r.ko.importPath ? ` (${r.ko.importPath})` : ''}, base ${r.ko.baseImage}${r.ko.config ? ` (${r.ko.config})` : ''}`

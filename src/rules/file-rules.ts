@@ -5,6 +5,7 @@
  */
 import { compileGlob } from '../util/glob.js';
 import type { Problem } from '../model/index.js';
+import { tryParseReference } from '../reference/index.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 
 function declaredExtra(input: RuleInput): (file: string) => boolean {
@@ -124,9 +125,20 @@ export function isAssumption(code: string): boolean {
   return /assumed|guessed/.test(code);
 }
 
-function buildProblemFindings(model: RuleInput['model'], rule: 'build-recipe-problem' | 'build-recipe-assumption'): RawFinding[] {
+/**
+ * A problem about one image's build (Problem `repository`) is answered once
+ * pinwatch.yaml declares that image's inputs or Dockerfile: it stays in `explain`.
+ */
+function answeredByConfig(config: RuleInput['config']): (p: Problem) => boolean {
+  const name = (repository: string) => tryParseReference(repository)?.name ?? repository;
+  const declared = new Set(Object.values(config.images).flatMap((i) => (i.repository && (i.inputs?.length || i.dockerfile) ? [name(i.repository)] : [])));
+  return (p) => p.repository !== undefined && declared.has(name(p.repository));
+}
+
+function buildProblemFindings({ model, config }: Pick<RuleInput, 'model' | 'config'>, rule: 'build-recipe-problem' | 'build-recipe-assumption'): RawFinding[] {
+  const answered = answeredByConfig(config);
   return model.problems
-    .filter((p) => isAssumption(p.code) === (rule === 'build-recipe-assumption'))
+    .filter((p) => isAssumption(p.code) === (rule === 'build-recipe-assumption') && !answered(p))
     .map((p) => ({
       rule,
       message: `${p.code}: ${p.reason}`,
@@ -139,10 +151,10 @@ function buildProblemFindings(model: RuleInput['model'], rule: 'build-recipe-pro
 
 export const buildRecipeProblem: RuleCheck = {
   id: 'build-recipe-problem',
-  check: ({ model }) => buildProblemFindings(model, 'build-recipe-problem'),
+  check: (input) => buildProblemFindings(input, 'build-recipe-problem'),
 };
 
 export const buildRecipeAssumption: RuleCheck = {
   id: 'build-recipe-assumption',
-  check: ({ model }) => buildProblemFindings(model, 'build-recipe-assumption'),
+  check: (input) => buildProblemFindings(input, 'build-recipe-assumption'),
 };

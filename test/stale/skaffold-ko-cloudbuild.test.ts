@@ -177,3 +177,51 @@ describe('images nothing pins (a Skaffold repository, a declared image)', () => 
     expect(stale.out).toContain('2 image(s) built or declared here are pinned nowhere in the tree (ghcr.io/acme/frontend, ghcr.io/acme/tool): stale has no pinned digest to judge; explain and affected use them');
   });
 });
+
+describe('a Skaffold artifact whose builder pinwatch does not read (jib, as bank-of-anthos builds its Java services)', () => {
+  const JIB = `apiVersion: skaffold/v4beta11
+kind: Config
+build:
+  artifacts:
+    - image: ledger
+      jib:
+        project: ledger
+`;
+  function jib(declared: boolean) {
+    const r = makeRepo();
+    repos.push(r);
+    const images = declared ? 'images:\n  ledger:\n    repository: ghcr.io/acme/ledger\n    inputs: ["src/ledger/**", "pom.xml"]\n' : '';
+    r.commit(
+      {
+        'pinwatch.yaml': `firstParty: [ghcr.io/acme/]\nbuildEnv:\n  SKAFFOLD_DEFAULT_REPO: ghcr.io/acme\n${images}`,
+        'src/ledger/skaffold.yaml': JIB,
+        'src/ledger/Main.java': 'class Main {}\n',
+        'pom.xml': '<project/>\n',
+        'release/ledger/values.yaml': values('ledger', 'v1.0.0', DIGEST('a')),
+      },
+      'initial',
+    );
+    return r;
+  }
+
+  it('lint warns until pinwatch.yaml declares its inputs; explain shows the artifact either way', async () => {
+    const bare = jib(false);
+    const lint = await cli(bare.dir, 'lint', '--format', 'json');
+    const unread = JSON.parse(lint.out).findings.filter((f: { rule: string }) => f.rule === 'build-recipe-problem');
+    expect(unread.map((f: { file: string; line: number; message: string }) => [f.file, f.line, f.message])).toEqual([
+      ['src/ledger/skaffold.yaml', 5, 'skaffold-builder-unread: artifact ledger is built by jib, which pinwatch does not read; declare its inputs under images: in pinwatch.yaml'],
+    ]);
+    const explained = await cli(bare.dir, 'explain', 'ledger');
+    expect(explained.out).toContain('build recipe(s) (0):\n  src/ledger/skaffold.yaml:5 not read (skaffold-builder-unread): artifact ledger is built by jib');
+    expect(explained.out).not.toContain('none found\n');
+
+    const declared = jib(true);
+    const quiet = await cli(declared.dir, 'lint', '--format', 'json');
+    expect(JSON.parse(quiet.out).findings.filter((f: { rule: string }) => f.rule === 'build-recipe-problem')).toEqual([]);
+    const json = JSON.parse((await cli(declared.dir, 'explain', 'ledger', '--format', 'json')).out);
+    expect(json.recipeProblems).toEqual([{ file: 'src/ledger/skaffold.yaml', line: 5, code: 'skaffold-builder-unread', reason: expect.stringContaining('built by jib') }]);
+    const text = await cli(declared.dir, 'explain', 'ledger');
+    expect(text.out).toContain('    pinwatch.yaml declares it (images.ledger): the inputs below come from there');
+    expect(text.out).toContain('src/ledger/** [glob]  ← config inputs');
+  });
+});

@@ -77,7 +77,7 @@ export function readSkaffold(root: string, file: string, text: string, problems:
     if (a.builder === 'docker' || a.builder === 'kaniko') recipe = dockerRecipe(root, origin, a, contextAbs, repository, problems);
     else if (a.builder === 'ko') recipe = koRecipe(root, origin, a, contextAbs, repository, problems);
     else {
-      problems.push({ ...where, code: 'skaffold-builder-unread', reason: `artifact ${a.image} is built by ${a.builder}, which pinwatch does not read; declare its inputs under images: in pinwatch.yaml` });
+      problems.push({ ...where, code: 'skaffold-builder-unread', reason: `artifact ${a.image} is built by ${a.builder}, which pinwatch does not read; declare its inputs under images: in pinwatch.yaml`, ...(repository ? { repository } : {}) });
     }
     if (!recipe) continue;
     if (a.profile) recipe.profile = a.profile;
