@@ -68,6 +68,8 @@ export interface Stage {
 export interface ParsedDockerfile {
   directives: Record<string, string>;
   stages: Stage[];
+  /** Every name an `ARG` declares, before the first FROM or in any stage: a build arg of no other name is unused (BuildKit warns and ignores it). */
+  args: Set<string>;
   problems: { line: number; reason: string }[];
 }
 
@@ -167,6 +169,7 @@ class StageBuilder {
   private scope: Scope | undefined;
   private readonly stageEnv = new Map<number, { env: Map<string, string>; workdir: string }>();
   private readonly globals = new Map<string, string>();
+  readonly args = new Set<string>();
   /** Per global ARG: the ARGs without a value its default used. */
   private readonly globalUnresolved = new Map<string, string[]>();
 
@@ -240,6 +243,7 @@ class StageBuilder {
 
   private arg(ins: RawInstruction): void {
     for (const [name, def] of parseAssignments(ins.args, false)) {
+      this.args.add(name);
       const given = this.buildArgs.get(name);
       if (!this.scope) {
         const e = given === undefined && def !== undefined ? this.expand(def) : undefined;
@@ -338,7 +342,7 @@ export function parseDockerfile(text: string, buildArgs: ReadonlyMap<string, str
 export function parseLexed(lexed: LexedDockerfile, buildArgs: ReadonlyMap<string, string> = new Map()): ParsedDockerfile {
   const builder = new StageBuilder(buildArgs, lexed.escape);
   for (const ins of lexed.instructions) builder.add(ins);
-  return { directives: lexed.directives, stages: builder.stages, problems: [...lexed.problems, ...builder.problems] };
+  return { directives: lexed.directives, stages: builder.stages, args: builder.args, problems: [...lexed.problems, ...builder.problems] };
 }
 
 export { joinPath };

@@ -252,7 +252,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
       return [];
     }
     if (!isFile(f.abs)) problems.push({ ...where, code: 'recipe-arg-file-missing', reason: `build arg ${f.arg} reads "${rel}", which does not exist in the tree (kept as an input)` });
-    return [{ path: rel, kind: 'file' as const, why: `build arg ${f.arg} reads it (${b.source.file}:${b.source.line})` }];
+    return [{ path: rel, kind: 'file' as const, why: `build arg ${f.arg} reads it (${b.source.file}:${b.source.line})`, arg: f.arg }];
   });
   return {
     kind: origin.kind,

@@ -52,12 +52,12 @@ describe('build args that read files', () => {
     });
     const model = await loadBuildModel(root, defaultConfig());
     expect(model.recipes.map((r) => [r.repositories[0], r.inputs])).toEqual([
-      ['ghcr.io/acme/x', [{ path: '.go-version', kind: 'file', why: 'build arg GO_VERSION reads it (Makefile:3)' }]],
+      ['ghcr.io/acme/x', [{ path: '.go-version', kind: 'file', why: 'build arg GO_VERSION reads it (Makefile:3)', arg: 'GO_VERSION' }]],
       [
         'ghcr.io/acme/y',
         [
-          { path: 'tools/.node-version', kind: 'file', why: 'build arg NODE reads it (.github/workflows/b.yml:6)' },
-          { path: 'tools/missing', kind: 'file', why: 'build arg M reads it (.github/workflows/b.yml:6)' },
+          { path: 'tools/.node-version', kind: 'file', why: 'build arg NODE reads it (.github/workflows/b.yml:6)', arg: 'NODE' },
+          { path: 'tools/missing', kind: 'file', why: 'build arg M reads it (.github/workflows/b.yml:6)', arg: 'M' },
         ],
       ],
     ]);
@@ -65,6 +65,23 @@ describe('build args that read files', () => {
     const inputs = await deriveBuildInputs(root, { image: 'x', recipe: model.recipes[0]! });
     expect(inputs.inputs.map((i) => [i.path, i.why])).toContainEqual(['.go-version', 'build arg GO_VERSION reads it (Makefile:3)']);
     expect(inputs.steps).toContain('.go-version: build arg GO_VERSION reads it (Makefile:3)');
+  });
+
+  it('a build arg the Dockerfile declares no ARG for reads no input (kind passes GO_VERSION to every image)', async () => {
+    const make = (dir: string) => `build:\n\tdocker build --build-arg GO_VERSION=$(shell cat .go-version) -t ghcr.io/acme/${dir}:1 ${dir}\n`;
+    const root = repo({
+      'uses/Dockerfile': 'FROM alpine\nFROM golang:1.22 AS build\nARG GO_VERSION\nRUN echo $GO_VERSION\nFROM alpine\nCOPY --from=build /x /x\n',
+      'global/Dockerfile': 'ARG GO_VERSION=1.22\nFROM golang:${GO_VERSION}\n',
+      'ignores/Dockerfile': 'FROM gcr.io/distroless/static\nCOPY x /x\n',
+      'ignores/x': '1\n',
+      '.go-version': '1.22\n',
+      Makefile: `${make('uses')}${make('global').replace('build:', 'build2:')}${make('ignores').replace('build:', 'build3:')}`,
+    });
+    const model = await loadBuildModel(root, { ...defaultConfig(), buildEntry: 'none' });
+    const derived = await Promise.all(['uses', 'global', 'ignores'].map((dir) => deriveBuildInputs(root, { image: dir, recipe: model.recipes.find((r) => r.repositories[0] === `ghcr.io/acme/${dir}`)! })));
+    expect(derived.map((d) => d.inputs.some((i) => i.path === '.go-version'))).toEqual([true, true, false]);
+    expect(derived[2]!.steps).toContain('.go-version: build arg GO_VERSION reads it (Makefile:6), but ignores/Dockerfile declares no ARG GO_VERSION (BuildKit ignores it): no input');
+    expect(derived[2]!.inputs.map((i) => i.path)).toEqual(['ignores/Dockerfile', 'ignores/x']);
   });
 });
 

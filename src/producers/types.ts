@@ -111,6 +111,8 @@ export interface RecipeInput {
   go?: boolean;
   /** Why it is an input, with where the recipe says so: `build arg GO_VERSION reads it (Makefile:12)`. */
   why: string;
+  /** The build arg whose value reads it: no input when the Dockerfile declares no `ARG` of that name (src/sources/derive.ts). */
+  arg?: string;
 }
 
 export interface BuildModel {

@@ -82,7 +82,8 @@ async function readIgnoreFile(repoRoot: string, spec: BuildSpec, out: BuildInput
   out.steps.push(`no ${spec.dockerfile}.dockerignore or ${repoJoin(spec.context, '.dockerignore')}: the whole context is sent`);
 }
 
-async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<void> {
+/** Derives the Dockerfile's inputs into `out`; returns the ARG names it declares, once it is read. */
+async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<ReadonlySet<string> | undefined> {
   const outside = [spec.dockerfile, spec.context].find((p) => p === '..' || p.startsWith('../') || p.startsWith('/'));
   if (outside !== undefined) {
     out.unknownReason = `${outside} is outside the repository (from ${spec.origin})`;
@@ -106,7 +107,7 @@ async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInput
   const chosen = neededStages(parsed, spec.target);
   if ('error' in chosen) {
     out.unknownReason = `${spec.dockerfile}: ${chosen.error} (from ${spec.origin})`;
-    return;
+    return parsed.args;
   }
   const names = chosen.needed.map((s) => s.name ?? `#${s.index}`);
   out.steps.push(`stages built for ${chosen.target.name ?? `#${chosen.target.index}`}: ${names.join(', ')} (of ${parsed.stages.length})`);
@@ -121,6 +122,7 @@ async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInput
   }
   out.inputs.push(...go.inputs);
   out.ignore.push(...go.ignore);
+  return parsed.args;
 }
 
 function dedupe(inputs: InputPattern[]): InputPattern[] {
@@ -133,9 +135,18 @@ function dedupe(inputs: InputPattern[]): InputPattern[] {
   });
 }
 
-/** The inputs a recipe names itself (files build args read, goreleaser extra files, Go main packages). */
-async function recipeInputs(repoRoot: string, own: NonNullable<BuildRecipe['inputs']>, out: BuildInputs): Promise<void> {
+/**
+ * The inputs a recipe names itself (files build args read, goreleaser extra files, Go main packages).
+ * `args`: the ARG names of the Dockerfile built, when it was read: a file only a build arg of another
+ * name reads is no input (BuildKit ignores an undeclared build arg; kind's images get GO_VERSION from
+ * .go-version whether their Dockerfile asks for it or not).
+ */
+async function recipeInputs(repoRoot: string, own: NonNullable<BuildRecipe['inputs']>, out: BuildInputs, args: ReadonlySet<string> | undefined, dockerfile: string | undefined): Promise<void> {
   for (const i of own) {
+    if (i.arg !== undefined && args && !args.has(i.arg)) {
+      out.steps.push(`${i.path}: ${i.why}, but ${dockerfile} declares no ARG ${i.arg} (BuildKit ignores it): no input`);
+      continue;
+    }
     if (!i.go) {
       const kind = i.kind ?? ((await pathKind(repoRoot, i.path)) === 'dir' ? 'tree' : 'file');
       out.inputs.push({ path: kind === 'tree' ? dirPattern(i.path) : i.path, kind, why: i.why });
@@ -164,13 +175,14 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
   const ko = !config?.dockerfile && !config?.context ? req.recipe?.ko : undefined;
   const spec = ko ? undefined : buildSpec(req);
   const own = req.recipe?.inputs ?? [];
+  let args: ReadonlySet<string> | undefined;
   if (ko) await koInputs(repoRoot, ko, `recipe ${req.recipe!.makefile}:${req.recipe!.line}`, out);
-  else if (spec) await fromDockerfile(repoRoot, spec, out);
+  else if (spec) args = await fromDockerfile(repoRoot, spec, out);
   else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${req.recipe!.makefile}:${req.recipe!.line}`);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;
   } else out.steps.push(`no Dockerfile known for ${req.image}; inputs from pinwatch.yaml only`);
-  if (!out.unknownReason && own.length > 0) await recipeInputs(repoRoot, own, out);
+  if (!out.unknownReason && own.length > 0) await recipeInputs(repoRoot, own, out, args, spec?.dockerfile);
   if (out.unknownReason && declared.length === 0) return empty(req.image, out.steps, out.unknownReason);
   if (out.unknownReason) {
     out.steps.push(`${out.unknownReason}; using the inputs declared in pinwatch.yaml`);

@@ -84,7 +84,7 @@ describe('skaffold.yaml artifacts as recipes', () => {
     ]);
     expect(recipes[1]!.command).toBe('skaffold docker: docker build -f Dockerfile.prod --target prod --build-arg VERSION=1.2 -t us-docker.pkg.dev/acme/shop/ghcr_io_acme_web src/web');
     expect(recipes[2]!.ko).toEqual({ main: 'cmd/api', importPath: 'github.com/acme/shop/cmd/api', moduleDir: '.', baseImage: 'gcr.io/distroless/static', ldflags: ['-s', '-w'] });
-    expect(problems).toEqual([{ file: 'skaffold.yaml', line: 32, code: 'skaffold-builder-unread', reason: expect.stringContaining('built by jib, which pinwatch does not read') }]);
+    expect(problems).toEqual([{ file: 'skaffold.yaml', line: 32, code: 'skaffold-builder-unread', reason: expect.stringContaining('built by jib, which pinwatch does not read'), repository: 'us-docker.pkg.dev/acme/shop/ghcr_io_acme_java' }]);
   });
 
   it('without a default repo, full names are the repositories and bare names a problem', () => {
