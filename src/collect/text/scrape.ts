@@ -6,7 +6,8 @@
  * string assigned to an image-named identifier (Go `const Image = "kindest/node:v1"`)
  * or holding a digest, a shell default (`${IMAGE:-ghcr.io/x:v1}`) and a quoted or
  * plain `FROM image` — these need no registry host. An identifier after an image
- * key (`Image: image,` in Go) is code, not a ref. Used for declared extra files
+ * key (`Image: image,` in Go), or a backtick (`image: ` + name + `` in a Go raw
+ * string), is code, not a ref. Used for declared extra files
  * and as the fallback when YAML does not parse.
  */
 import type { Pin, Problem } from '../../model/index.js';
@@ -70,7 +71,8 @@ function scrapeLine(line: string, base: number, s: LineState): void {
     if (!value) continue;
     taken.push(value);
     const raw = line.slice(value.start, value.end);
-    if (isCodeIdentifier(line, value, raw)) continue;
+    // a backtick closes a Go raw string (or opens a shell substitution): YAML in code, `image: ` + kindnetdImage + ``
+    if (isCodeIdentifier(line, value, raw) || raw.startsWith('`')) continue;
     const templatedValue = raw.includes('{{') || raw.startsWith('$');
     if (templatedValue || raw === '|' || raw === '>' || raw.startsWith('*') || raw.startsWith('&')) {
       if (templatedValue) {
