@@ -39,7 +39,7 @@ export interface ScanJsonPin {
   /** Key paths of YAML aliases that reuse this pin's value. */
   aliases: string[];
   /** Where the tag comes from when it is not stored at the pin (a Helm chart's appVersion), or null. */
-  tagFrom: { file: string; line: number; key: string } | null;
+  tagFrom: { file: string; line: number; key: string; template?: { file: string; line: number } } | null;
   /** A source ref (form `source`): what the release builds the image from (`ko`: the import path; `skaffold`: the artifact), or null. */
   source: { builder: string; name: string } | null;
 }

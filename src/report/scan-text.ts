@@ -43,7 +43,7 @@ function groupLabel(pins: readonly Pin[]): string {
 }
 
 function pinRows(pins: readonly Pin[]): string[] {
-  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, (p.source ? plainField(p.raw) : shortVersion(p)) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
+  const cells = pins.map((p) => [`${plainField(p.file)}:${p.line}`, plainField(p.keyPath ?? '-'), p.shape + (p.scraped ? ' (scraped)' : ''), p.form, (p.source ? plainField(p.raw) : shortVersion(p)) + (p.tagFrom ? `  (tag: ${plainField(p.tagFrom.file)}:${p.tagFrom.line} ${p.tagFrom.key}${p.tagFrom.template ? `, as ${plainField(p.tagFrom.template.file)}:${p.tagFrom.template.line} formats it` : ''})` : '') + (p.incomplete ? `  ${p.incomplete}` : '')]);
   const widths = [0, 1, 2, 3].map((i) => maxOf(cells.map((c) => c[i]!.length)));
   return cells.map((c) => `  ${c.map((v, i) => (i < 4 ? v.padEnd(widths[i]!) : v)).join('  ')}`.trimEnd());
 }

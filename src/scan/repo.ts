@@ -21,6 +21,7 @@ import { EXCLUDED_REASONS } from './exclusions.js';
 import { isKustomizationFile, loadKustomizeGraph, resolveOverlays, type KustomizeGraph } from './kustomize.js';
 import { compileGlob } from '../util/glob.js';
 import { PREFIX_REASON, repositoryPrefixes } from './prefixes.js';
+import { applyChartTemplateTags } from './chart-templates.js';
 import { markSkaffoldPlaceholders } from './placeholders.js';
 import { cacheFor, type Cache } from '../cache/index.js';
 
@@ -132,6 +133,8 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
   });
   // a manifest image naming a Skaffold artifact is a source ref, before kustomize placeholders are judged
   markSkaffoldPlaceholders(root, pins);
+  // a tag that is the chart's appVersion, as the chart's templates format it (`printf "v%s" .Chart.AppVersion`)
+  applyChartTemplateTags(root, pins);
   // a missing resource may be generated before kustomize runs (argo-cd plugins' `all.yaml`): counted, not a problem
   for (const n of graph.notFollowed) walk.excluded.add(EXCLUDED_REASONS.kustomizeNotFollowed, `${n.file}:${n.line ?? 0} ${n.entry} (${n.reason})`);
   const overlays = resolveOverlays(graph, pins);

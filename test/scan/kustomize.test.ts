@@ -134,6 +134,29 @@ describe('Helm charts in a tree', () => {
     expect(formatScanText(r)).toContain('(tag: charts/exporter/Chart.yaml:4 appVersion)');
   });
 
+  it("the chart's templates say how the appVersion becomes the tag (external-dns: printf \"v%s\"); disagreeing templates leave the comment's", async () => {
+    const values = (comment = '') => `image:\n  repository: ghcr.io/acme/dns\n  tag: ""${comment}\nsidecar:\n  image:\n    repository: ghcr.io/acme/side\n    tag:\n`;
+    const t = tree({
+      'charts/dns/Chart.yaml': 'apiVersion: v2\nname: dns\nversion: 1.0.0\nappVersion: 0.21.0\n',
+      'charts/dns/values.yaml': values('  # defaults to .Chart.AppVersion'),
+      'charts/dns/templates/_helpers.tpl': '{{/*\nThe image\n*/}}\n{{- define "dns.image" -}}\n{{- printf "%s:%s" .Values.image.repository (default (printf "v%s" .Chart.AppVersion) .Values.image.tag) }}\n{{- end }}\n',
+      'charts/dns/templates/sidecar/deploy.yaml': 'image: "{{ .Values.sidecar.image.repository }}:{{ .Values.sidecar.image.tag | default $.Chart.AppVersion }}"\n',
+      'charts/two/Chart.yaml': 'apiVersion: v2\nname: two\nversion: 1.0.0\nappVersion: 2.0.0\n',
+      'charts/two/values.yaml': values('  # {{ printf "v%s" .Chart.AppVersion }}'),
+      'charts/two/templates/a.yaml': 'image: {{ .Values.image.repository }}:{{ .Values.image.tag | default (printf "r%s" .Chart.AppVersion) }}\n',
+      'charts/two/templates/b.yaml': 'image: {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}\n',
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
+    expect(r.pins.map((p) => `${p.file}:${p.line} ${p.ref.name}:${p.ref.tag}${p.tagFrom?.template ? ` by ${p.tagFrom.template.file}:${p.tagFrom.template.line}` : ''}`)).toEqual([
+      'charts/dns/values.yaml:2 ghcr.io/acme/dns:v0.21.0 by charts/dns/templates/_helpers.tpl:5',
+      'charts/dns/values.yaml:6 ghcr.io/acme/side:0.21.0 by charts/dns/templates/sidecar/deploy.yaml:1',
+      // a.yaml says r2.0.0, b.yaml 2.0.0: the comment's v stands for image; the sidecar's tag no template names
+      'charts/two/values.yaml:2 ghcr.io/acme/dns:v2.0.0',
+      'charts/two/values.yaml:6 ghcr.io/acme/side:2.0.0',
+    ]);
+    expect(formatScanText(r)).toContain('(tag: charts/dns/Chart.yaml:4 appVersion, as charts/dns/templates/_helpers.tpl:5 formats it)');
+  });
+
   it('the same repository pinned elsewhere by its own name is an image, not a prefix', async () => {
     const t = tree({ ...CHART_TREE, 'deploy/base/frontend.yaml': deployment('frontend', 'ghcr.io/acme/shop:v0.10.6') });
     const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
