@@ -47,6 +47,16 @@ describe('Chart.yaml reading', () => {
   ])('%s is a values file: %s', (file, yes) => expect(isValuesFile(file)).toBe(yes));
 });
 
+describe('an image slot the chart leaves empty', () => {
+  it("is no ref and no problem, but counted as left out (external-dns's provider.webhook.image)", () => {
+    const text = 'provider:\n  webhook:\n    image:\n      repository:  # set when the webhook provider is used\n      tag:\n      pullPolicy: IfNotPresent\nother:\n  image:\n    repository: ""\n    tag: ""\n    digest: ""\nhalf:\n  image:\n    repository: ""\n    tag: v1\n';
+    const r = collectYaml(text, ctx(false));
+    expect(r.pins).toEqual([]);
+    expect(r.problems.map((p) => `${p.line} ${p.code}`)).toEqual(['14 incomplete-ref']);
+    expect(r.leftOut?.map((l) => l.where)).toEqual(['charts/app/values.yaml:4 provider.webhook.image', 'charts/app/values.yaml:9 other.image']);
+  });
+});
+
 describe('Helm image maps', () => {
   const cases: { name: string; text: string; chart?: boolean | string; pins: string[]; spans?: string[]; problems?: string[] }[] = [
     {

@@ -20,6 +20,9 @@ interface SplitPlan {
   digest: FieldRead;
 }
 
+/** How scan counts image maps whose every field is empty under "Left out". */
+export const EMPTY_IMAGE_SLOT_LEFT_OUT = 'image maps with every field empty (repository, tag and digest null or ""): a slot the chart\'s user fills, no ref in the tree';
+
 const present = (f: FieldRead): boolean => f.kind !== 'absent';
 const scalarish = (f: FieldRead): boolean => f.kind === 'text' || f.kind === 'empty' || f.kind === 'unlocatable';
 const valueOf = (f: FieldRead): string | undefined => (f.kind === 'text' ? f.at.value : f.kind === 'unlocatable' ? f.value : undefined);
@@ -92,6 +95,11 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
   const repository = plan.repository.kind === 'text' ? plan.repository.at : undefined;
   if (plan.repository.kind === 'absent') {
     buildRepositorylessPin(state, map, keyPath, plan);
+    return;
+  }
+  if (!repository && [plan.registry, plan.prefix, plan.tag, plan.digest].every((f) => f.kind === 'absent' || f.kind === 'empty')) {
+    // `{repository: null, tag: null}`: a slot the chart's user fills (external-dns's provider.webhook.image), no ref at all
+    state.leftOut.push({ reason: EMPTY_IMAGE_SLOT_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(nodeStart(map)).line} ${keyPath}` });
     return;
   }
   if (!repository || plan.prefix.kind === 'empty') {
