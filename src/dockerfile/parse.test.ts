@@ -110,6 +110,13 @@ describe('parseDockerfile COPY/ADD', () => {
     const stages = parseDockerfile('FROM a\nARG D=src\nCOPY $D ./\n', new Map([['D', 'lib']])).stages;
     expect((stages[0]!.ops[0] as CopyOp).sources).toEqual(['lib']);
   });
+
+  it('a build arg known only when the build runs leaves the ARG without a value, its default too; ARG names are listed', () => {
+    const parsed = parseDockerfile('ARG BASE=alpine\nFROM ${BASE}\nARG D=src\nCOPY $D ./\n', new Map([['D', undefined], ['BASE', undefined]]));
+    expect((parsed.stages[0]!.ops[0] as CopyOp).sources).toEqual(['*']);
+    expect(parsed.stages[0]!.baseUnresolved).toEqual(['BASE']);
+    expect([...parsed.args]).toEqual(['BASE', 'D']);
+  });
 });
 
 describe('parseDockerfile RUN', () => {

@@ -156,7 +156,7 @@ const REMOTE = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@)/i;
 
 interface Scope {
   globals: Map<string, string>;
-  buildArgs: ReadonlyMap<string, string>;
+  buildArgs: ReadonlyMap<string, string | undefined>;
   vars: Map<string, string>;
   /** ENV only: what a stage built `FROM` this one inherits. */
   env: Map<string, string>;
@@ -174,7 +174,7 @@ class StageBuilder {
   private readonly globalUnresolved = new Map<string, string[]>();
 
   constructor(
-    private readonly buildArgs: ReadonlyMap<string, string>,
+    private readonly buildArgs: ReadonlyMap<string, string | undefined>,
     private readonly escape: string,
   ) {}
 
@@ -245,6 +245,14 @@ class StageBuilder {
     for (const [name, def] of parseAssignments(ins.args, false)) {
       this.args.add(name);
       const given = this.buildArgs.get(name);
+      if (given === undefined && this.buildArgs.has(name)) {
+        // given a value known only when the build runs: no value, and no default either
+        if (!this.scope) {
+          this.globals.delete(name);
+          this.globalUnresolved.set(name, [name]);
+        } else this.scope.vars.delete(name);
+        continue;
+      }
       if (!this.scope) {
         const e = given === undefined && def !== undefined ? this.expand(def) : undefined;
         const value = given ?? e?.value;
@@ -332,14 +340,15 @@ class StageBuilder {
 
 /**
  * Parse a Dockerfile. `buildArgs` are `--build-arg` values from the recipe; they
- * override ARG defaults. Never throws: unreadable lines land in `problems`.
+ * override ARG defaults (one whose value is undefined is given but known only when
+ * the build runs: the ARG has no value here, not its default). Never throws: unreadable lines land in `problems`.
  */
-export function parseDockerfile(text: string, buildArgs: ReadonlyMap<string, string> = new Map()): ParsedDockerfile {
+export function parseDockerfile(text: string, buildArgs: ReadonlyMap<string, string | undefined> = new Map()): ParsedDockerfile {
   return parseLexed(lexDockerfile(text), buildArgs);
 }
 
 /** `parseDockerfile` over an already lexed file (for a reader that needs the lexer's own problems apart). */
-export function parseLexed(lexed: LexedDockerfile, buildArgs: ReadonlyMap<string, string> = new Map()): ParsedDockerfile {
+export function parseLexed(lexed: LexedDockerfile, buildArgs: ReadonlyMap<string, string | undefined> = new Map()): ParsedDockerfile {
   const builder = new StageBuilder(buildArgs, lexed.escape);
   for (const ins of lexed.instructions) builder.add(ins);
   return { directives: lexed.directives, stages: builder.stages, args: builder.args, problems: [...lexed.problems, ...builder.problems] };

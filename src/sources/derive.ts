@@ -31,13 +31,20 @@ interface BuildSpec {
   context: string;
   target?: string;
   origin: string;
-  buildArgs: Map<string, string>;
+  buildArgs: Map<string, string | undefined>;
 }
 
-/** `--build-arg K=V` values spelled in the recipe's command line. */
-export function buildArgsOf(command: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of (command ?? '').matchAll(/--build-arg[=\s]+(["']?)([A-Za-z_][A-Za-z0-9_]*)=([^"'\s]*)\1/g)) out.set(m[2]!, m[3]!);
+/**
+ * `--build-arg K=V` values spelled in the recipe's command line; undefined for a value
+ * known only when the build runs (a recipe's ⟨…⟩ marker: `${{ steps.prep.outputs.REVISION }}`,
+ * `{{ .Version }}`), which the Dockerfile then has no value for.
+ */
+export function buildArgsOf(command: string | undefined): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  for (const m of (command ?? '').matchAll(/--build-arg[=\s]+(?:"([A-Za-z_]\w*)=([^"]*)"|'([A-Za-z_]\w*)=([^']*)'|([A-Za-z_]\w*)=([^"'\s]*)(?=\s|$))/g)) {
+    const value = m[2] ?? m[4] ?? m[6]!;
+    out.set((m[1] ?? m[3] ?? m[5])!, value.includes('⟨') ? undefined : value);
+  }
   return out;
 }
 

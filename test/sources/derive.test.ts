@@ -122,6 +122,19 @@ describe('deriveBuildInputs on a Go monorepo', () => {
     expect(hits).not.toContain('lib/util/util.go');
   });
 
+  it('a --build-arg known only when the build runs overrides the default with nothing: every command may be built', async () => {
+    const run = (arg: string) => deriveBuildInputs(root, { image: 'x', recipe: recipe({ command: `docker/build-push-action@v6: docker buildx build --file build/Dockerfile --build-arg ${arg} .` }) });
+    const r0 = await run("'CMD=⟨expr steps.prep.outputs.CMD⟩'");
+    expect(r0.steps).toContain('go build ./cmd/${CMD} (Dockerfile:7): "./cmd/${CMD}" names a variable with no value here; no Go narrowing');
+    const unknown = matched(r0, candidates);
+    expect(unknown).toContain('internal/onlya/a.go');
+    expect(unknown).toContain('internal/onlyb/b.go');
+    // quoted, a known value is read whole
+    const quoted = matched(await run('"CMD=b"'), candidates);
+    expect(quoted).toContain('internal/onlyb/b.go');
+    expect(quoted).not.toContain('internal/onlya/a.go');
+  });
+
   it('./cmd/... builds both commands', async () => {
     writeFileSync(join(root, 'build/Dockerfile.all'), 'FROM golang\nWORKDIR /src\nCOPY . .\nRUN go build -o /out/ ./cmd/...\n');
     const r = await deriveBuildInputs(root, { image: 'all', recipe: recipe({ dockerfile: 'build/Dockerfile.all' }) });

@@ -253,7 +253,7 @@ function recipeOf(ctx: Ctx, name: string, line: number, r: Resolved, groups: str
     for (const [k, v] of Object.entries(argsAttr.value)) {
       if (v === null) continue;
       const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
-      report(`build arg ${k}`, { value: text, line: argsAttr.line });
+      // a value known only when bake runs is no problem: the Dockerfile's ARG has no value then (sources/derive.ts)
       args.push(`${k}=${text}`);
     }
   } else if (argsAttr) ctx.problems.push({ file: ctx.file, line: argsAttr.line, code: 'bake-attribute-unreadable', reason: `args of target "${name}" is not a map` });

@@ -150,7 +150,8 @@ function readDocker(ctx: Ctx, item: YAMLMap, name: string, v2: boolean): BuildRe
     }
   }
   const why = (text: string) => [...new Set(ctx.unknowns.filter((u) => text.includes(u.marker)).map((u) => u.reason))].join('; ');
-  for (const [what, v] of [['target', stage], ...args.map((a) => ['build arg', a] as const), ...platforms.map((p) => ['platform', p] as const)] as const) {
+  // a build arg templated at release time (`VERSION={{ .Version }}`) is no problem: the Dockerfile's ARG has no value then (sources/derive.ts)
+  for (const [what, v] of [['target', stage], ...platforms.map((p) => ['platform', p] as const)] as const) {
     if (v && hasMarker(v)) ctx.problems.push({ file: ctx.file, line, code: 'goreleaser-template-unknown', reason: `${what} "${readableMarkers(v)}" of ${name} cannot be evaluated: ${why(v)}` });
   }
   const inputs: RecipeInput[] = [{ path: ctx.file, kind: 'file', why: `goreleaser config of ${name}` }];

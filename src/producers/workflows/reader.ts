@@ -176,8 +176,9 @@ function readBuildPush(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name
   const report = (what: string, value: { value: string; line: number } | undefined) => {
     if (value && hasMarker(value.value)) ctx.problems.push({ file: ctx.file, line: value.line, code: 'workflow-expression-unknown', reason: `${what} "${readableMarkers(value.value)}" cannot be evaluated: ${why(value.value)}` });
   };
+  // a build arg known only at run time (`REVISION=${{ steps.prep.outputs.REVISION }}`) is no problem of the recipe:
+  // the Dockerfile's ARG has no value then, which the image's inputs account for where it matters (sources/derive.ts)
   report('target', targetIn);
-  for (const a of buildArgs) report('build arg', a);
   for (const p of platforms) report('platform', p);
 
   // No context (or `{{defaultContext}}`): the Git context, the repository at the commit; `file` is then relative to it.

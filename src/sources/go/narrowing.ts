@@ -140,6 +140,12 @@ async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDocke
   const chain = baseChain(parsed.stages, stage);
   for (const inv of goInvocations(run.command, run.workdir)) {
     const label = `go ${inv.verb} ${inv.packages.join(' ')} (${name}:${run.line})`;
+    // `./cmd/${CMD}` with CMD given no value here (a build arg known only when the build runs): any command may be built
+    const unset = [inv.cwd, ...inv.packages].find((p) => /\$(?:\{|[A-Za-z_])/.test(p));
+    if (unset !== undefined) {
+      result.steps.push(`${label}: ${JSON.stringify(unset)} names a variable with no value here; no Go narrowing`);
+      continue;
+    }
     const map = await containerMap(repoRoot, context, chain, run);
     const roots = await resolveRoots(repoRoot, inv, map);
     for (const n of roots.notes) result.steps.push(`${label}: ${n}`);
