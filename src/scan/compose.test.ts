@@ -50,6 +50,16 @@ describe('compose image: pins, interpolated from the project .env', () => {
     expect(JSON.stringify(r.pins)).not.toContain('${');
   });
 
+  it("an image: in an extension field the services merge in is interpolated too (getsentry/self-hosted's x-snuba-defaults)", async () => {
+    const root = repo({
+      'docker-compose.yml': ['x-snuba-defaults: &snuba_defaults', '  image: "$SNUBA_IMAGE"', '  restart: always', 'services:', '  snuba-api:', '    <<: *snuba_defaults', '  snuba-consumer:', '    <<: *snuba_defaults', ''].join('\n'),
+      '.env': 'SNUBA_IMAGE=ghcr.io/getsentry/snuba:nightly\n',
+    });
+    const r = await scanRepo(root, config(['docker-compose.yml']));
+    expect(r.pins.map((p) => [p.line, p.keyPath, p.raw])).toEqual([[2, 'x-snuba-defaults.image', 'ghcr.io/getsentry/snuba:nightly']]);
+    expect(r.problems).toEqual([]);
+  });
+
   it('a YAML file that is not a compose file is left as the YAML collector reads it', async () => {
     const root = repo({ 'values.yaml': 'image: ${X}/a:1\n' });
     const r = await scanRepo(root, config(['values.yaml']));

@@ -2,14 +2,16 @@
  * Compose pins: an included compose file (`compose*.y*ml`, `docker-compose*.y*ml`)
  * is collected as YAML, where an `image:` spelled with variables
  * (`${REGISTRY:-ghcr.io/acme}/api:${TAG}`) is no reference. Here each such
- * `services.<name>.image` is interpolated from the project `.env` beside the
+ * `image:` (of a service, or of an `x-` extension field the services merge in
+ * with `<<: *defaults`, as getsentry/self-hosted's `x-snuba-defaults` is:
+ * compose interpolates the whole file) is interpolated from the project `.env` beside the
  * file, as compose does: fully resolved, it is a pin of the image it names (with
  * no spans: repin and overlay leave it as written); with a variable the
  * repository does not set, it is a `compose-variable-unset` problem at its line,
  * never a ref named `${IMAGE_NAME}`.
  */
 import { dirname, join, posix } from 'node:path';
-import { isMap, isScalar, LineCounter } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Scalar } from 'yaml';
 import { parseYamlDocument } from '../collect/index.js';
 import type { CollectResult } from '../collect/index.js';
 import { formOf, type Pin, type Problem } from '../model/index.js';
@@ -35,11 +37,9 @@ export function interpolateComposePins(abs: string, file: string, result: Collec
   const pins: Pin[] = [];
   const problems: Problem[] = [];
   const replaced = new Set<number>();
-  for (const pair of services.items) {
-    const image = isMap(pair.value) ? pair.value.get('image', true) : undefined;
-    if (!isScalar(pair.key) || !isScalar(image) || typeof image.value !== 'string' || !image.value.includes('$') || !image.range) continue;
+  for (const { keyPath, image } of imageScalars(doc.contents, '')) {
+    if (typeof image.value !== 'string' || !image.value.includes('$') || !image.range) continue;
     const pos = lc.linePos(image.range[0]);
-    const keyPath = `services.${String(pair.key.value)}.image`;
     env ??= projectEnv(abs);
     const r = interpolateCompose(image.value, env);
     replaced.add(pos.line);
@@ -53,6 +53,20 @@ export function interpolateComposePins(abs: string, file: string, result: Collec
   }
   if (replaced.size === 0) return result;
   return { ...result, pins: [...result.pins, ...pins], problems: [...result.problems.filter((p) => !(p.code === 'invalid-ref' && p.line !== undefined && replaced.has(p.line))), ...problems] };
+}
+
+/** Every `image:` scalar of the document (aliases are not followed: the text is where the anchor is), with its key path. */
+function* imageScalars(node: unknown, path: string): Generator<{ keyPath: string; image: Scalar }> {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      if (!isScalar(pair.key)) continue;
+      const keyPath = path ? `${path}.${String(pair.key.value)}` : String(pair.key.value);
+      if (String(pair.key.value) === 'image' && isScalar(pair.value)) yield { keyPath, image: pair.value };
+      else yield* imageScalars(pair.value, keyPath);
+    }
+  } else if (isSeq(node)) {
+    for (const [i, item] of node.items.entries()) yield* imageScalars(item, `${path}[${i}]`);
+  }
 }
 
 function projectEnv(abs: string): Map<string, string> {
