@@ -85,6 +85,17 @@ describe('build args that read files', () => {
   });
 });
 
+describe('the default build entry', () => {
+  it('a root Makefile without `build` is an assumption note, not a missing target; an explicit entry still is one', async () => {
+    const root = repo({ Makefile: 'apply:\n\tdocker build -t ghcr.io/acme/a:1 .\n', Dockerfile: 'FROM alpine\n' });
+    const assumed = await loadBuildModel(root, defaultConfig());
+    expect(assumed.problems.map((p) => [p.file, p.code])).toEqual([['Makefile', 'build-entry-assumed']]);
+    expect(assumed.recipes.map((r) => r.repositories[0])).toEqual(['ghcr.io/acme/a']);
+    const explicit = await loadBuildModel(root, { ...defaultConfig(), buildEntry: 'Makefile:release' });
+    expect(explicit.problems.map((p) => [p.file, p.code])).toEqual([['Makefile', 'build-target-missing']]);
+  });
+});
+
 describe('vendored trees', () => {
   it('vendor/, third_party/ and node_modules/ are not read for recipes or producers, and are listed', async () => {
     const build = 'build:\n\tdocker build -t ghcr.io/acme/v:1 .\n';

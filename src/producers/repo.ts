@@ -69,7 +69,15 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
   } else if (entry === DEFAULT_BUILD_ENTRY && !existsSync(path.resolve(root, entryFile))) {
     // A repository with no Makefile is built some other way (workflows, Skaffold, ko…): no entry to walk, and no problem.
     graph = { reached: new Map(), readers: new Map() };
-  } else graph = walkBuildGraph(root, entry, cache, problems);
+  } else {
+    const walked: Problem[] = [];
+    graph = walkBuildGraph(root, entry, cache, walked);
+    for (const p of walked) {
+      // the default entry, where the Makefile has no `build` (tektoncd/pipeline): an assumption that did not hold, not a broken recipe
+      const defaultMissing = entry === DEFAULT_BUILD_ENTRY && p.code === 'build-target-missing' && p.file === entryFile && p.reason.endsWith(`(reached via ${entry})`);
+      problems.push(defaultMissing ? { file: p.file, code: 'build-entry-assumed', reason: `${entryFile} has no target "build", the default buildEntry: no build entry is walked (recipes are still read from every Makefile and workflow); set buildEntry in pinwatch.yaml to the target or recipe file your release builds with, or none` } : p);
+    }
+  }
   const makefiles = new Set(findMakefiles(root, config.exclude, tree));
   const reachedTargets = new Map<string, Set<string>>();
   for (const id of graph.reached.keys()) {

@@ -140,6 +140,8 @@ describe('ko builds as recipes', () => {
 
   const problemCases: { name: string; line: string; env?: Record<string, string>; code: string; reason: RegExp }[] = [
     { name: 'KO_DOCKER_REPO unset', line: 'ko build ./cmd/app', env: {}, code: 'ko-docker-repo-unknown', reason: /KO_DOCKER_REPO is not set where Makefile:image runs ko.*set buildEnv.KO_DOCKER_REPO/ },
+    // one problem for the invocation, naming every image it leaves without a repository (tektoncd/pipeline's `ko apply -f config/`)
+    { name: 'KO_DOCKER_REPO unset, several images', line: 'ko resolve -B -f config/', env: {}, code: 'ko-docker-repo-unknown', reason: /so the repositories of its 2 images \(github.com\/acme\/app\/cmd\/app, github.com\/acme\/app\/cmd\/tool\) are unknown/ },
     { name: 'a package of another module', line: 'ko build github.com/other/x', code: 'recipe-context-unknown', reason: /not a package of module github.com\/acme\/app/ },
     { name: 'a missing directory', line: 'ko build ./cmd/none', code: 'recipe-context-unknown', reason: /cmd\/none is not a directory/ },
     { name: 'a pattern', line: 'ko build ./cmd/...', code: 'recipe-context-unknown', reason: /a package pattern/ },

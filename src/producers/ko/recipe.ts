@@ -102,6 +102,8 @@ export function koRecipes(root: string, origin: KoOrigin, req: KoRequest, source
   const configAbs = findKoConfig(req.cwd, new Map(req.configPath ? [['KO_CONFIG_PATH', req.configPath]] : []));
   const config = configAbs && inside(root, configAbs) ? readKoConfig(configAbs, rel(root, configAbs), problems) : undefined;
   const out: BuildRecipe[] = [];
+  // the images whose repository an unset or unknown KO_DOCKER_REPO leaves unknown: one problem for the invocation
+  const noRepo: string[] = [];
   for (const raw of args) {
     const arg = raw.replace(/^ko:\/\//, '');
     if (hasMarker(arg)) {
@@ -139,11 +141,8 @@ export function koRecipes(root: string, origin: KoOrigin, req: KoRequest, source
       ...(build?.ldflags.length ? { ldflags: build.ldflags } : {}),
     };
     const repositories: string[] = [];
-    if (req.dockerRepo === undefined) {
-      problems.push({ ...source, code: 'ko-docker-repo-unknown', reason: `KO_DOCKER_REPO is not set where ${origin.label} runs ko, so the repository of ${importPath ?? arg} is unknown; set buildEnv.KO_DOCKER_REPO in pinwatch.yaml` });
-    } else if (hasMarker(req.dockerRepo)) {
-      problems.push({ ...source, code: 'ko-docker-repo-unknown', reason: `KO_DOCKER_REPO "${readableMarkers(req.dockerRepo)}" cannot be evaluated, so the repository of ${importPath ?? arg} is unknown${because(req.dockerRepo)}; set buildEnv.KO_DOCKER_REPO in pinwatch.yaml` });
-    } else if (importPath === undefined) {
+    if (req.dockerRepo === undefined || hasMarker(req.dockerRepo)) noRepo.push(importPath ?? arg);
+    else if (importPath === undefined) {
       problems.push({ ...source, code: 'ko-docker-repo-unknown', reason: `the import path of ${rel(root, mainAbs)} is unknown (no go.mod module line), so ko's repository name for it is too` });
     } else repositories.push(koRepository(req.dockerRepo, importPath, req.naming));
     out.push({
@@ -158,6 +157,11 @@ export function koRecipes(root: string, origin: KoOrigin, req: KoRequest, source
       command: readableMarkers(command),
       ko,
     });
+  }
+  if (noRepo.length > 0) {
+    const which = noRepo.length === 1 ? `the repository of ${noRepo[0]} is` : `the repositories of its ${noRepo.length} images (${noRepo.join(', ')}) are`;
+    const what = req.dockerRepo === undefined ? `KO_DOCKER_REPO is not set where ${origin.label} runs ko` : `KO_DOCKER_REPO "${readableMarkers(req.dockerRepo)}" cannot be evaluated`;
+    problems.push({ ...source, code: 'ko-docker-repo-unknown', reason: `${what}, so ${which} unknown${req.dockerRepo === undefined ? '' : because(req.dockerRepo)}; set buildEnv.KO_DOCKER_REPO in pinwatch.yaml` });
   }
   return out;
 }
