@@ -63,7 +63,15 @@ export class MakefileCache {
   /** The one file system every reader of the run reads through (memoFileSystem). */
   readonly fs: MakeFileSystem;
 
-  constructor(private readonly root: string) {
+  /**
+   * `environment`: what make's environment holds when nothing else says (pinwatch.yaml `buildEnv`, the
+   * release environment's KO_DOCKER_REPO…): the entry's walk and every Makefile read on its own get it;
+   * a followed walk brings a CI step's environment, which holds it already (the step env wins there).
+   */
+  constructor(
+    private readonly root: string,
+    private readonly environment?: Record<string, string>,
+  ) {
     this.fs = memoFileSystem(repoFileSystem(root));
   }
 
@@ -73,7 +81,8 @@ export class MakefileCache {
    * one already read with another environment (readerWithEnvironment: the same reading, but for the environment
    * variables themselves) instead of read again.
    */
-  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, environment?: Record<string, string>): MakeReader {
+  get(absMakefile: string, dir = path.dirname(absMakefile), variables: Record<string, string> = {}, given?: Record<string, string>): MakeReader {
+    const environment = given ?? this.environment;
     const group = `${absMakefile}\0${dir}\0${JSON.stringify(variables)}`;
     const key = `${group}${environment ? `\0${JSON.stringify(environment)}` : ''}`;
     let r = this.readers.get(key);

@@ -96,6 +96,22 @@ describe('the default build entry', () => {
   });
 });
 
+describe('buildEnv on the Make side', () => {
+  it("is make's environment: a Makefile's ko build under buildEnv.KO_DOCKER_REPO names its repository (tektoncd/pipeline)", async () => {
+    const root = repo({
+      Makefile: 'apply:\n\tko build -B ./cmd/app\n',
+      'go.mod': 'module example.com/acme\n\ngo 1.22\n',
+      'cmd/app/main.go': 'package main\n\nfunc main() {}\n',
+    });
+    const config = { ...defaultConfig(), buildEntry: 'Makefile:apply' };
+    const without = await loadBuildModel(root, config);
+    expect(without.problems.map((p) => p.code)).toEqual(['ko-docker-repo-unknown']);
+    const withEnv = await loadBuildModel(root, { ...config, buildEnv: { KO_DOCKER_REPO: 'ghcr.io/acme' } });
+    expect(withEnv.problems).toEqual([]);
+    expect(withEnv.recipes.map((r) => r.repositories)).toEqual([['ghcr.io/acme/app']]);
+  });
+});
+
 describe('vendored trees', () => {
   it('vendor/, third_party/ and node_modules/ are not read for recipes or producers, and are listed', async () => {
     const build = 'build:\n\tdocker build -t ghcr.io/acme/v:1 .\n';

@@ -53,7 +53,8 @@ export function readRecipeFiles(root: string, config: Config, tree: RecipeTree):
 export async function readMakeSide(repoRoot: string, config: Config, tree: RecipeTree, follow: FollowInput): Promise<MakeSide> {
   const root = path.resolve(repoRoot);
   const problems: Problem[] = [];
-  const cache = new MakefileCache(root);
+  const buildEnv = Object.entries(config.buildEnv ?? {});
+  const cache = new MakefileCache(root, buildEnv.length > 0 ? Object.fromEntries(buildEnv) : undefined);
   const entry = config.buildEntry;
   const entryFile = entryFileOf(entry);
   // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
