@@ -57,6 +57,20 @@ describe('an image slot the chart leaves empty', () => {
   });
 });
 
+describe("an image a chart composes from its top-level imageRegistry and imageNamespace (cert-manager)", () => {
+  it('is registry/namespace/name, located at the name with the registry spans last; without imageRegistry the map stays incomplete', () => {
+    const text = 'imageRegistry: quay.io\nimageNamespace: jetstack\nimage:\n  name: cert-manager-controller\n  repository: ""\nwebhook:\n  image:\n    name: cert-manager-webhook\n    repository: ""\n    tag: v1.2.3\n';
+    const r = run(text, false);
+    expect(r.pins).toEqual(['image quay.io/jetstack/cert-manager-controller none', 'webhook.image quay.io/jetstack/cert-manager-webhook:v1.2.3 tag']);
+    expect(r.spans).toEqual(['repository=cert-manager-controller|registry=quay.io|registry=jetstack', 'repository=cert-manager-webhook|tag=v1.2.3|registry=quay.io|registry=jetstack']);
+    const lines = collectYaml(text, ctx(false)).pins.map((p) => p.line);
+    expect(lines).toEqual([4, 8]);
+    const alone = run('image:\n  name: cert-manager-controller\n  repository: ""\n', false);
+    expect(alone.pins).toEqual([]);
+    expect(alone.problems).toEqual(['2 incomplete-ref']);
+  });
+});
+
 describe('Helm image maps', () => {
   const cases: { name: string; text: string; chart?: boolean | string; pins: string[]; spans?: string[]; problems?: string[] }[] = [
     {

@@ -97,7 +97,14 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
     buildRepositorylessPin(state, map, keyPath, plan);
     return;
   }
-  if (!repository && [plan.registry, plan.prefix, plan.tag, plan.digest].every((f) => f.kind === 'absent' || f.kind === 'empty')) {
+  const named = !repository && plan.repositoryKey === 'repository' && plan.prefix.kind === 'absent' ? composedPlan(state, map, plan) : undefined;
+  if (named) {
+    buildSplitPin(state, map, path, keyPath, named.plan, named.name, true);
+    return;
+  }
+  const pairs = pairsByKey(map);
+  const unset = (f: FieldRead) => f.kind === 'absent' || f.kind === 'empty';
+  if (!repository && [plan.registry, plan.prefix, plan.tag, plan.digest, readField(state, pairs, 'name'), readField(state, pairs, 'image')].every(unset)) {
     // `{repository: null, tag: null}`: a slot the chart's user fills (external-dns's provider.webhook.image), no ref at all
     state.leftOut.push({ reason: EMPTY_IMAGE_SLOT_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(nodeStart(map)).line} ${keyPath}` });
     return;
@@ -115,16 +122,34 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
   buildSplitPin(state, map, path, keyPath, plan, repository);
 }
 
-function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | number)[], keyPath: string, plan: SplitPlan, repository: Located): void {
+/**
+ * `{name: cert-manager-controller, repository: ""}` under a document whose top-level
+ * `imageRegistry` (and `imageNamespace`) the chart joins with the name when no
+ * repository overrides it (cert-manager's image helper: quay.io/jetstack/cert-manager-controller):
+ * the plan of that ref, the registry and namespace located where they are written.
+ */
+function composedPlan(state: YamlState, map: YAMLMap, plan: SplitPlan): { plan: SplitPlan; name: Located } | undefined {
+  const nameRead = readField(state, pairsByKey(map), 'name');
+  if (nameRead.kind !== 'text' || !isMap(state.root) || state.root === map) return undefined;
+  const top = pairsByKey(state.root);
+  const registry = readField(state, top, 'imageRegistry');
+  if (registry.kind !== 'text') return undefined;
+  const namespace = readField(state, top, 'imageNamespace');
+  return { plan: { ...plan, registry, prefix: namespace.kind === 'text' ? namespace : { kind: 'absent' }, repository: nameRead, repositoryKey: 'name' }, name: nameRead.at };
+}
+
+/** `composed`: the registry and prefix are the document's top-level values (composedPlan): their spans come last, as a chart-wide registry's do. */
+function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | number)[], keyPath: string, plan: SplitPlan, repository: Located, composed = false): void {
   const spans: Span[] = [];
   const parts: string[] = [];
+  const outside: Span[] = [];
   const global = chartRegistry(state, plan, repository) ?? documentedRegistry(state, plan);
   for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
     if (read.kind !== 'text') continue;
     if (global && read === plan.registry) continue; // the chart-wide registry wins, as in Helm's image helpers
     const value = read.at.value.replace(/\/+$/, '');
     parts.push(value);
-    spans.push({ field, start: read.at.start, end: read.at.start + value.length });
+    (composed ? outside : spans).push({ field, start: read.at.start, end: read.at.start + value.length });
   }
   if (global) parts.unshift(global.value);
   parts.push(repository.value);
@@ -164,16 +189,18 @@ function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | 
   const stored = raw;
   if (digest !== undefined) raw += `@${digest}`;
   if (global) spans.push({ field: 'registry', start: global.start, end: global.start + global.value.length });
+  spans.push(...outside);
+  const keepSpanOrder = global !== undefined || outside.length > 0;
   try {
     const parsed = parseReference(ref);
-    const pin = addPin(state, { shape: 'yaml-split', spans, raw, ref: parsed, keyPath }, map, { keepSpanOrder: global !== undefined });
+    const pin = addPin(state, { shape: 'yaml-split', spans, raw, ref: parsed, keyPath }, map, { keepSpanOrder });
     if (appVersion) pin.tagFrom = appVersion.from;
   } catch (e) {
     addProblem(state, repository.node, 'invalid-ref', `${keyPath}: ${messageOf(e)}`);
     return;
   }
   const shared = spans.filter((s) => s.field !== 'digest');
-  siblingDigests(state, map, keyPath, { stored, name: ref.split('@')[0]!, spans: shared, keepSpanOrder: global !== undefined }, appVersion?.from);
+  siblingDigests(state, map, keyPath, { stored, name: ref.split('@')[0]!, spans: shared, keepSpanOrder }, appVersion?.from);
 }
 
 /**
