@@ -92,7 +92,7 @@ export const LINT_RULES: readonly RuleMeta[] = [
     title: 'A build recipe could not be understood',
     description:
       'A Makefile did not parse, or a recipe writes a file that does not exist. Producers behind it may be missing from the build model, so `no-producer` and `producer-not-built` may be incomplete.',
-    hint: 'Fix the recipe, or declare its writes under `producers:` in pinwatch.yaml.',
+    hint: 'Fix the recipe; where only the release knows a value, set it under `buildEnv:`, or declare the image under `images:` (its writes under `producers:`) in pinwatch.yaml.',
   },
   {
     id: 'build-recipe-assumption',
