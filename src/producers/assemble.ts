@@ -237,7 +237,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
   }
   const repositories: string[] = [];
   for (const tag of b.tags) {
-    const ref = tryParseReference(hasMarker(tag) ? nameOf(tag) : tag);
+    const ref = tryParseReference(hasMarker(tag) || hasSubstitution(tag) ? nameOf(tag) : tag);
     if (!ref) {
       problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `cannot read tag "${readableMarkers(tag)}" as an image reference${because(tag)}` });
       continue;
@@ -269,9 +269,13 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
   };
 }
 
+/** A shell command substitution left in a tag (`:latest-$(echo linux/amd64 | sed …)`): computed when the job runs, like a marker. */
+const COMMAND_SUBSTITUTION = /\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`/g;
+const hasSubstitution = (tag: string): boolean => tag.includes('$(') || tag.includes('`');
+
 /** A tag reference without its tag and digest (`reg/x:⟨shell …⟩@…` → `reg/x`), when only those are unknown. */
 function nameOf(tag: string): string {
-  const noDigest = tag.replace(/⟨[^⟩]*⟩/g, 'UNKNOWN').split('@')[0]!;
+  const noDigest = tag.replace(/⟨[^⟩]*⟩/g, 'UNKNOWN').replace(COMMAND_SUBSTITUTION, 'UNKNOWN').split('@')[0]!;
   const colon = noDigest.lastIndexOf(':');
   const name = colon > noDigest.lastIndexOf('/') ? noDigest.slice(0, colon) : noDigest;
   return name.includes('UNKNOWN') ? '' : name;

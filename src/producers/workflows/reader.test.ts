@@ -406,3 +406,24 @@ describe('a build CI runs through make, read with the step env', () => {
     }
   });
 });
+
+describe("buildEnv fills what only the run knows, and a tag's command substitution leaves the repository known (argo-workflows' release)", () => {
+  const RELEASE = `jobs:
+  push:
+    runs-on: ubuntu-latest
+    env:
+      DOCKERIO_ORG: \${{ secrets.DOCKERIO_ORG }}
+    steps:
+      - run: |
+          docker buildx build -t quay.io/\${DOCKERIO_ORG}/app:latest-$(echo linux/amd64 | sed -r "s/\\//-/g") --push .
+`;
+  it('without buildEnv the repository is unknown, with it the secret-held org is read; the computed tag suffix never blocks the name', () => {
+    const bare = read(RELEASE);
+    expect(bare.recipes.map((r) => r.repositories)).toEqual([[]]);
+    expect(bare.problems.map((p) => [p.line, p.code, p.reason])).toEqual([[8, 'recipe-tag-unreadable', expect.stringContaining('secrets.DOCKERIO_ORG: secrets are not in the repository')]]);
+    const problems: Problem[] = [];
+    const recipes = readWorkflow(root, FILE, RELEASE, problems, { env: new Map([['DOCKERIO_ORG', 'argoproj']]) });
+    expect(problems).toEqual([]);
+    expect(recipes.map((r) => r.repositories)).toEqual([['quay.io/argoproj/app']]);
+  });
+});

@@ -319,7 +319,10 @@ function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix:
       continue;
     }
     const r = interpolate(v.value === null ? '' : String(v.value), scope);
-    env.set(key, r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+    // a value only the run knows (`DOCKERIO_ORG: ${{ secrets.DOCKERIO_ORG }}`) is what pinwatch.yaml's buildEnv says, when it says
+    const given = r.unknowns.length > 0 ? ctx.options.env?.get(key) : undefined;
+    if (given !== undefined) env.set(key, { known: true, value: given });
+    else env.set(key, r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
   }
   return env;
 }
