@@ -142,4 +142,33 @@ services:
   it('invalid YAML is one problem', () => {
     expect(read('services:\n  a: [\n').problems.map((p) => p.code)).toEqual(['compose-yaml-error']);
   });
+
+  it("a service's build and image merged in from an x- anchor (getsentry/self-hosted's <<: *sentry_defaults) are read; its own keys win", () => {
+    const { recipes, problems } = read(
+      [
+        'x-restart: &restart',
+        '  restart: always',
+        'x-defaults: &defaults',
+        '  <<: [*restart]',
+        '  image: ghcr.io/acme/app:${TAG}',
+        '  build:',
+        '    context: ./api',
+        '    args:',
+        '      - BASE',
+        'services:',
+        '  web:',
+        '    <<: *defaults',
+        '  worker:',
+        '    <<: *defaults',
+        '    image: ghcr.io/acme/worker:1',
+        '',
+      ].join('\n'),
+      { TAG: '2', BASE: 'alpine:3.20' },
+    );
+    expect(problems).toEqual([]);
+    expect(recipes.map((r) => [r.target, r.line, r.context, r.repositories, r.command.includes('--build-arg BASE=alpine:3.20')])).toEqual([
+      ['services.web', 6, 'api', ['ghcr.io/acme/app'], true],
+      ['services.worker', 6, 'api', ['ghcr.io/acme/worker'], true],
+    ]);
+  });
 });

@@ -7,8 +7,8 @@
  * repository does not set is a problem with file:line, never part of a name.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
-import { parseYamlDocument } from '../../collect/index.js';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, YAMLMap, type Document, type Node, type Pair } from 'yaml';
+import { parseYamlDocument, type YamlDocument } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -18,6 +18,37 @@ import { interpolateCompose as interpolateWith } from '../../util/compose-interp
 
 /** Compose interpolation with the build model's markers for unknown variables. */
 const interpolateCompose = (text: string, env: ReadonlyMap<string, string>) => interpolateWith(text, env, (name) => marker('env', name));
+
+/** A `<<` merge key (yaml parses it with `merge: true` as a key whose value is a symbol). */
+const isMergeKey = (key: unknown): boolean => isScalar(key) && (key.value === '<<' || typeof key.value === 'symbol');
+
+/**
+ * A service with its merge keys applied (`<<: *sentry_defaults`, `<<: [*a, *b]`: the keys it
+ * writes itself win, then the first source's, recursively), as compose reads it; the pairs are
+ * the file's own nodes, so lines stay where the text is. A service that merges nothing is itself.
+ */
+export function withMerges(doc: YamlDocument, map: YAMLMap, seen = new Set<YAMLMap>()): YAMLMap {
+  if (!map.items.some((p) => isMergeKey(p.key)) || seen.has(map)) return map;
+  seen.add(map);
+  const out = new YAMLMap<unknown, unknown>();
+  const has = new Set<unknown>();
+  const add = (p: Pair<unknown, unknown>) => {
+    const k = isScalar(p.key) ? p.key.value : p.key;
+    if (has.has(k)) return;
+    has.add(k);
+    out.items.push(p);
+  };
+  for (const p of map.items) if (!isMergeKey(p.key)) add(p);
+  for (const p of map.items) {
+    if (!isMergeKey(p.key)) continue;
+    for (const source of isSeq(p.value) ? p.value.items : [p.value]) {
+      // an alias only comes from yaml's own parse (the fast path takes no text with anchors): a Document
+      const target = isAlias(source) ? source.resolve(doc as Document) : source;
+      if (isMap(target)) for (const q of withMerges(doc, target, seen).items) add(q);
+    }
+  }
+  return out;
+}
 
 interface Ctx {
   root: string;
@@ -54,12 +85,13 @@ export function readCompose(root: string, file: string, text: string, env: Reado
   for (const pair of services.items) {
     const service = isScalar(pair.key) ? String(pair.key.value) : '?';
     if (!isMap(pair.value)) continue;
-    const build = pair.value.get('build', true) as Node | undefined;
-    if (pair.value.has('extends')) {
+    const svc = withMerges(doc, pair.value);
+    const build = svc.get('build', true) as Node | undefined;
+    if (svc.has('extends')) {
       problems.push({ file, line: lineOf(ctx, pair.key as Node), code: 'compose-extends-not-read', reason: `services.${service} extends another service, whose build and image pinwatch does not merge in; only what is written here is read` });
     }
     if (build === undefined || build === null) continue;
-    const r = readService(ctx, service, pair.value, build, projectName, baseImages.get(service));
+    const r = readService(ctx, service, svc, build, projectName, baseImages.get(service));
     if (r) recipes.push(r);
   }
   return recipes;
@@ -72,7 +104,7 @@ export function serviceImages(text: string, env: ReadonlyMap<string, string>): M
   const services = isMap(doc.contents) ? doc.contents.get('services', true) : undefined;
   if (doc.errors.length > 0 || !isMap(services)) return out;
   for (const pair of services.items) {
-    const image = isMap(pair.value) ? pair.value.get('image', true) : undefined;
+    const image = isMap(pair.value) ? withMerges(doc, pair.value).get('image', true) : undefined;
     if (isScalar(pair.key) && isScalar(image) && image.value !== null) out.set(String(pair.key.value), interpolateCompose(String(image.value), env).text);
   }
   return out;
