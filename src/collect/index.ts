@@ -1,7 +1,7 @@
 /** Collectors (barrel): one per file kind, text in, pins and problems out, and collectFile that dispatches by kind. */
 export { COLLECTORS, collectFile } from './engine.js';
 export type { CollectContext, CollectResult, Collector, FileKind } from './types.js';
-export { collectDockerfile } from './dockerfile/index.js';
+export { collectDockerfile, unresolvedFromArgs } from './dockerfile/index.js';
 export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
 export { collectYaml, parseYamlDocument, parseYamlDocuments, parseYamlValue, type YamlDocument, type YamlDocumentOptions } from './yaml/index.js';

@@ -7,3 +7,4 @@ export { baseChain, neededStages, stageByRef, stageDependencies } from './stages
 export type { TargetResult } from './stages.js';
 export { expandVariables } from './substitute.js';
 export type { Expansion } from './substitute.js';
+export { buildArgsOf } from './build-args.js';

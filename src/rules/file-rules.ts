@@ -6,6 +6,8 @@
 import { compileGlob } from '../util/glob.js';
 import type { Problem } from '../model/index.js';
 import { tryParseReference } from '../reference/index.js';
+import { unresolvedFromArgs } from '../collect/dockerfile/collect.js';
+import { buildArgsOf } from '../dockerfile/build-args.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
 
 function declaredExtra(input: RuleInput): (file: string) => boolean {
@@ -104,11 +106,30 @@ function expectedTemplate(p: Problem, declared: (f: string) => boolean): boolean
   return p.code === 'templated-ref' && p.file !== undefined && declared(p.file);
 }
 
+/**
+ * `FROM ${BASE_IMAGE}` with no default, in a Dockerfile every recipe of which passes a value for
+ * each ARG it lacks (`--build-arg BASE_IMAGE=…`: a compose `build.args`, a Makefile): the build
+ * names the base, and the value is read where the recipe stores it (getsentry/self-hosted's
+ * clickhouse/Dockerfile). A Dockerfile no recipe builds, or one built without the value, stays a finding.
+ */
+function setByEveryBuild(model: RuleInput['model']): (p: Problem) => boolean {
+  return (p) => {
+    const args = unresolvedFromArgs(p);
+    if (!args || p.file === undefined) return false;
+    const builds = model.recipes.filter((r) => r.dockerfile === p.file);
+    return builds.length > 0 && builds.every((r) => {
+      const given = buildArgsOf(r.command);
+      return args.every((a) => given.get(a) !== undefined);
+    });
+  };
+}
+
 export const invalidRef: RuleCheck = {
   id: 'invalid-ref',
   check: (input) => {
     const declared = declaredExtra(input);
-    return input.problems.filter((p) => isRefProblem(p) && !expectedTemplate(p, declared)).map((p) => ({
+    const setByBuild = setByEveryBuild(input.model);
+    return input.problems.filter((p) => isRefProblem(p) && !expectedTemplate(p, declared) && !setByBuild(p)).map((p) => ({
       rule: 'invalid-ref',
       message: p.code === 'invalid-ref' ? p.reason : `${p.code}: ${p.reason}`,
       file: p.file,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lint } from '../lint/engine.js';
 import { config, D1, D2, D3, model, pin, producer, write } from '../../test/support/builders.js';
 import type { Finding } from '../model/index.js';
+import { collectDockerfile } from '../collect/index.js';
 
 // A tree shaped like the seeds: one pin per situation, each producer spelled out.
 const BSC = 'packages/system/bsc/values.yaml';
@@ -263,6 +264,18 @@ describe('what could not be read', () => {
     ]);
     expect(r.findings[1]!.message).toBe('a digest must look like sha256:<64 hex>; saw "ghcr.io/acme/x@sha256:abc"');
     expect(r.findings[2]!.message).toMatch(/^incomplete-ref: gpu\.vgpuManager/);
+  });
+
+  it('a FROM whose ARG every build of the Dockerfile passes is no finding (getsentry/self-hosted: compose build.args)', () => {
+    const { problems } = collectDockerfile('ARG BASE_IMAGE\nFROM "${BASE_IMAGE}"\nARG OTHER\nFROM ${OTHER}\n', { file: 'clickhouse/Dockerfile', isFirstParty: () => false });
+    expect(problems.map((p) => p.code)).toEqual(['unresolved-ref', 'unresolved-ref']);
+    const recipe = (command: string) => ({ kind: 'compose' as const, makefile: 'docker-compose.yml', target: 'services.clickhouse', line: 3, dockerfile: 'clickhouse/Dockerfile', context: 'clickhouse', repositories: [], stamps: [], command });
+    const run = (...commands: string[]) => lint({ pins: [], model: { ...model([]), recipes: commands.map(recipe) }, config: config(), problems }).findings.map((f) => f.line);
+    // no recipe builds it: both FROMs are findings
+    expect(run()).toEqual([2, 4]);
+    // every build passes BASE_IMAGE (quoted or not) and OTHER: none; one build that leaves OTHER to run time keeps line 4
+    expect(run('docker buildx build --build-arg BASE_IMAGE=altinity/clickhouse-server:25.8 --build-arg "OTHER=alpine:3" ./clickhouse')).toEqual([]);
+    expect(run('docker buildx build --build-arg BASE_IMAGE=a:1 --build-arg OTHER=b:1 .', 'docker buildx build --build-arg BASE_IMAGE=a:1 --build-arg OTHER=⟨expr steps.x.outputs.y⟩ .')).toEqual([4]);
   });
 
   it('build model problems are findings, not crashes', () => {

@@ -11,6 +11,7 @@ import type { BuildRecipe } from '../producers/index.js';
 import { scanContextSources } from './context-sources.js';
 import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
+import { buildArgsOf } from '../dockerfile/build-args.js';
 import { neededStages } from '../dockerfile/stages.js';
 import { goMainInputs, narrowGo } from './go/narrowing.js';
 import { koInputs } from './go/ko.js';
@@ -34,19 +35,6 @@ interface BuildSpec {
   buildArgs: Map<string, string | undefined>;
 }
 
-/**
- * `--build-arg K=V` values spelled in the recipe's command line; undefined for a value
- * known only when the build runs (a recipe's ⟨…⟩ marker: `${{ steps.prep.outputs.REVISION }}`,
- * `{{ .Version }}`), which the Dockerfile then has no value for.
- */
-export function buildArgsOf(command: string | undefined): Map<string, string | undefined> {
-  const out = new Map<string, string | undefined>();
-  for (const m of (command ?? '').matchAll(/--build-arg[=\s]+(?:"([A-Za-z_]\w*)=([^"]*)"|'([A-Za-z_]\w*)=([^']*)'|([A-Za-z_]\w*)=([^"'\s]*)(?=\s|$))/g)) {
-    const value = m[2] ?? m[4] ?? m[6]!;
-    out.set((m[1] ?? m[3] ?? m[5])!, value.includes('⟨') ? undefined : value);
-  }
-  return out;
-}
 
 function configInputs(globs: readonly string[], why: string): InputPattern[] {
   return globs.map((g) => ({ path: g, kind: isGlob(g) ? 'glob' : 'tree', why }));

@@ -1,5 +1,6 @@
 /** Build inputs: which repo paths, when changed, change an image (public API of src/sources). */
-export { deriveBuildInputs, buildArgsOf } from './derive.js';
+export { deriveBuildInputs } from './derive.js';
+export { buildArgsOf } from '../dockerfile/build-args.js';
 export type { BuildInputsRequest } from './derive.js';
 export { inputMatcher, inputKind, ignoredBy, pathIndex } from './matcher.js';
 export type { InputMatcher, PathIndex } from './matcher.js';

@@ -27,6 +27,18 @@ export function collectDockerfile(text: string, ctx: CollectContext): CollectRes
   return { pins, problems };
 }
 
+const UNRESOLVED_TAIL = ', which has no default value';
+
+/**
+ * The ARGs an `unresolved-ref` problem's FROM lacks (as its reason names them), so lint can tell
+ * whether every build of that Dockerfile passes them (rules/file-rules.ts); undefined for another problem.
+ */
+export function unresolvedFromArgs(p: Pick<Problem, 'code' | 'reason'>): string[] | undefined {
+  if (p.code !== 'unresolved-ref') return undefined;
+  const m = / uses ARG ([A-Za-z_][\w, ]*?), which has no default value/.exec(p.reason);
+  return m ? m[1]!.split(', ') : undefined;
+}
+
 type FromRead = { span: { start: number; end: number }; ref: ImageRef } | { code: string; reason: string };
 
 /** The image a stage is built FROM, a reason it cannot be one, or undefined for `scratch` and stages. */
@@ -35,7 +47,7 @@ function fromPin(stage: Stage, text: string): FromRead | undefined {
   if (stage.base.toLowerCase() === 'scratch' || stage.baseStage !== undefined) return undefined;
   if (written === '') return { code: 'invalid-ref', reason: 'FROM names no image' };
   if (stage.baseUnresolved.length > 0) {
-    return { code: 'unresolved-ref', reason: `FROM ${JSON.stringify(written)} uses ARG ${stage.baseUnresolved.join(', ')}, which has no default value (resolved so far: ${JSON.stringify(stage.base)})` };
+    return { code: 'unresolved-ref', reason: `FROM ${JSON.stringify(written)} uses ARG ${stage.baseUnresolved.join(', ')}${UNRESOLVED_TAIL} (resolved so far: ${JSON.stringify(stage.base)})` };
   }
   let ref: ImageRef;
   try {

@@ -1,1 +1,1 @@
-export { collectDockerfile } from './collect.js';
+export { collectDockerfile, unresolvedFromArgs } from './collect.js';
