@@ -41,6 +41,15 @@ describe('aliasesProblem', () => {
 describe('firstPartyPrefixes', () => {
   it('adds the alias prefixes whose canonical prefix is first-party, and only those', () => {
     expect(firstPartyPrefixes({ firstParty: ['ghcr.io/acme/'], aliases: ALIASES })).toEqual(['ghcr.io/acme/', 'ci.acme.test/builds/', 'ci.acme.test/builds/special/']);
-    expect(firstPartyPrefixes({ firstParty: ['ghcr.io/acme/platform/'], aliases: ALIASES })).toEqual(['ghcr.io/acme/platform/', 'ci.acme.test/builds/special/']);
+    // ci.acme.test/builds/platform/x is ghcr.io/acme/platform/x through the shorter alias
+    expect(firstPartyPrefixes({ firstParty: ['ghcr.io/acme/platform/'], aliases: ALIASES })).toEqual(['ghcr.io/acme/platform/', 'ci.acme.test/builds/platform/', 'ci.acme.test/builds/special/']);
+  });
+
+  it("a first-party repository inside an alias's canonical prefix is first-party under the alias too (trivy-operator pinned from mirror.gcr.io)", () => {
+    const aliases = { 'mirror.gcr.io/aquasec/': 'docker.io/aquasec/' };
+    expect(firstPartyPrefixes({ firstParty: ['docker.io/aquasec/trivy-operator'], aliases })).toEqual(['docker.io/aquasec/trivy-operator', 'mirror.gcr.io/aquasec/trivy-operator']);
+    expect(canonicalRepository('mirror.gcr.io/aquasec/trivy-operator', aliases)).toBe('docker.io/aquasec/trivy-operator');
+    // another repository of the alias prefix is not ours
+    expect(firstPartyPrefixes({ firstParty: ['docker.io/aquasec/trivy-operator'], aliases }).some((p) => 'mirror.gcr.io/aquasec/trivy'.startsWith(p.endsWith('/') ? p : `${p}/`) || p === 'mirror.gcr.io/aquasec/trivy')).toBe(false);
   });
 });

@@ -50,13 +50,18 @@ export function aliasOf(repository: string, aliases: Readonly<Record<string, str
 }
 
 /**
- * The prefixes a pin is first-party under: `firstParty`, and every alias prefix
- * whose canonical prefix is first-party (a CI-registry pin is our image too).
+ * The prefixes a pin is first-party under: `firstParty`, every alias prefix
+ * whose canonical prefix is first-party (a CI-registry pin is our image too),
+ * and, for a first-party prefix inside an alias's canonical prefix, the same
+ * path under the alias (`firstParty: [docker.io/aquasec/trivy-operator]` with
+ * `mirror.gcr.io/aquasec/` → `docker.io/aquasec/`: `mirror.gcr.io/aquasec/trivy-operator`).
  */
 export function firstPartyPrefixes(config: Pick<Config, 'firstParty' | 'aliases'>): string[] {
-  const aliases = Object.entries(config.aliases ?? {})
-    .filter(([, to]) => isFirstParty(withSlash(to).slice(0, -1), config.firstParty) || config.firstParty.some((p) => withSlash(to).startsWith(withSlash(p))))
-    .map(([from]) => from);
+  const aliases = Object.entries(config.aliases ?? {}).flatMap(([from, to]) => {
+    const t = withSlash(to);
+    if (isFirstParty(t.slice(0, -1), config.firstParty) || config.firstParty.some((p) => t.startsWith(withSlash(p)))) return [from];
+    return config.firstParty.filter((p) => withSlash(p).startsWith(t) && withSlash(p) !== t).map((p) => withSlash(from) + p.slice(t.length));
+  });
   return [...new Set([...config.firstParty, ...aliases])];
 }
 
