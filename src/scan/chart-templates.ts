@@ -29,8 +29,8 @@ const ACTION = /\{\{-?([\s\S]*?)-?\}\}/g;
 const VALUES_TAG = /\$?\.Values\.([A-Za-z0-9_.]+)\.tag\b/g;
 const APP_VERSION = /\$?\.Chart\.AppVersion\b/;
 const PRINTF = /printf\s+"([^"%]*)%s([^"%]*)"\s+\$?\.Chart\.AppVersion\b/;
-/** Template files a chart renders or includes. */
-const TEMPLATE_FILE = /\.(tpl|ya?ml|txt)$/;
+/** Template files a chart renders into manifests or includes (not NOTES.txt, which only prints). */
+const TEMPLATE_FILE = /\.(tpl|ya?ml)$/;
 
 /** Give each appVersion-tagged pin the tag its chart's templates format (in place). */
 export function applyChartTemplateTags(root: string, pins: Pin[]): void {

@@ -141,6 +141,8 @@ describe('Helm charts in a tree', () => {
       'charts/dns/values.yaml': values('  # defaults to .Chart.AppVersion'),
       'charts/dns/templates/_helpers.tpl': '{{/*\nThe image\n*/}}\n{{- define "dns.image" -}}\n{{- printf "%s:%s" .Values.image.repository (default (printf "v%s" .Chart.AppVersion) .Values.image.tag) }}\n{{- end }}\n',
       'charts/dns/templates/sidecar/deploy.yaml': 'image: "{{ .Values.sidecar.image.repository }}:{{ .Values.sidecar.image.tag | default $.Chart.AppVersion }}"\n',
+      // NOTES.txt only prints (kyverno's shows the version): not a template the image is rendered from
+      'charts/dns/templates/NOTES.txt': 'Version: {{ default .Chart.AppVersion .Values.image.tag }}\n',
       'charts/two/Chart.yaml': 'apiVersion: v2\nname: two\nversion: 1.0.0\nappVersion: 2.0.0\n',
       'charts/two/values.yaml': values('  # {{ printf "v%s" .Chart.AppVersion }}'),
       'charts/two/templates/a.yaml': 'image: {{ .Values.image.repository }}:{{ .Values.image.tag | default (printf "r%s" .Chart.AppVersion) }}\n',

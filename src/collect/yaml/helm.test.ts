@@ -71,6 +71,15 @@ describe("an image a chart composes from its top-level imageRegistry and imageNa
   });
 });
 
+describe("an image map's own defaultRegistry (kyverno)", () => {
+  it('stands in for an empty or absent registry, located where it is written; a set registry wins', () => {
+    const text = 'admission:\n  image:\n    registry: ~\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/kyverno\n    tag: v1.14.0\ncli:\n  image:\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/kyverno-cli\n    tag: v1.14.0\nother:\n  image:\n    registry: ghcr.io\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/x\n    tag: v1\n';
+    const r = run(text, false);
+    expect(r.pins).toEqual(['admission.image reg.kyverno.io/kyverno/kyverno:v1.14.0 tag', 'cli.image reg.kyverno.io/kyverno/kyverno-cli:v1.14.0 tag', 'other.image ghcr.io/kyverno/x:v1 tag']);
+    expect(r.spans[0]).toBe('repository=kyverno/kyverno|tag=v1.14.0|registry=reg.kyverno.io');
+  });
+});
+
 describe('Helm image maps', () => {
   const cases: { name: string; text: string; chart?: boolean | string; pins: string[]; spans?: string[]; problems?: string[] }[] = [
     {

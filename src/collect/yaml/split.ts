@@ -123,6 +123,17 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
 }
 
 /**
+ * `{registry: ~, defaultRegistry: reg.kyverno.io, repository: kyverno/kyverno}`: the map's own
+ * fallback for an empty or absent `registry` (kyverno's image helper: `default
+ * .image.defaultRegistry .image.registry`), located where it is written.
+ */
+function siblingDefaultRegistry(state: YamlState, map: YAMLMap, plan: SplitPlan): Located | undefined {
+  if (plan.registry.kind !== 'empty' && plan.registry.kind !== 'absent') return undefined;
+  const at = textOf(readField(state, pairsByKey(map), 'defaultRegistry'));
+  return at && !/\s/.test(at.value) ? { ...at, value: at.value.replace(/\/+$/, '') } : undefined;
+}
+
+/**
  * `{name: cert-manager-controller, repository: ""}` under a document whose top-level
  * `imageRegistry` (and `imageNamespace`) the chart joins with the name when no
  * repository overrides it (cert-manager's image helper: quay.io/jetstack/cert-manager-controller):
@@ -143,7 +154,7 @@ function buildSplitPin(state: YamlState, map: YAMLMap, path: readonly (string | 
   const spans: Span[] = [];
   const parts: string[] = [];
   const outside: Span[] = [];
-  const global = chartRegistry(state, plan, repository) ?? documentedRegistry(state, plan);
+  const global = chartRegistry(state, plan, repository) ?? documentedRegistry(state, plan) ?? siblingDefaultRegistry(state, map, plan);
   for (const [read, field] of [[plan.registry, 'registry'], [plan.prefix, 'registry']] as const) {
     if (read.kind !== 'text') continue;
     if (global && read === plan.registry) continue; // the chart-wide registry wins, as in Helm's image helpers
