@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config/types.js';
 import type { Pin, Problem } from '../model/index.js';
-import { tryParseReference } from '../reference/index.js';
+import { canonicalRepository } from '../config/aliases.js';
 import { distinctProducers, stampIndex, writeCoversPin, type BuildRecipe, type Producer } from '../producers/index.js';
 import { scanRepo, type ScanResult } from '../scan/index.js';
 import { imagesFromPins } from '../images/images.js';
@@ -73,7 +73,7 @@ export async function explainImage(repoRoot: string, config: Config, query: stri
       })),
     })),
     recipes: match.recipes,
-    recipeProblems: (known.model?.problems ?? []).filter((p) => p.repository !== undefined && (tryParseReference(p.repository)?.name ?? p.repository) === match.repository),
+    recipeProblems: (known.model?.problems ?? []).filter((p) => p.repository !== undefined && canonicalRepository(p.repository, config.aliases) === match.repository),
     ...(match.missingInputsReason ? { missingInputsReason: match.missingInputsReason } : {}),
     stale: report.images,
     notes: [

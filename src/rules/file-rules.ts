@@ -6,6 +6,7 @@
 import { compileGlob } from '../util/glob.js';
 import type { Problem } from '../model/index.js';
 import { tryParseReference } from '../reference/index.js';
+import { canonicalRepository } from '../config/aliases.js';
 import { unresolvedFromArgs } from '../collect/dockerfile/collect.js';
 import { buildArgsOf } from '../dockerfile/build-args.js';
 import type { RawFinding, RuleCheck, RuleInput } from './types.js';
@@ -151,9 +152,9 @@ export function isAssumption(code: string): boolean {
  * pinwatch.yaml declares that image's inputs or Dockerfile: it stays in `explain`.
  */
 function answeredByConfig(config: RuleInput['config']): (p: Problem) => boolean {
-  const name = (repository: string) => tryParseReference(repository)?.name ?? repository;
-  const declared = new Set(Object.values(config.images).flatMap((i) => (i.repository && (i.inputs?.length || i.dockerfile) ? [name(i.repository)] : [])));
-  return (p) => p.repository !== undefined && declared.has(name(p.repository));
+  const canonical = (repository: string) => canonicalRepository(tryParseReference(repository)?.name ?? repository, config.aliases);
+  const declared = new Set(Object.values(config.images).flatMap((i) => (i.repository && (i.inputs?.length || i.dockerfile) ? [canonical(i.repository)] : [])));
+  return (p) => p.repository !== undefined && declared.has(canonical(p.repository));
 }
 
 function buildProblemFindings({ model, config }: Pick<RuleInput, 'model' | 'config'>, rule: 'build-recipe-problem' | 'build-recipe-assumption'): RawFinding[] {

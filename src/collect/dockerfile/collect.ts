@@ -28,6 +28,7 @@ export function collectDockerfile(text: string, ctx: CollectContext): CollectRes
 }
 
 const UNRESOLVED_TAIL = ', which has no default value';
+const UNRESOLVED_ARGS = new RegExp(` uses ARG ([A-Za-z_][\\w, ]*?)${UNRESOLVED_TAIL}`);
 
 /**
  * The ARGs an `unresolved-ref` problem's FROM lacks (as its reason names them), so lint can tell
@@ -35,7 +36,7 @@ const UNRESOLVED_TAIL = ', which has no default value';
  */
 export function unresolvedFromArgs(p: Pick<Problem, 'code' | 'reason'>): string[] | undefined {
   if (p.code !== 'unresolved-ref') return undefined;
-  const m = / uses ARG ([A-Za-z_][\w, ]*?), which has no default value/.exec(p.reason);
+  const m = UNRESOLVED_ARGS.exec(p.reason);
   return m ? m[1]!.split(', ') : undefined;
 }
 

@@ -129,7 +129,11 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
  */
 function siblingDefaultRegistry(state: YamlState, map: YAMLMap, plan: SplitPlan): Located | undefined {
   if (plan.registry.kind !== 'empty' && plan.registry.kind !== 'absent') return undefined;
-  const at = textOf(readField(state, pairsByKey(map), 'defaultRegistry'));
+  return registryAt(textOf(readField(state, pairsByKey(map), 'defaultRegistry')));
+}
+
+/** A registry written as a value elsewhere (one word), without its trailing slashes. */
+function registryAt(at: Located | undefined): Located | undefined {
   return at && !/\s/.test(at.value) ? { ...at, value: at.value.replace(/\/+$/, '') } : undefined;
 }
 
@@ -249,7 +253,7 @@ function documentedRegistry(state: YamlState, plan: SplitPlan): Located | undefi
     if (i === steps.length - 1) at = textOf(readField(state, pairs, step));
     else node = pairs.get(step)?.value;
   }
-  return at && !/\s/.test(at.value) ? { ...at, value: at.value.replace(/\/+$/, '') } : undefined;
+  return registryAt(at);
 }
 
 /**

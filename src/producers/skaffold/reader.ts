@@ -68,7 +68,8 @@ export function readSkaffold(root: string, file: string, text: string, problems:
     else if (isBare(a.image)) {
       problems.push({ ...where, code: 'skaffold-default-repo-unknown', reason: `artifact ${a.image} is a bare image name: Skaffold pushes it under --default-repo, which the tree does not say; set buildEnv.SKAFFOLD_DEFAULT_REPO in pinwatch.yaml` });
     } else repository = a.image;
-    if (repository !== undefined && !tryParseReference(repository)) {
+    const parsedRepository = repository === undefined ? undefined : tryParseReference(repository);
+    if (repository !== undefined && !parsedRepository) {
       problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `artifact image "${repository}" is not an image repository` });
       repository = undefined;
     }
@@ -77,7 +78,7 @@ export function readSkaffold(root: string, file: string, text: string, problems:
     if (a.builder === 'docker' || a.builder === 'kaniko') recipe = dockerRecipe(root, origin, a, contextAbs, repository, problems);
     else if (a.builder === 'ko') recipe = koRecipe(root, origin, a, contextAbs, repository, problems);
     else {
-      problems.push({ ...where, code: 'skaffold-builder-unread', reason: `artifact ${a.image} is built by ${a.builder}, which pinwatch does not read; declare its inputs under images: in pinwatch.yaml`, ...(repository ? { repository } : {}) });
+      problems.push({ ...where, code: 'skaffold-builder-unread', reason: `artifact ${a.image} is built by ${a.builder}, which pinwatch does not read; declare its inputs under images: in pinwatch.yaml`, ...(parsedRepository ? { repository: parsedRepository.name } : {}) });
     }
     if (!recipe) continue;
     if (a.profile) recipe.profile = a.profile;
