@@ -52,6 +52,7 @@ export const EXCLUDED_REASONS = {
   userExcludeFile: (pattern: string) => `exclude ${JSON.stringify(pattern)}`,
   notIncluded: 'YAML files matching no include glob (not read)',
   symlinkedDir: 'symlinked directories (not followed)',
+  symlinkedFile: "symlinks to files of the repository (each target read once, at its own path)",
   recipeTree: 'vendor/ and third_party/ trees (scanned for pins; not read for build recipes or producers)',
   kustomizePlaceholder:
     'kustomize base placeholders (:latest, untagged) that every overlay including them sets with images:; not pins of their own (scan --kustomize shows the effective refs)',

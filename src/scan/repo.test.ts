@@ -88,7 +88,7 @@ describe('readTextFile', () => {
 });
 
 describe('walkTree', () => {
-  it('reports symlinks by where they lead, and counts symlinked directories', () => {
+  it('reports symlinks by where they lead (one to a file of the repository read there, once), and counts symlinked directories', () => {
     const outside = tree({ 'x.yaml': 'a: 1\n' });
     const dir = tree({
       'real/values.yaml': 'image: nginx:1\n',
@@ -102,10 +102,10 @@ describe('walkTree', () => {
     expect(w.files.map((f) => f.file)).toEqual(['real/values.yaml']);
     expect(w.skipped.map((s) => [s.file, s.code])).toEqual([
       ['dangling/values.yaml', 'broken-symlink'],
-      ['link/values.yaml', 'symlink'],
       ['out/values.yaml', 'symlink-outside-repo'],
     ]);
     expect(w.excluded.list()).toContainEqual({ reason: 'symlinked directories (not followed)', count: 1, examples: ['shared -> real'] });
+    expect(w.excluded.list()).toContainEqual({ reason: 'symlinks to files of the repository (each target read once, at its own path)', count: 1, examples: ['link/values.yaml -> real/values.yaml'] });
   });
 
   it.each([(d: string) => d, (d: string) => `${d}/`, (d: string) => `${d}/./`, (d: string) => `${d}//sub/..`, (d: string) => relative(process.cwd(), d) || '.'])(

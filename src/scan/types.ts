@@ -13,6 +13,8 @@ export interface Candidate {
   /** Set when a name on the path is not valid UTF-8: the real path as bytes (`abs` is then only for messages). */
   absBytes?: Buffer;
   kind: FileKind;
+  /** Set when the walk reached this file through a symlink (the link's repo-relative path): `file` is the target's path. */
+  linkedFrom?: string;
 }
 
 export interface SkippedFile {

@@ -156,6 +156,7 @@ export function walkTree(root: string, config: Config, options: WalkOptions = {}
     if (g.hits === 0) out.skipped.push({ file: g.pattern, code: 'extra-file-no-match', reason: `extraFiles glob ${JSON.stringify(g.pattern)} matched no file` });
   }
   for (const rel of plan.extraLiterals) addLiteralExtra(plan, rel, out);
+  dedupeLinked(out.files);
   return out;
 }
 
@@ -366,9 +367,16 @@ function handleFile(plan: Plan, entry: Entry, rel: string, excludedBy: string | 
   out.files.push({ file: rel, abs, ...bytes, kind: fileKind(rel, false) });
 }
 
-/** Symlinks are never followed: a wanted one is listed in `skipped` with the reason. */
+/**
+ * A symlinked directory is not walked (counted). A wanted symlink to a regular
+ * file inside the repository is read at its target's path (what helm, kustomize
+ * and `ko resolve` read through it; a pin is edited where its bytes are), once
+ * however many links lead there (dedupeLinked); any other wanted one is listed
+ * in `skipped` with the reason.
+ */
 function handleSymlink(plan: Plan, abs: PathLike, rel: string, excludedBy: string | undefined, out: WalkResult): void {
-  const wanted = plan.extraLiterals.has(rel) || isExtraGlob(plan, rel) || (!excludedBy && plan.include(rel));
+  const extra = isExtraGlob(plan, rel);
+  const wanted = plan.extraLiterals.has(rel) || extra || (!excludedBy && plan.include(rel));
   const target = linkTarget(abs);
   const resolved = realOf(abs);
   const real = typeof resolved === 'string' ? resolved : undefined;
@@ -377,7 +385,31 @@ function handleSymlink(plan: Plan, abs: PathLike, rel: string, excludedBy: strin
     return;
   }
   if (!wanted || plan.extraLiterals.has(rel)) return;
-  out.skipped.push(symlinkSkip(plan, rel, target, resolved));
+  if (!readThroughLink(plan, rel, resolved, extra, out)) out.skipped.push(symlinkSkip(plan, rel, target, resolved));
+}
+
+/** Reads a wanted symlink's target when it is a regular file inside the repository, outside `.git/`: true when it did. */
+function readThroughLink(plan: Plan, rel: string, real: string | { error: string }, extra: boolean, out: WalkResult): boolean {
+  if (typeof real !== 'string' || !real.startsWith(plan.rootReal + sep) || !isRegularFile(real)) return false;
+  const targetRel = real.slice(plan.rootReal.length + 1).split(sep).join('/');
+  if (targetRel.split('/').some((part) => DEFAULT_PRUNED_DIRS.includes(part))) return false;
+  out.files.push({ file: targetRel, abs: real, kind: fileKind(rel, extra), linkedFrom: rel });
+  out.excluded.add(EXCLUDED_REASONS.symlinkedFile, `${rel} -> ${targetRel}`);
+  return true;
+}
+
+/** One candidate per path: a file read through symlinks (and maybe walked too) is read once, as the walk found it where it did. */
+function dedupeLinked(files: Candidate[]): void {
+  if (!files.some((f) => f.linkedFrom !== undefined)) return;
+  const walked = new Set(files.filter((f) => f.linkedFrom === undefined).map((f) => f.file));
+  const seen = new Set<string>();
+  let n = 0;
+  for (const f of files) {
+    if (f.linkedFrom !== undefined && (walked.has(f.file) || seen.has(f.file))) continue;
+    seen.add(f.file);
+    files[n++] = f;
+  }
+  files.length = n;
 }
 
 function linkTarget(abs: PathLike): string {
@@ -397,6 +429,14 @@ function realOf(abs: PathLike): string | { error: string } {
   }
 }
 
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -412,7 +452,9 @@ function symlinkSkip(plan: Plan, rel: string, target: string, real: string | { e
   }
   const inside = real === plan.rootReal || real.startsWith(plan.rootReal + sep);
   if (!inside) return { file: rel, code: 'symlink-outside-repo', reason: `a symlink to ${JSON.stringify(target)}, outside the repository; not followed` };
-  return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}; not followed (the target is scanned under its own path when included)` };
+  const pruned = real.slice(plan.rootReal.length + 1).split(sep).find((part) => DEFAULT_PRUNED_DIRS.includes(part));
+  if (pruned) return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}, into ${pruned}/ (never read); not followed` };
+  return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}, which is not a regular file; not followed` };
 }
 
 /** A declared extraFile named literally: read wherever it is, or say it is missing. */
@@ -430,7 +472,8 @@ function addLiteralExtra(plan: Plan, rel: string, out: WalkResult): void {
     return;
   }
   if (st.isSymbolicLink()) {
-    out.skipped.push(symlinkSkip(plan, rel, linkTarget(abs), realOf(abs)));
+    const real = realOf(abs);
+    if (!readThroughLink(plan, rel, real, true, out)) out.skipped.push(symlinkSkip(plan, rel, linkTarget(abs), real));
     return;
   }
   if (!st.isFile()) {

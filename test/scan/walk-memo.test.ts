@@ -6,7 +6,7 @@
  * and its record equal a whole walk's, and only the directories named are
  * walked. The changes reach every kind of read a directory makes: its listing,
  * a vendored chart file it reads (a first-party mention), a symlink's target
- * outside it, a Chart.yaml that changes how its subdirectories are walked.
+ * outside it (a file read at its target's path too), a Chart.yaml that changes how its subdirectories are walked.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,9 @@ const FILES = {
   'links/to-target': { symlink: '../targets/a' },
   'links/to-file': { symlink: '../images/app.tag' },
   'links/values.yaml': { symlink: '../packages/db/values.yaml' },
+  'targets/b/base.yml': 'image: ghcr.io/acme/base:v1\n',
+  'targets/b/other.yml': 'image: ghcr.io/acme/other:v1\n',
+  'links/values-base.yaml': { symlink: '../targets/b/base.yml' },
 } as const;
 
 const config: Config = { ...defaultConfig(), firstParty: ['ghcr.io/acme/'], exclude: ['skip/'], extraFiles: ['images/*.tag', 'nothing/*.tag'] };
@@ -59,6 +62,7 @@ const CHANGES: [name: string, apply: (dir: string) => void, walked: string[]][] 
   ['a vendored chart file now mentions a first-party prefix (read by the walk)', (d) => appendFileSync(join(d, 'packages/app/charts/dep/values.yaml'), 'sidecar: ghcr.io/acme/side:v1\n'), ['packages/app/charts/dep']],
   ["a symlink's target directory removed (a path outside the link's directory)", (d) => rmSync(join(d, 'targets/a'), { recursive: true }), ['links', 'targets']],
   ['a symlink retargeted', (d) => (unlinkSync(join(d, 'links/to-file')), symlinkSync('../packages', join(d, 'links/to-file'))), ['links']],
+  ['a link to a file read at its target retargeted to another file', (d) => (unlinkSync(join(d, 'links/values-base.yaml')), symlinkSync('../targets/b/other.yml', join(d, 'links/values-base.yaml'))), ['links']],
   ['a Chart.yaml removed (templates/ and charts/ are walked otherwise)', (d) => unlinkSync(join(d, 'packages/app/Chart.yaml')), ['packages/app', 'packages/app/charts', 'packages/app/charts/dep', 'packages/app/templates']],
   ['an extraFiles glob matching now', (d) => (mkdirSync(join(d, 'nothing')), writeFileSync(join(d, 'nothing/x.tag'), 'ghcr.io/acme/x:v1\n')), ['', 'nothing']],
   ['a directory renamed', (d) => renameSync(join(d, 'hack/tools'), join(d, 'hack/tooling')), ['hack', 'hack/tooling']],
