@@ -82,6 +82,12 @@ describe('resolveFromGitTag', () => {
     const bare = subject({ digest: undefined, pins: [pin(file, 2, 'ghcr.io/acme/x:v1.6.0')] });
     expect(resolveFromGitTag(bare, new Map([['v1.6.0', 'sha-tag']]), new Map())).toMatchObject({ answered: true, commit: 'sha-tag', reason: expect.stringContaining('weakest method') });
   });
+  it('never takes the floating tag latest as a git tag, even where a git tag latest exists (gateway has one, older than the images)', () => {
+    const tags = new Map([['latest', 'sha-stray'], ['v1.6.0', 'sha-tag']]);
+    expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest'] }), tags, new Map())).toEqual({ method: 'git-tag', answered: false, reason: 'image tag latest names no version: a push moves it, so no git tag is taken as its build' });
+    // beside a version tag, the version answers
+    expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest', 'v1.6.0'] }), tags, new Map())).toMatchObject({ answered: true, commit: 'sha-tag' });
+  });
 });
 
 describe('registry seam', () => {
