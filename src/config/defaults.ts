@@ -16,6 +16,7 @@ export const DEFAULT_INCLUDE: readonly string[] = [
   '**/kustomization.yml',
   '**/Dockerfile',
   '**/Dockerfile.*',
+  '**/Dockerfile-*',
   '**/*.Dockerfile',
   '**/Containerfile',
 ];

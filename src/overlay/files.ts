@@ -35,7 +35,8 @@ const FILE_CODES = new Set(['symlink', 'broken-symlink', 'symlink-outside-repo',
  */
 export function listTree(base: string, prefix: string, config: WalkConfig): TreeListing {
   const walkConfig = prefix ? rebaseConfig(config, prefix) : config;
-  const walk = walkTree(base, walkConfig as Config);
+  // overlay writes the checkout's files where the walk lists them: a symlink is refused, not read at its target
+  const walk = walkTree(base, walkConfig as Config, { readLinks: false });
   const key = (rel: string) => (prefix ? `${prefix}/${rel}` : rel);
   const files = new Map<string, TreeFile>();
   for (const c of walk.files) files.set(key(c.file), { kind: c.kind, abs: c.abs });

@@ -13,7 +13,7 @@ import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
 import { EditedFiles, LINES_QUERY, linesMatching } from './lines-query.js';
-import type { BuildRecipe, PinWrite, Producer, RecipeKind } from './types.js';
+import type { BuildRecipe, PinWrite, Producer, RecipeInput, RecipeKind } from './types.js';
 import { koRecipes } from './ko/index.js';
 
 export interface TargetFacts {
@@ -192,7 +192,8 @@ export function recipesFor(root: string, t: TargetFacts, own: Map<FoundWrite, Pi
       if (claimedBy ? claimedBy === b : w.order > b.order && w.order < next) stamps.push(pin);
     }
     for (const [w, pin] of foreign) if (readsOutput(w, b) && !stamps.includes(pin)) stamps.push(pin);
-    return recipe(root, t, b, stamps, problems);
+    const made = (t.facts.made ?? []).filter((m) => m.order < b.order);
+    return recipe(root, t, made.length > 0 ? { ...b, madeBefore: made } : b, stamps, problems);
   });
 }
 
@@ -245,7 +246,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     if (!repositories.includes(ref.name)) repositories.push(ref.name);
   }
   if (b.tags.length === 0) problems.push({ ...where, code: 'recipe-untagged', reason: `build in ${origin.label} has no --tag, so its repository is unknown` });
-  const inputs = (b.argFiles ?? []).flatMap((f) => {
+  const inputs: RecipeInput[] = (b.argFiles ?? []).flatMap((f) => {
     const rel = repoRelative(root, f.abs);
     if (rel === undefined) {
       problems.push({ ...where, code: 'recipe-arg-file-outside-repo', reason: `build arg ${f.arg} reads "${rootRelative(root, f.abs, f.fromSlash)}", which is outside the repository, so it is no input` });
@@ -254,6 +255,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     if (!isFile(f.abs)) problems.push({ ...where, code: 'recipe-arg-file-missing', reason: `build arg ${f.arg} reads "${rel}", which does not exist in the tree (kept as an input)` });
     return [{ path: rel, kind: 'file' as const, why: `build arg ${f.arg} reads it (${b.source.file}:${b.source.line})`, arg: f.arg }];
   });
+  inputs.push(...madeInputs(root, b));
   return {
     kind: origin.kind,
     makefile: origin.file,
@@ -267,6 +269,27 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
     command: readableMarkers(b.command),
     ...(inputs.length ? { inputs } : {}),
   };
+}
+
+/**
+ * The inputs of what earlier lines made inside the repository for this build (made.ts): each `cp`
+ * source (a glob kept as one), each `go build` main package (its import closure), with `made` the
+ * path made, so derivation takes a Dockerfile COPY of that path, absent from the tree, as known.
+ */
+function madeInputs(root: string, b: FoundBuild): RecipeInput[] {
+  const out: RecipeInput[] = [];
+  for (const m of b.madeBefore ?? []) {
+    const made = repoRelative(root, m.dest);
+    if (made === undefined) continue;
+    const sources = m.sources.map((s) => repoRelative(root, s));
+    if (sources.some((s) => s === undefined)) continue;
+    const why = `${m.tool} into ${made} before the build (${m.source.file}:${m.source.line})`;
+    for (const s of sources as string[]) {
+      if (m.tool === 'go build') out.push({ path: s, go: true, why, made });
+      else out.push({ path: s, ...(/[*?[]/.test(s) ? { kind: 'glob' as const } : {}), why, made });
+    }
+  }
+  return out;
 }
 
 /** A shell command substitution left in a tag (`:latest-$(echo linux/amd64 | sed …)`): computed when the job runs, like a marker. */

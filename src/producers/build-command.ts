@@ -4,6 +4,7 @@
  * and reads its context, Dockerfile, target stage, tags and metadata files.
  */
 import * as path from 'node:path';
+import type { MadeFile } from './made.js';
 import { readableMarkers } from '../make/index.js';
 import type { KoRequest } from './ko/index.js';
 
@@ -29,6 +30,8 @@ export interface FoundBuild {
   order: number;
   /** Files a `--build-arg` value reads (`V=$(cat .go-version)`, Make's `$(shell cat …)`), absolute. */
   argFiles?: { arg: string; abs: string; fromSlash?: true }[];
+  /** What earlier lines of its recipe made (`cp … DEST`, `go build -o OUT`) that the build may read (made.ts). */
+  madeBefore?: MadeFile[];
   /** Set for a ko build (`ko build`, `ko resolve -f`): resolved against the tree by ko/recipe.ts. */
   ko?: KoRequest;
 }

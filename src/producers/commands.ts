@@ -12,6 +12,7 @@ import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
 import { readKoArgs } from './ko/index.js';
+import { readMade, type MadeFile } from './made.js';
 import type { SubMake } from './types.js';
 
 export interface FoundWrite {
@@ -36,6 +37,8 @@ export interface CommandFacts {
   writes: FoundWrite[];
   builds: FoundBuild[];
   makes: SubMake[];
+  /** What a line makes for a later build to read (`cp SRC… DEST`, `go build -o OUT PKG…`): made.ts. */
+  made?: MadeFile[];
 }
 
 const INPLACE_SED = /^(?:-i.*|--in-place(?:=.*)?|-[EnrsuzE]*i.*)$/;
@@ -114,7 +117,9 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
         continue;
       }
       const ctx = { dir, env, source, order };
-      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash));
+      if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash, assigned));
+      const made = readMade(name, argv, dir, source, order);
+      if (made) (facts.made ??= []).push(made);
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
       const build = readBuild(argv, dir, c.text, source, order, fromSlash);
@@ -245,8 +250,8 @@ function copySource(value: string, dir: string): FoundWrite['copyOf'] {
   return undefined;
 }
 
-function readMake(args: string[], dir: string, source: { file: string; line: number }, dirFromSlash: boolean): SubMake {
-  const sub: SubMake = { dir, targets: [], variables: {}, source };
+function readMake(args: string[], dir: string, source: { file: string; line: number }, dirFromSlash: boolean, assigned: readonly (readonly [string, string])[]): SubMake {
+  const sub: SubMake = { dir, targets: [], variables: {}, ...(assigned.length > 0 ? { env: Object.fromEntries(assigned) } : {}), source };
   let fromSlash = dirFromSlash;
   const into = (d: string) => {
     sub.dir = path.resolve(sub.dir, d);

@@ -74,8 +74,8 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
       return;
     }
     const id = `${rel}:${target}`;
-    // A walk from a CI step (with an environment) reads a target once per distinct variables and env; the entry's walk once per target.
-    const visitKey = node.environment ? `${id}\0${JSON.stringify([node.variables, node.environment])}` : id;
+    // A target is read once per distinct variables and environment it is reached with (a sub-make's `VAR=x` or `REGISTRY=x $(MAKE)`, a CI step's env).
+    const visitKey = node.environment || Object.keys(node.variables).length > 0 ? `${id}\0${JSON.stringify([node.variables, node.environment ?? {}])}` : id;
     if (readers.has(visitKey)) return;
     const via = [...node.via, id];
     const recipe = expandRecipeOnce(reader, target);
@@ -97,14 +97,15 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
   }
 }
 
-/** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller. */
+/** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller, the call's own prefix assignments over it. */
 export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], environment?: Record<string, string>): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
     problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${rootRelative(root, sub.dir, sub.fromSlash)}" but no Makefile is there` });
     return [];
   }
-  const base = { makefile, dir: sub.dir, variables: sub.variables, ...(environment ? { environment } : {}), via };
+  const env = sub.env ? { ...environment, ...sub.env } : environment;
+  const base = { makefile, dir: sub.dir, variables: sub.variables, ...(env ? { environment: env } : {}), via };
   if (sub.targets.length === 0) return [base];
   return sub.targets.map((target) => ({ ...base, target }));
 }

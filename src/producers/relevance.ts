@@ -17,6 +17,9 @@ import type { MakeFileSystem } from '../make/index.js';
  */
 export const BUILD_OR_WRITE_WORDS: readonly string[] = ['docker', 'nerdctl', 'podman', 'buildah', 'ko', 'yq', 'sed', '.tag'];
 
+/** What makes a file a later build of the same recipe may read (made.ts): `cp`, `go build -o`. */
+export const MADE_WORDS: readonly string[] = ['cp', 'go'];
+
 /** What makes a sub-make (`make`, `gmake`, Make's `$(MAKE)` once expanded). */
 export const SUB_MAKE_WORDS: readonly string[] = ['make'];
 

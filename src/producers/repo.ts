@@ -16,15 +16,16 @@ import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, hasMarker, targetNames, type MakeReader } from '../make/index.js';
+import { expand, findRule, hasMarker, targetNames, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { EditedFiles } from './lines-query.js';
 import { readCommands, type FoundWrite } from './commands.js';
+import type { MadeFile } from './made.js';
 import { combineModel, entryFileOf, followInput, type FollowInput, type MakeSide, type RecipeFiles } from './combine.js';
 import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type RecipeTree } from './discover.js';
 import { subMakeNodes, walkBuildGraph, walkBuildGraphFrom, type BuildGraph } from './graph.js';
 import { readOtherRecipes } from './kinds.js';
-import { BUILD_OR_WRITE_WORDS, commandMayAct, makefileMayAct, textReader } from './relevance.js';
+import { BUILD_OR_WRITE_WORDS, commandMayAct, MADE_WORDS, makefileMayAct, textReader } from './relevance.js';
 import type { Problem } from '../model/index.js';
 import { turns } from '../util/turns.js';
 import type { BuildModel, BuildRecipe, FollowedMake, PinWrite, Producer } from './types.js';
@@ -115,7 +116,10 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
     p.built = entry === 'none' || via !== undefined;
     if (via) p.builtVia = via;
   }
-  const viaMake = followedRecipes(root, followed, problems, edited);
+  // targets the entry's walk reached under a sub-make's own variables or environment (`REGISTRY=$(STAGING) $(MAKE) images`): read so too
+  const plain = (id: string) => cache.get(path.join(root, id.slice(0, id.lastIndexOf(':'))));
+  const underCall: BuildGraph = { reached: graph.reached, readers: new Map([...graph.readers].filter(([, r]) => r.reader !== plain(r.id))) };
+  const viaMake = [...followedRecipes(root, followed, problems, edited), ...followedRecipes(root, underCall, problems, edited)];
   for (const r of cache.all()) problems.push(...r.db.problems);
   return { producers, recipes, viaMake, problems };
 }
@@ -146,9 +150,16 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
   for (const target of targets) {
     const recipe = expandRecipeOnce(reader, target);
     // Make runs each line in a shell of its own: a line that names no build or write tool adds nothing, so it is not parsed.
-    const commands = recipe?.commands.filter((c) => commandMayAct(c.text, BUILD_OR_WRITE_WORDS, env)) ?? [];
-    if (!recipe || commands.length === 0) continue;
-    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts: readCommands(commands, reader.db.dir, env.size ? { env } : {}) });
+    const acting = recipe?.commands.filter((c) => commandMayAct(c.text, BUILD_OR_WRITE_WORDS, env)) ?? [];
+    if (!recipe || acting.length === 0) continue;
+    // beside a build, the lines that make what it may read (`cp … ctx/`, `go build -o bin/x`: made.ts)
+    const commands = recipe.commands.filter((c) => acting.includes(c) || commandMayAct(c.text, MADE_WORDS));
+    const facts = readCommands(commands, reader.db.dir, env.size ? { env } : {});
+    if (facts.builds.length > 0) {
+      const before = madeByPrerequisites(reader, target, env);
+      if (before.length > 0) facts.made = [...before, ...(facts.made ?? [])];
+    }
+    all.push({ makefile: reader.db.file, target, line: recipe.rule.line, facts });
   }
   const resolved = all.map((t) => ({ t, ...producerFor(root, t, problems, edited) }));
   const producers = resolved.flatMap((r) => (r.producer ? [r.producer] : []));
@@ -162,13 +173,33 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
 }
 
 /**
+ * What a target's prerequisites make before its recipe runs (`docker-buildx: build`, where `build:`
+ * runs `go build -o bin/extension-server ./cmd/extension-server`), through a few levels: made.ts.
+ */
+function madeByPrerequisites(reader: MakeReader, target: string, env: Map<string, string>, depth = 0, seen = new Set<string>([target])): MadeFile[] {
+  const recipe = expandRecipeOnce(reader, target);
+  if (!recipe || depth >= MADE_DEPTH) return [];
+  const out: MadeFile[] = [];
+  for (const p of recipe.prerequisites) {
+    if (seen.has(p) || !findRule(reader.db, p)) continue;
+    seen.add(p);
+    out.push(...madeByPrerequisites(reader, p, env, depth + 1, seen));
+    const lines = expandRecipeOnce(reader, p)?.commands.filter((c) => commandMayAct(c.text, MADE_WORDS)) ?? [];
+    if (lines.length > 0) out.push(...(readCommands(lines, reader.db.dir, env.size ? { env } : {}).made ?? []).map((m) => ({ ...m, order: -1 })));
+  }
+  return out;
+}
+
+const MADE_DEPTH = 4;
+
+/**
  * The graph nodes a followed `make` call starts at, the step's env as make's environment (minus what the
  * runner sets and the tree cannot tell). A call with no env and no variables reads exactly as the plain
  * Makefile reading does, so it is not walked again.
  */
 function followedNodes(root: string, m: FollowedMake, problems: Problem[]) {
   const environment = Object.fromEntries([...m.env].filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !(/^(?:GITHUB|RUNNER)_/.test(k) && (hasMarker(v) || k === 'GITHUB_WORKSPACE'))));
-  if (Object.keys(environment).length === 0 && Object.keys(m.make.variables).length === 0) return [];
+  if (Object.keys(environment).length === 0 && Object.keys(m.make.variables).length === 0 && !m.make.env) return [];
   return subMakeNodes(root, m.make, [m.label], problems, environment);
 }
 

@@ -105,14 +105,16 @@ export interface BuildRecipe {
 /** One input a recipe names (repo-relative). */
 export interface RecipeInput {
   path: string;
-  /** `file`: exactly this file; `tree`: the directory and everything below; absent: inferred. */
-  kind?: 'file' | 'tree';
+  /** `file`: exactly this file; `tree`: the directory and everything below; `glob`: a glob (`cp charts/*.yaml ctx/`); absent: inferred. */
+  kind?: 'file' | 'tree' | 'glob';
   /** A Go main package directory: its in-module import closure and module files are the inputs. */
   go?: boolean;
   /** Why it is an input, with where the recipe says so: `build arg GO_VERSION reads it (Makefile:12)`. */
   why: string;
   /** The build arg whose value reads it: no input when the Dockerfile declares no `ARG` of that name (src/sources/derive.ts). */
   arg?: string;
+  /** Set when the recipe copies or compiles it into this repo path before the build (producers/made.ts): a COPY of that path is known. */
+  made?: string;
 }
 
 export interface BuildModel {
@@ -138,6 +140,8 @@ export interface SubMake {
   file?: string;
   targets: string[];
   variables: Record<string, string>;
+  /** The shell's assignments before the call (`DAPR_TAG=v1 make …`, `REGISTRY=x $(MAKE) …`): make's environment, under the makefile's own assignments. */
+  env?: Record<string, string>;
   source: { file: string; line: number };
 }
 

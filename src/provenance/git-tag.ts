@@ -2,7 +2,7 @@
  * Git-tag provenance, the weakest method: a pin tag that names a git tag
  * (`v1.6.0`, or `1.6.0` for tag `v1.6.0`) is taken as built from that tag's
  * commit. A promotion retag makes the git tag contain commits the image lacks.
- * The floating tag `latest` names no git tag, even where one of that name exists.
+ * The floating tag `latest` names no bare git tag `latest` (tag-trees.ts FLOATING_TAG).
  * When the pin stores a digest, the tag is accepted only if its tree pins that
  * digest in one of the image's pin files (read beforehand by `readTagTrees`):
  * a tag whose tree pins another digest did not build this image.
@@ -20,8 +20,10 @@ export function gitTagSource(tags: Map<string, string>, trees: TagTrees, rules: 
 
 export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees, rules: TagRules = {}): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
-  if (image.tags.every((t) => t === FLOATING_TAG)) return { method, answered: false, reason: `image tag ${FLOATING_TAG} names no version: a push moves it, so no git tag is taken as its build` };
   const candidates = gitTagCandidates(image, tags, rules);
+  if (candidates.length === 0 && image.tags.every((t) => t === FLOATING_TAG) && (tags.has(FLOATING_TAG) || tags.has(`v${FLOATING_TAG}`))) {
+    return { method, answered: false, reason: `image tag ${FLOATING_TAG} names no version: a push moves it, so a git tag ${FLOATING_TAG} is not taken as its build (one of the image's own form, e.g. "{image}-${FLOATING_TAG}", would be)` };
+  }
   if (candidates.length === 0) {
     const forms = gitTagForms(image.repository, rules).join(', ');
     return { method, answered: false, reason: `image tag(s) ${listSome(image.tags)} name no git tag (searched ${forms}; set provenance.gitTag, e.g. "controller-{tag}", for another form)` };

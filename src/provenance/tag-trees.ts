@@ -30,15 +30,19 @@ export function gitTagForms(repository: string, rules: TagRules = {}): string[] 
 export const fillGitTagForm = (form: string, tag: string, repository: string) => form.replaceAll('{tag}', tag).replaceAll('{image}', imageName(repository));
 
 /** Git tags an image's pin tags name, in the order they are tried (configured forms, then `v1.6.0`, `v` + tag, …). */
-/** The tag every push moves: it names no version, so no git tag (gateway has a stray git tag `latest`) is its build. */
+/**
+ * The tag every push moves: it names no version, so the repository-wide git tag of that name
+ * (gateway has a stray `latest`, older than its images) is not its build; one of the image's
+ * own form (`migration-controller-latest`), moved with the image, is.
+ */
 export const FLOATING_TAG = 'latest';
 
 export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>, rules: TagRules = {}): { tag: string; gitTag: string; commit: string }[] {
   const out: { tag: string; gitTag: string; commit: string }[] = [];
   const forms = gitTagForms(image.repository, rules);
   for (const tag of image.tags) {
-    if (tag === FLOATING_TAG) continue;
     for (const gitTag of new Set(forms.map((f) => fillGitTagForm(f, tag, image.repository)))) {
+      if (tag === FLOATING_TAG && (gitTag === tag || gitTag === `v${tag}`)) continue;
       const commit = tags.get(gitTag);
       if (commit) out.push({ tag, gitTag, commit });
     }

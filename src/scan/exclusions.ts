@@ -55,6 +55,6 @@ export const EXCLUDED_REASONS = {
   symlinkedFile: "symlinks to files of the repository (each target read once, at its own path)",
   recipeTree: 'vendor/ and third_party/ trees (scanned for pins; not read for build recipes or producers)',
   kustomizePlaceholder:
-    'kustomize base placeholders (:latest, untagged) that every overlay including them sets with images:; not pins of their own (scan --kustomize shows the effective refs)',
+    'kustomize base placeholders (a tag, :latest or none, that every overlay including them replaces with images:); not pins of their own (scan --kustomize shows the effective refs)',
   kustomizeNotFollowed: 'kustomize resources/components not followed (remote, not in the tree — generated before kustomize runs, or a mistake — or a directory without a kustomization)',
 } as const;

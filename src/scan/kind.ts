@@ -1,8 +1,9 @@
 /** Which collector reads a file, from its name (declared extraFiles are always text). */
 import type { FileKind } from '../collect/index.js';
 
+/** `Dockerfile`, `Dockerfile.dev`, `Dockerfile-windows` (dapr), `app.Dockerfile`, `Containerfile`. */
 function isDockerfileName(base: string): boolean {
-  return base === 'Dockerfile' || base.startsWith('Dockerfile.') || base.endsWith('.Dockerfile') || base.endsWith('.dockerfile') || base === 'Containerfile';
+  return base === 'Dockerfile' || base.startsWith('Dockerfile.') || base.startsWith('Dockerfile-') || base.endsWith('.Dockerfile') || base.endsWith('.dockerfile') || base === 'Containerfile';
 }
 
 export function fileKind(path: string, declaredExtra: boolean): FileKind {

@@ -5,8 +5,9 @@
  * reads the kustomization graph, lists the resource manifests that scan must
  * read although no include glob names them, computes the effective ref of every
  * container image per root overlay (a kustomization no other one includes), and
- * says which base pins are placeholders (`:latest`, `image: frontend`) that every
- * overlay including them sets: those are not pins of their own.
+ * says which base pins are placeholders (`:latest`, `image: frontend`, `:dummy`:
+ * no digest) whose tag every overlay including them replaces: those are not pins
+ * of their own.
  */
 import { existsSync, statSync } from '../util/tracked-fs.js';
 import { join } from 'node:path';
@@ -325,6 +326,7 @@ export function resolveOverlays(graph: KustomizeGraph, pins: readonly Pin[]): Ov
       }),
     });
   }
-  const placeholders = [...setEverywhere].filter(([pin, set]) => set && (pin.form === 'latest' || pin.form === 'none')).map(([pin]) => pin);
+  // a base tag every root replaces is never deployed (`:latest`, untagged, kubeflow's `:dummy`); a digest is kept as written
+  const placeholders = [...setEverywhere].filter(([pin, set]) => set && pin.ref.digest === undefined).map(([pin]) => pin);
   return { overlays, placeholders };
 }

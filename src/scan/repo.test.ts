@@ -35,6 +35,8 @@ describe('fileKind', () => {
     ['a/images/x.tag', false, 'tag'],
     ['Dockerfile', false, 'dockerfile'],
     ['svc/Dockerfile.alpine', false, 'dockerfile'],
+    ['docker/Dockerfile-windows', false, 'dockerfile'],
+    ['Dockerfiles/readme.md', false, 'text'],
     ['svc/build.Dockerfile', false, 'dockerfile'],
     ['Containerfile', false, 'dockerfile'],
     ['a/values.yaml', false, 'yaml'],

@@ -44,6 +44,8 @@ export interface WalkOptions {
   keep?: boolean;
   /** A kept walk tree and the paths of its record that held: each directory whose own reads all held is replayed. */
   kept?: KeptWalkTree;
+  /** False: a symlink to a file of the repository is skipped too, not read at its target (overlay writes where the walk lists). */
+  readLinks?: boolean;
 }
 
 type Matcher = (path: string) => boolean;
@@ -56,6 +58,7 @@ interface UserExclude {
 }
 
 interface Plan {
+  readLinks: boolean;
   root: string;
   rootReal: string;
   include: Matcher;
@@ -111,6 +114,7 @@ function makePlan(root: string, config: Config, options: WalkOptions): Plan {
   return {
     ...(options.recipeTree ? { recipes: new RecipeTreeBuilder(config.exclude) } : {}),
     bases: staticBases([...config.include, ...rules.extraGlobs.map((g) => g.pattern)]),
+    readLinks: options.readLinks !== false,
     root,
     rootReal: realpathSync(root),
     ...rules,
@@ -390,7 +394,7 @@ function handleSymlink(plan: Plan, abs: PathLike, rel: string, excludedBy: strin
 
 /** Reads a wanted symlink's target when it is a regular file inside the repository, outside `.git/`: true when it did. */
 function readThroughLink(plan: Plan, rel: string, real: string | { error: string }, extra: boolean, out: WalkResult): boolean {
-  if (typeof real !== 'string' || !real.startsWith(plan.rootReal + sep) || !isRegularFile(real)) return false;
+  if (!plan.readLinks || typeof real !== 'string' || !real.startsWith(plan.rootReal + sep) || !isRegularFile(real)) return false;
   const targetRel = real.slice(plan.rootReal.length + 1).split(sep).join('/');
   if (targetRel.split('/').some((part) => DEFAULT_PRUNED_DIRS.includes(part))) return false;
   out.files.push({ file: targetRel, abs: real, kind: fileKind(rel, extra), linkedFrom: rel });
@@ -452,6 +456,7 @@ function symlinkSkip(plan: Plan, rel: string, target: string, real: string | { e
   }
   const inside = real === plan.rootReal || real.startsWith(plan.rootReal + sep);
   if (!inside) return { file: rel, code: 'symlink-outside-repo', reason: `a symlink to ${JSON.stringify(target)}, outside the repository; not followed` };
+  if (!plan.readLinks) return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}; not followed` };
   const pruned = real.slice(plan.rootReal.length + 1).split(sep).find((part) => DEFAULT_PRUNED_DIRS.includes(part));
   if (pruned) return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}, into ${pruned}/ (never read); not followed` };
   return { file: rel, code: 'symlink', reason: `a symlink to ${JSON.stringify(target)}, which is not a regular file; not followed` };

@@ -10,6 +10,8 @@ import type { CopyOp, Mount, ParsedDockerfile, RunOp, Stage } from '../dockerfil
 import { stageByRef } from '../dockerfile/stages.js';
 import { commandWords, simpleCommandWords } from './go/command.js';
 import { isGlob } from './matcher.js';
+import { readdirOnce } from './memo.js';
+import { compileGlob, globBase } from '../util/glob.js';
 import { pathKind, repoJoin } from './paths.js';
 import type { InputKind } from './types.js';
 
@@ -26,6 +28,8 @@ export interface ContextSource {
 export interface ContextScan {
   sources: ContextSource[];
   steps: string[];
+  /** The sources (`COPY bin/app (Dockerfile:9)`) whose path the working tree does not have: made before the build, by something else. */
+  missing: { path: string; text: string }[];
 }
 
 /** Context-relative source → repo-relative path, clamped inside the context. */
@@ -37,9 +41,27 @@ export function contextPath(context: string, source: string): { path: string; es
 }
 
 async function sourceKind(repoRoot: string, path: string): Promise<{ kind: InputKind; missing: boolean }> {
-  if (isGlob(path)) return { kind: 'glob', missing: false };
+  if (isGlob(path)) return { kind: 'glob', missing: await globMatchesNothing(repoRoot, path) };
   const k = await pathKind(repoRoot, path);
   return { kind: k === 'file' ? 'file' : 'tree', missing: k === 'missing' };
+}
+
+/**
+ * A glob source (`bin/manager_*`, an ARG with no value matched as `*`) that matches nothing: its
+ * base directory is missing, or a last-part glob names no entry of it. A deeper glob is taken as
+ * matching (not listed).
+ */
+async function globMatchesNothing(repoRoot: string, path: string): Promise<boolean> {
+  const base = globBase(path);
+  if ((await pathKind(repoRoot, base === '' ? '.' : base)) !== 'dir') return true;
+  const rest = base === '' ? path : path.slice(base.length + 1);
+  if (rest.includes('/')) return false;
+  const match = compileGlob([rest]);
+  try {
+    return !(await readdirOnce(posix.join(repoRoot, base))).some((e) => match(e.name));
+  } catch {
+    return true;
+  }
 }
 
 function describeOp(op: CopyOp, dockerfileName: string): string {
@@ -60,7 +82,10 @@ async function scanCopy(repoRoot: string, context: string, stages: readonly Stag
     const { path, escaped } = contextPath(context, source);
     if (escaped) out.steps.push(`${op.keyword} ${source} (${name}:${op.line}) points outside the context; read as ${path}`);
     const { kind, missing } = await sourceKind(repoRoot, path);
-    if (missing) out.steps.push(`${op.keyword} ${source} (${name}:${op.line}): ${path} does not exist in the working tree; kept as an input`);
+    if (missing) {
+      out.steps.push(`${op.keyword} ${source} (${name}:${op.line}): ${path} ${kind === 'glob' ? 'matches nothing' : 'does not exist'} in the working tree; kept as an input`);
+      out.missing.push({ path, text: `${op.keyword} ${source} (${name}:${op.line}): ${path}` });
+    }
     out.sources.push({ path, kind, stage: stage.index, line: op.line, why: `${op.keyword} ${source} (${name}:${op.line})` });
   }
 }
@@ -89,14 +114,17 @@ async function scanRun(repoRoot: string, context: string, stages: readonly Stage
     const source = m.source === '' ? '.' : m.source;
     const { path } = contextPath(context, source);
     const { kind, missing } = await sourceKind(repoRoot, path);
-    if (missing) out.steps.push(`RUN --mount source=${source} (${name}:${op.line}): ${path} does not exist in the working tree; kept as an input`);
+    if (missing) {
+      out.steps.push(`RUN --mount source=${source} (${name}:${op.line}): ${path} does not exist in the working tree; kept as an input`);
+      out.missing.push({ path, text: `RUN --mount source=${source} (${name}:${op.line}): ${path}` });
+    }
     out.sources.push({ path, kind, stage: stage.index, line: op.line, why: `RUN --mount=type=bind,source=${source} (${name}:${op.line})` });
   }
 }
 
 /** Context inputs of the needed stages, in file order. */
 export async function scanContextSources(repoRoot: string, context: string, parsed: ParsedDockerfile, needed: Stage[], name: string): Promise<ContextScan> {
-  const out: ContextScan = { sources: [], steps: [] };
+  const out: ContextScan = { sources: [], steps: [], missing: [] };
   for (const stage of needed) {
     for (const op of stage.ops) {
       if (op.op === 'copy') await scanCopy(repoRoot, context, parsed.stages, stage, op, name, out);

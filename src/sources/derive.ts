@@ -17,8 +17,10 @@ import { goMainInputs, narrowGo } from './go/narrowing.js';
 import { koInputs } from './go/ko.js';
 import { readSourceText } from './read.js';
 import { isGlob, normalizeDir } from './matcher.js';
-import { dirPattern, pathKind, repoJoin } from './paths.js';
+import { dirPattern, isWithin, pathKind, repoJoin } from './paths.js';
+import { globBase } from '../util/glob.js';
 import type { BuildInputs, InputPattern } from './types.js';
+import { listSome } from '../util/list.js';
 
 export interface BuildInputsRequest {
   /** Short name or repository, for messages. */
@@ -77,8 +79,13 @@ async function readIgnoreFile(repoRoot: string, spec: BuildSpec, out: BuildInput
   out.steps.push(`no ${spec.dockerfile}.dockerignore or ${repoJoin(spec.context, '.dockerignore')}: the whole context is sent`);
 }
 
-/** Derives the Dockerfile's inputs into `out`; returns the ARG names it declares, once it is read. */
-async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInputs): Promise<ReadonlySet<string> | undefined> {
+/**
+ * Derives the Dockerfile's inputs into `out`; returns the ARG names it declares, once it is read.
+ * A COPY source the working tree lacks was made before the build (`go build -o bin/app`, `npm run
+ * build`): what it was made from is unknown, so are the image's inputs (a change to its sources
+ * must not read as current), unless the recipe says what it makes (`made`: goreleaser's binaries).
+ */
+async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInputs, made: MadeBy): Promise<ReadonlySet<string> | undefined> {
   const outside = [spec.dockerfile, spec.context].find((p) => p === '..' || p.startsWith('../') || p.startsWith('/'));
   if (outside !== undefined) {
     out.unknownReason = `${outside} is outside the repository (from ${spec.origin})`;
@@ -109,6 +116,11 @@ async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInput
   await readIgnoreFile(repoRoot, spec, out);
   const scan = await scanContextSources(repoRoot, spec.context, parsed, chosen.needed, name);
   out.steps.push(...scan.steps);
+  const unmade = scan.missing.filter((m) => !made(m.path));
+  if (unmade.length > 0) {
+    out.unknownReason = `${listSome(unmade.map((m) => m.text))} ${unmade.length === 1 ? 'is' : 'are'} not in the working tree: made before the build from sources pinwatch does not know (declare images.${out.image}.inputs in pinwatch.yaml) (from ${spec.origin})`;
+    return parsed.args;
+  }
   const go = await narrowGo(repoRoot, spec.context, parsed, chosen.needed, scan.sources, name);
   out.steps.push(...go.steps);
   for (const s of scan.sources) {
@@ -118,6 +130,18 @@ async function fromDockerfile(repoRoot: string, spec: BuildSpec, out: BuildInput
   out.inputs.push(...go.inputs);
   out.ignore.push(...go.ignore);
   return parsed.args;
+}
+
+/** Whether the recipe makes a path before the build (a COPY of it is known): goreleaser's binaries (any Go main it builds), or what `cp`/`go build -o` lines make (producers/made.ts). */
+type MadeBy = (path: string) => boolean;
+
+function madeBy(own: NonNullable<BuildRecipe['inputs']>): MadeBy {
+  if (own.some((i) => i.go === true && i.made === undefined)) return () => true;
+  const made = own.flatMap((i) => (i.made === undefined ? [] : [i.made]));
+  return (path) => {
+    const base = isGlob(path) ? globBase(path) : path;
+    return made.some((m) => isWithin(base, m) || isWithin(m, base));
+  };
 }
 
 function dedupe(inputs: InputPattern[]): InputPattern[] {
@@ -172,7 +196,7 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
   const own = req.recipe?.inputs ?? [];
   let args: ReadonlySet<string> | undefined;
   if (ko) await koInputs(repoRoot, ko, `recipe ${req.recipe!.makefile}:${req.recipe!.line}`, out);
-  else if (spec) args = await fromDockerfile(repoRoot, spec, out);
+  else if (spec) args = await fromDockerfile(repoRoot, spec, out, madeBy(own));
   else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${req.recipe!.makefile}:${req.recipe!.line}`);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;

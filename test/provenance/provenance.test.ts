@@ -84,7 +84,13 @@ describe('resolveFromGitTag', () => {
   });
   it('never takes the floating tag latest as a git tag, even where a git tag latest exists (gateway has one, older than the images)', () => {
     const tags = new Map([['latest', 'sha-stray'], ['v1.6.0', 'sha-tag']]);
-    expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest'] }), tags, new Map())).toEqual({ method: 'git-tag', answered: false, reason: 'image tag latest names no version: a push moves it, so no git tag is taken as its build' });
+    expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest'] }), tags, new Map())).toEqual({
+      method: 'git-tag',
+      answered: false,
+      reason: 'image tag latest names no version: a push moves it, so a git tag latest is not taken as its build (one of the image\'s own form, e.g. "{image}-latest", would be)',
+    });
+    // a git tag of the image's own form, moved with the image, dates it
+    expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest'] }), new Map([...tags, ['x-latest', 'sha-own']]), new Map())).toMatchObject({ answered: true, commit: 'sha-own' });
     // beside a version tag, the version answers
     expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest', 'v1.6.0'] }), tags, new Map())).toMatchObject({ answered: true, commit: 'sha-tag' });
   });

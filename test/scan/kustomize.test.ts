@@ -75,7 +75,7 @@ describe('kustomize overlays', () => {
       `deploy/overlays/prod/kustomization.yaml:10 ghcr.io/acme/worker@${D}`,
     ]);
     const excluded = Object.fromEntries(r.excluded.map((e) => [e.reason.split(' ').slice(0, 4).join(' '), `${e.count} ${e.examples.join(', ')}`]));
-    expect(excluded['kustomize base placeholders (:latest,']).toBe('2 deploy/base/frontend.yaml:10 frontend, deploy/base/worker.yaml:10 ghcr.io/acme/worker:latest');
+    expect(excluded['kustomize base placeholders (a']).toBe('2 deploy/base/frontend.yaml:10 frontend, deploy/base/worker.yaml:10 ghcr.io/acme/worker:latest');
     expect(excluded['kustomize images: entries whose']).toBe('1 deploy/components/tag/kustomization.yaml:4');
     // a missing resource may be generated before kustomize runs: counted with the reason, not a problem (no lint finding)
     expect(excluded['kustomize resources/components not followed']).toBe(
@@ -89,6 +89,26 @@ describe('kustomize overlays', () => {
     const t = tree({ ...KUSTOMIZE_TREE, 'deploy/overlays/bare/kustomization.yaml': 'resources:\n- ../../base\n' });
     const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
     expect(r.pins.filter((p) => p.file.startsWith('deploy/base/')).map((p) => p.raw)).toEqual(['frontend', 'redis:7.2', 'ghcr.io/acme/worker:latest']);
+  });
+
+  it('a base tag every overlay replaces (kubeflow\'s :dummy) is a placeholder; a digest is not; an entry that only renames (flux2) pins nothing', async () => {
+    const t = tree({
+      'deploy/base/kustomization.yaml': 'resources:\n- api.yaml\n- db.yaml\n',
+      'deploy/base/api.yaml': deployment('api', 'ghcr.io/acme/api:dummy'),
+      'deploy/base/db.yaml': deployment('db', `ghcr.io/acme/db:v1@${D}`),
+      'deploy/overlays/a/kustomization.yaml': 'resources:\n- ../../base\nimages:\n- name: ghcr.io/acme/api\n  newTag: 2.17.0\n- name: ghcr.io/acme/db\n  newTag: v2\n',
+      'deploy/overlays/b/kustomization.yaml': 'resources:\n- ../../base\nimages:\n- name: ghcr.io/acme/api\n  newTag: master\n- name: fluxcd/source-controller\n  newName: ghcr.io/fluxcd/source-controller\n',
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/', 'ghcr.io/fluxcd/'] }));
+    expect(r.pins.map((p) => `${p.file}:${p.line} ${p.raw}`)).toEqual([
+      `deploy/base/db.yaml:10 ghcr.io/acme/db:v1@${D}`,
+      'deploy/overlays/a/kustomization.yaml:4 ghcr.io/acme/api:2.17.0',
+      'deploy/overlays/a/kustomization.yaml:6 ghcr.io/acme/db:v2',
+      'deploy/overlays/b/kustomization.yaml:4 ghcr.io/acme/api:master',
+    ]);
+    const excluded = Object.fromEntries(r.excluded.map((e) => [e.reason, e.examples]));
+    expect(excluded["kustomize images: entries that only rename (newName): the tag is the resource's, not pins of their own"]).toEqual(['deploy/overlays/b/kustomization.yaml:6']);
+    expect(Object.entries(excluded).find(([k]) => k.startsWith('kustomize base placeholders'))?.[1]).toEqual(['deploy/base/api.yaml:10 ghcr.io/acme/api:dummy']);
   });
 
   it('a user exclude still keeps a resource manifest out', async () => {

@@ -54,6 +54,12 @@ const MODULE: Record<string, string> = {
   'patches/Dockerfile': 'FROM alpine AS src\nRUN apk add curl && curl -sSL https://example.test/src.tgz | tar -xz\nCOPY fixes /fixes\nRUN --mount=type=bind,source=scripts,target=/s sh /s/apply.sh\nFROM scratch\nCOPY --from=src /out /out\n',
   'patches/fixes/1.diff': 'diff',
   'patches/scripts/apply.sh': 'true',
+  'prebuilt/Dockerfile': 'FROM scratch\nCOPY bin/app /app\n',
+  'prebuilt/cmd/app/main.go': 'package main\n\nfunc main() {}\n',
+  'glob/Dockerfile': 'FROM scratch\nARG TARGETARCH\nCOPY bin/manager_${TARGETARCH} /manager\n',
+  'glob/bin/.keep': '',
+  'built/Dockerfile': 'FROM scratch\nARG TARGETARCH\nCOPY bin/manager_${TARGETARCH} /manager\n',
+  'built/bin/manager_amd64': 'ELF',
 };
 
 let root: string;
@@ -252,6 +258,26 @@ describe('deriveBuildInputs with config and unknowns', () => {
     expect(r.unknownReason).toBeUndefined();
     expect(r.inputs.map((i) => i.path)).toEqual(['src/']);
     expect(r.steps.some((s) => s.includes('gone/Dockerfile does not exist'))).toBe(true);
+  });
+
+  it('a COPY source the working tree lacks (a binary made before the build) makes the inputs unknown: a change to its sources must not read as current', async () => {
+    const r = await deriveBuildInputs(root, { image: 'app', recipe: recipe({ dockerfile: 'prebuilt/Dockerfile', context: 'prebuilt' }) });
+    expect(r.unknownReason).toBe('COPY bin/app (Dockerfile:2): prebuilt/bin/app is not in the working tree: made before the build from sources pinwatch does not know (declare images.app.inputs in pinwatch.yaml) (from recipe Makefile:12)');
+    // a glob (an ARG with no value) matching nothing is as missing; one matching a file is not
+    const glob = await deriveBuildInputs(root, { image: 'm', recipe: recipe({ dockerfile: 'glob/Dockerfile', context: 'glob' }) });
+    expect(glob.unknownReason).toMatch(/^COPY bin\/manager_\* \(Dockerfile:3\): glob\/bin\/manager_\* is not in the working tree/);
+    const built = await deriveBuildInputs(root, { image: 'm', recipe: recipe({ dockerfile: 'built/Dockerfile', context: 'built' }) });
+    expect(built.unknownReason).toBeUndefined();
+    expect(built.inputs.map((i) => i.path)).toEqual(['built/Dockerfile', 'built/bin/manager_*']);
+  });
+
+  it('a missing COPY source the recipe makes (a Go main package it builds first: goreleaser) is no unknown; declared inputs rescue the rest', async () => {
+    const made = await deriveBuildInputs(root, { image: 'app', recipe: recipe({ dockerfile: 'prebuilt/Dockerfile', context: 'prebuilt', inputs: [{ path: 'prebuilt/cmd/app', go: true, why: 'go build' }] }) });
+    expect(made.unknownReason).toBeUndefined();
+    expect(made.steps).toContain('COPY bin/app (Dockerfile:2): prebuilt/bin/app does not exist in the working tree; kept as an input');
+    const declared = await deriveBuildInputs(root, { image: 'app', recipe: recipe({ dockerfile: 'prebuilt/Dockerfile', context: 'prebuilt' }), config: { inputs: ['prebuilt/cmd/'] } });
+    expect(declared.unknownReason).toBeUndefined();
+    expect(declared.inputs.map((i) => i.path)).toEqual(['prebuilt/cmd/']);
   });
 
   it('a repo root that does not exist is a reason, not a throw', async () => {

@@ -49,6 +49,7 @@ export function collectKustomize(state: YamlState, root: YAMLMap): void {
 export const KUSTOMIZE_LEFT_OUT = {
   template: 'kustomize images: entries whose values are templates (newTag: CONTAINER_IMAGES_TAG), not pins',
   tagSuffix: 'kustomize images: entries that only append a tagSuffix to the image they name, not pins of their own',
+  rename: "kustomize images: entries that only rename (newName): the tag is the resource's, not pins of their own",
 } as const;
 
 /**
@@ -76,6 +77,11 @@ function readEntry(state: YamlState, entry: YAMLMap, path: (string | number)[]):
   }
   if (tagSuffix && !newName && !newTag && !digest) {
     state.leftOut.push({ reason: KUSTOMIZE_LEFT_OUT.tagSuffix, where });
+    return;
+  }
+  // kustomize keeps the tag (and digest) of the image it renames: the entry pins nothing (flux2's install kustomization)
+  if (newName && !newTag && !digest) {
+    state.leftOut.push({ reason: KUSTOMIZE_LEFT_OUT.rename, where });
     return;
   }
   const repo = newName ?? name;

@@ -7,8 +7,8 @@
  * repository does not set is a problem with file:line, never part of a name.
  */
 import * as path from 'node:path';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, YAMLMap, type Document, type Node, type Pair } from 'yaml';
-import { parseYamlDocument, type YamlDocument } from '../../collect/index.js';
+import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
+import { parseYamlDocument, withMerges } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -18,37 +18,6 @@ import { interpolateCompose as interpolateWith } from '../../util/compose-interp
 
 /** Compose interpolation with the build model's markers for unknown variables. */
 const interpolateCompose = (text: string, env: ReadonlyMap<string, string>) => interpolateWith(text, env, (name) => marker('env', name));
-
-/** A `<<` merge key (yaml parses it with `merge: true` as a key whose value is a symbol). */
-const isMergeKey = (key: unknown): boolean => isScalar(key) && (key.value === '<<' || typeof key.value === 'symbol');
-
-/**
- * A service with its merge keys applied (`<<: *sentry_defaults`, `<<: [*a, *b]`: the keys it
- * writes itself win, then the first source's, recursively), as compose reads it; the pairs are
- * the file's own nodes, so lines stay where the text is. A service that merges nothing is itself.
- */
-export function withMerges(doc: YamlDocument, map: YAMLMap, seen = new Set<YAMLMap>()): YAMLMap {
-  if (!map.items.some((p) => isMergeKey(p.key)) || seen.has(map)) return map;
-  seen.add(map);
-  const out = new YAMLMap<unknown, unknown>();
-  const has = new Set<unknown>();
-  const add = (p: Pair<unknown, unknown>) => {
-    const k = isScalar(p.key) ? p.key.value : p.key;
-    if (has.has(k)) return;
-    has.add(k);
-    out.items.push(p);
-  };
-  for (const p of map.items) if (!isMergeKey(p.key)) add(p);
-  for (const p of map.items) {
-    if (!isMergeKey(p.key)) continue;
-    for (const source of isSeq(p.value) ? p.value.items : [p.value]) {
-      // an alias only comes from yaml's own parse (the fast path takes no text with anchors): a Document
-      const target = isAlias(source) ? source.resolve(doc as Document) : source;
-      if (isMap(target)) for (const q of withMerges(doc, target, seen).items) add(q);
-    }
-  }
-  return out;
-}
 
 interface Ctx {
   root: string;

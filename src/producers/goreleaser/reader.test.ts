@@ -92,6 +92,16 @@ describe('readGoreleaser', () => {
     expect(problems[2]!.reason).toContain('KO_DOCKER_REPO');
   });
 
+  it('reads builds and dockers through YAML merge keys (flux2: `- <<: &build_defaults` holding binary and main)', () => {
+    const text = 'builds:\n  - <<: &build_defaults\n      binary: flux\n      main: ./cmd/flux\n    id: linux\n  - <<: *build_defaults\n    id: darwin\n    main: ./cmd/other\nx-docker: &docker\n  image_templates: ["ghcr.io/acme/flux:{{ .Tag }}"]\ndockers:\n  - <<: *docker\n    ids: [linux]\n  - <<: *docker\n    ids: [darwin]\n';
+    const { recipes, problems } = read(text);
+    expect(problems).toEqual([]);
+    expect(recipes.map((r) => [r.repositories, r.inputs!.at(-1)])).toEqual([
+      [['ghcr.io/acme/flux'], { path: 'cmd/flux', go: true, why: 'go build cmd/flux (.goreleaser.yaml:2, binary of dockers[0])' }],
+      [['ghcr.io/acme/flux'], { path: 'cmd/other', go: true, why: 'go build cmd/other (.goreleaser.yaml:6, binary of dockers[1])' }],
+    ]);
+  });
+
   it('finds .goreleaser.yml / goreleaser.yaml files', () => {
     writeFileSync(join(root, '.goreleaser.yml'), CONFIG);
     mkdirSync(join(root, '.github/workflows'), { recursive: true });

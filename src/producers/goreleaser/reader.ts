@@ -13,7 +13,7 @@
  */
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node, type YAMLMap } from 'yaml';
-import { parseYamlDocument } from '../../collect/index.js';
+import { parseYamlDocument, withMerges } from '../../collect/index.js';
 import { hasMarker, marker, readableMarkers } from '../../make/index.js';
 import type { Problem } from '../../model/index.js';
 import { recipeOfBuild } from '../assemble.js';
@@ -47,8 +47,9 @@ export function readGoreleaser(root: string, file: string, text: string, problem
   const builds = top.get('builds', true);
   const buildList = isSeq(builds) ? builds.items : [];
   if (buildList.length === 0) ctx.builds.set('', { main: '.', line: 1 });
-  buildList.forEach((b, i) => {
-    if (!isMap(b)) return;
+  buildList.forEach((item, i) => {
+    if (!isMap(item)) return;
+    const b = withMerges(doc, item);
     if (b.get('builder') !== undefined && b.get('builder') !== 'go') return;
     const id = typeof b.get('id') === 'string' ? String(b.get('id')) : i === 0 ? (ctx.project ?? 'default') : `#${i + 1}`;
     const dir = typeof b.get('dir') === 'string' ? String(b.get('dir')) : '.';
@@ -65,8 +66,9 @@ export function readGoreleaser(root: string, file: string, text: string, problem
       problems.push({ file, line: lineOf(ctx, list as Node), code: 'goreleaser-unreadable', reason: `${key} is not a list, so its images are not read` });
       continue;
     }
-    list.items.forEach((item, i) => {
-      if (!isMap(item)) return;
+    list.items.forEach((entry, i) => {
+      if (!isMap(entry)) return;
+      const item = withMerges(doc, entry);
       const name = `${key}[${i}]${typeof item.get('id') === 'string' ? ` (${String(item.get('id'))})` : ''}`;
       const r = key === 'kos' ? readKo(ctx, item, name) : readDocker(ctx, item, name, key === 'dockers_v2');
       if (r) recipes.push(r);
