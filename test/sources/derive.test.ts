@@ -141,6 +141,14 @@ describe('deriveBuildInputs on a Go monorepo', () => {
     expect(quoted).not.toContain('internal/onlya/a.go');
   });
 
+  it('a shell glob of files (go build cmd/a/*.go: kubeflow) builds their package: its import closure, not one literal path', async () => {
+    writeFileSync(join(root, 'build/Dockerfile.glob'), 'FROM golang\nWORKDIR /src\nCOPY . .\nRUN go build -o /out/a cmd/a/*.go\n');
+    const r = await deriveBuildInputs(root, { image: 'glob', recipe: recipe({ dockerfile: 'build/Dockerfile.glob' }) });
+    const hits = matched(r, candidates);
+    expect(hits).toEqual(expect.arrayContaining(['cmd/a/main.go', 'internal/shared/shared.go', 'internal/deep/deep.go', 'internal/onlya/a.go']));
+    expect(hits).not.toContain('internal/onlyb/b.go');
+  });
+
   it('./cmd/... builds both commands', async () => {
     writeFileSync(join(root, 'build/Dockerfile.all'), 'FROM golang\nWORKDIR /src\nCOPY . .\nRUN go build -o /out/ ./cmd/...\n');
     const r = await deriveBuildInputs(root, { image: 'all', recipe: recipe({ dockerfile: 'build/Dockerfile.all' }) });

@@ -74,7 +74,9 @@ async function resolveRoots(repoRoot: string, inv: GoInvocation, map: ContainerM
         out.notes.push(`${arg}: ${r.reason}`);
         continue;
       }
-      if (base.endsWith('.go')) files.push(r.path);
+      // a shell glob of files (`go build backend/src/apiserver/*.go`: kubeflow) is the package they are in, not one literal file
+      if (base.endsWith('.go') && /[*?[]/.test(base)) dirs.push({ dir: posix.dirname(r.path), recursive: false });
+      else if (base.endsWith('.go')) files.push(r.path);
       else dirs.push({ dir: r.path, recursive });
       continue;
     }
