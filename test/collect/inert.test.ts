@@ -50,11 +50,13 @@ function compareTrees(full: unknown, skimmed: unknown, where: string): number {
 }
 
 const CTX = { file: 'bundle.yaml', isFirstParty: (name: string) => name.startsWith('ghcr.io/acme/') };
+/** A Helm values file: its `name` keys are read too (an image map holding only a name is counted). */
+const VALUES_CTX = { ...CTX, file: 'charts/app/values.yaml' };
 
 /** Checks one text both ways; returns how many collections were left out (-1 when the fast parser refuses it). */
-function check(text: string, label: string): number {
+function check(text: string, label: string, ctx = CTX): number {
   const full = fastParseAll(text);
-  const skimmed = fastParseAll(text, inertRegions(text));
+  const skimmed = fastParseAll(text, inertRegions(text, ctx === VALUES_CTX));
   if (!full) {
     expect(skimmed, `${label}: accepted only with inert\n${text}`).toBeUndefined();
     return -1;
@@ -63,8 +65,8 @@ function check(text: string, label: string): number {
   expect(skimmed!.length, label).toBe(full.length);
   let left = 0;
   full.forEach((root, d) => (left += compareTrees(root, skimmed![d], `${label} doc ${d}`)));
-  const collected = collectYaml(text, CTX);
-  const built = collectYaml(text, CTX, { built: true });
+  const collected = collectYaml(text, ctx);
+  const built = collectYaml(text, ctx, { built: true });
   if (JSON.stringify(collected) !== JSON.stringify(built)) expect(collected, `${label}\n${text}`).toEqual(built);
   return left;
 }
@@ -97,6 +99,8 @@ const PLANTS = [
   'time: 10:30',
   'mail: ops@example.com',
   'dup: 1',
+  'image:\n  name: operator',
+  'image:\n  pullPolicy: Always\n  name: daprd',
 ];
 
 /**
@@ -161,6 +165,15 @@ describe('left-out subtrees change nothing the collector reports', () => {
     expect(left).toBeGreaterThan(100);
     expect(pins).toBeGreaterThan(100);
     expect(problems).toBeGreaterThan(20);
+  });
+
+  it('as a Helm values file (name-only image maps counted), on the same planted bundles', () => {
+    let leftOut = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const text = plantedBundle(seed, 6 + (seed % 5) * 6, 4 + (seed % 7) * 3);
+      if (check(text, `planted values ${seed}`, VALUES_CTX) >= 0) leftOut += (collectYaml(text, VALUES_CTX).leftOut ?? []).filter((l) => l.reason.startsWith('Helm values image maps with only a name')).length;
+    }
+    expect(leftOut).toBeGreaterThan(3);
   });
 
   it('on every fixture and the cozystack values files', () => {

@@ -14,6 +14,7 @@ import { scrapeText } from '../text/index.js';
 import type { CollectContext, CollectResult } from '../types.js';
 import { fastParseEach, type FastDocument } from './fast-parse.js';
 import { inertRegions } from './inert.js';
+import { isValuesFile } from './chart.js';
 import { walkDocument } from './walk.js';
 
 /**
@@ -23,7 +24,7 @@ import { walkDocument } from './walk.js';
  */
 export function collectYaml(text: string, ctx: CollectContext, options: { built?: boolean } = {}): CollectResult {
   const lines = new LineIndex(text);
-  const fast = fastParseEach(text, options.built ? undefined : inertRegions(text));
+  const fast = fastParseEach(text, options.built ? undefined : inertRegions(text, isValuesFile(ctx.file)));
   // the documents outside the fast subset each parsed by yaml alone, or (undefined) the whole text by yaml
   let docs = fast ? withYamlDocuments(text, fast) : undefined;
   if (!docs) {

@@ -57,6 +57,19 @@ describe('an image slot the chart leaves empty', () => {
   });
 });
 
+describe('an image map holding only a name (dapr: the template joins it with .Values.global.registry and .tag)', () => {
+  it('is no ref and no problem, but counted as left out; a name beside a registry or a tag is still read', () => {
+    const text = 'image:\n  name: "operator"\nsidecar:\n  image:\n    name: daprd\n    pullPolicy: Always\nplain:\n  name: not-an-image\nwith:\n  image:\n    name: quay.io/acme/x\n    tag: v1\n';
+    const r = collectYaml(text, ctx(false));
+    expect(r.pins.map((p) => `${p.keyPath} ${p.raw}`)).toEqual(['with.image quay.io/acme/x:v1']);
+    expect(r.problems).toEqual([]);
+    expect(r.leftOut).toEqual([
+      { reason: expect.stringMatching(/^Helm values image maps with only a name/), where: 'charts/app/values.yaml:2 image.name operator' },
+      { reason: expect.stringMatching(/^Helm values image maps with only a name/), where: 'charts/app/values.yaml:5 sidecar.image.name daprd' },
+    ]);
+  });
+});
+
 describe("an image a chart composes from its top-level imageRegistry and imageNamespace (cert-manager)", () => {
   it('is registry/namespace/name, located at the name with the registry spans last; without imageRegistry the map stays incomplete', () => {
     const text = 'imageRegistry: quay.io\nimageNamespace: jetstack\nimage:\n  name: cert-manager-controller\n  repository: ""\nwebhook:\n  image:\n    name: cert-manager-webhook\n    repository: ""\n    tag: v1.2.3\n';

@@ -12,12 +12,15 @@
 import type { Inert } from './fast-parse.js';
 
 const MAY_READ = /image(?:["']?:|=)|\b(?:registry|repository|tag|digest)["']?:|ko:\/\/|oci:\/\/|@|:(?!\/\/|[ \n]|$)|"[^"\n]*\\/gi;
+/** In a Helm values file, also a `name` key: an image map holding only a name is counted (split.ts NAME_ONLY_IMAGE_LEFT_OUT). */
+const MAY_READ_VALUES = new RegExp(`${MAY_READ.source}|\\bname["']?:`, 'gi');
 
-/** The offsets in `text` where the walk may read something, as fastParseAll's `inert`. */
-export function inertRegions(text: string): Inert {
+/** The offsets in `text` where the walk may read something, as fastParseAll's `inert`; `values`: a Helm values file. */
+export function inertRegions(text: string, values = false): Inert {
   const marks: number[] = [];
-  MAY_READ.lastIndex = 0;
-  for (let m = MAY_READ.exec(text); m !== null; m = MAY_READ.exec(text)) marks.push(m.index);
+  const mayRead = values ? MAY_READ_VALUES : MAY_READ;
+  mayRead.lastIndex = 0;
+  for (let m = mayRead.exec(text); m !== null; m = mayRead.exec(text)) marks.push(m.index);
   return {
     next(from: number): number {
       let lo = 0;

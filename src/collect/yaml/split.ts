@@ -10,6 +10,7 @@ import { hasExplicitDomain, isValidTag, parseReference, validateDigest, type Ima
 import { messageOf } from '../common/pin.js';
 import { pairsByKey, readField, textOf, type FieldRead } from './fields.js';
 import { addPin, addProblem, isImageKey, joinPath, nodeStart, type Located, type YamlState } from './state.js';
+import { isValuesFile } from './chart.js';
 
 interface SplitPlan {
   registry: FieldRead;
@@ -22,6 +23,9 @@ interface SplitPlan {
 
 /** How scan counts image maps whose every field is empty under "Left out". */
 export const EMPTY_IMAGE_SLOT_LEFT_OUT = 'image maps with every field empty (repository, tag and digest null or ""): a slot the chart\'s user fills, no ref in the tree';
+
+/** How scan counts image maps that hold only a name, joined by the chart's templates with a registry and tag from elsewhere. */
+export const NAME_ONLY_IMAGE_LEFT_OUT = "Helm values image maps with only a name (`image: {name: operator}`): the chart's templates join it with a registry and tag written elsewhere (`.Values.global…`), not read as a ref";
 
 const present = (f: FieldRead): boolean => f.kind !== 'absent';
 const scalarish = (f: FieldRead): boolean => f.kind === 'text' || f.kind === 'empty' || f.kind === 'unlocatable';
@@ -65,6 +69,12 @@ function planSplit(state: YamlState, pairs: Map<string, Pair>, path: readonly (s
   }
   if (underImageKey && (present(tag) || present(digest))) {
     return { registry, prefix: absent, repository: absent, repositoryKey: 'repository', tag, digest };
+  }
+  if (underImageKey && nameValue !== undefined && nameValue !== '' && [registry, repository, image].every((f) => !present(f)) && isValuesFile(state.ctx.file)) {
+    // `image: {name: operator}`: the chart's template joins it with a registry and tag written elsewhere
+    // (dapr: `{{ .Values.global.registry }}/{{ .Values.image.name }}:{{ .Values.global.tag }}`); counted, not read
+    state.leftOut.push({ reason: NAME_ONLY_IMAGE_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(name.kind === 'text' ? name.at.start : 0).line} ${joinPath(path)}.name ${nameValue}` });
+    return undefined;
   }
   return undefined;
 }
