@@ -28,6 +28,15 @@ describe('readBuild', () => {
 });
 
 describe('readCommands', () => {
+  it.each([
+    ['cat ./Dockerfile | DOCKER_BUILDKIT=1 docker build --build-arg X=1 . -t reg/a:1 --file -', '/repo/pkg/Dockerfile'],
+    ['docker build -t reg/a:1 -f - . < build/Dockerfile', '/repo/pkg/build/Dockerfile'],
+    ['cat a/Dockerfile | docker build --file=- -t reg/a:1 .', '/repo/pkg/a/Dockerfile'],
+    ['generate-dockerfile | docker build -f - -t reg/a:1 .', '/repo/pkg/-'], // stdin from a program: as written
+  ])('a Dockerfile read from stdin is the file stdin is: %s', (line, dockerfile) => {
+    expect(run(line).builds.map((b) => b.dockerfile)).toEqual([dockerfile]);
+  });
+
   it('reads sub-makes with -C, -f, --directory=, variables and targets', () => {
     const facts = run('make -C ../other -f build.mk TAG=v1 image chart', 'make --directory=sub', 'cd sub && make -j 4 all');
     expect(facts.makes.map((m) => [m.dir, m.file, m.variables, m.targets])).toEqual([

@@ -102,7 +102,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
         continue;
       }
       const env: ReadonlyMap<string, string> = assigned.length > 0 ? new Map([...vars, ...assigned]) : vars;
-      const argv = sc.args.map((w) => resolveWord(w, vars));
+      const argv = withStdinDockerfile(sc.args.map((w) => resolveWord(w, vars)), sc, vars);
       const name = path.posix.basename(argv[0] ?? '');
       if (['export', 'local', 'declare', 'readonly', 'typeset'].includes(name)) {
         for (const a of argv.slice(1)) {
@@ -130,6 +130,22 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
     }
   }
   return facts;
+}
+
+/**
+ * A build reading its Dockerfile from stdin (`--file -`, `-f -`) gets the file stdin is: `cat FILE |`
+ * before it (cluster-api's `cat ./Dockerfile | docker build … --file -`) or `< FILE`; otherwise as written.
+ */
+function withStdinDockerfile(argv: string[], sc: SimpleCommand, vars: ReadonlyMap<string, string>): string[] {
+  const at = argv.findIndex((a, i) => (a === '-' && (argv[i - 1] === '-f' || argv[i - 1] === '--file')) || a === '--file=-');
+  if (at === -1) return argv;
+  const from = sc.redirects.find((r) => r.op === '<')?.target;
+  const cat = sc.pipedFrom?.args.map((w) => resolveWord(w, vars));
+  const file = from ? resolveWord(from, vars) : cat && cat[0] === 'cat' && cat.length === 2 && !cat[1]!.startsWith('-') ? cat[1] : undefined;
+  if (file === undefined) return argv;
+  const out = [...argv];
+  out[at] = argv[at] === '--file=-' ? `--file=${file}` : file;
+  return out;
 }
 
 interface Ctx {

@@ -5,7 +5,9 @@
  * The floating tag `latest` names no bare git tag `latest` (tag-trees.ts FLOATING_TAG).
  * When the pin stores a digest, the tag is accepted only if its tree pins that
  * digest in one of the image's pin files (read beforehand by `readTagTrees`):
- * a tag whose tree pins another digest did not build this image.
+ * a tag whose tree pins another digest did not build this image. A tag-only
+ * pin's tag must hold the image's Dockerfile (loki's 2019 git tag v0.1.0 has no
+ * operator/, so it did not build `loki-operator:0.1.0`).
  */
 import { digestsPinnedIn, FLOATING_TAG, gitTagCandidates, gitTagForms, pinFiles, pinnedRefs, tagTreeKey, type PinnedRef, type TagTrees } from './tag-trees.js';
 import type { ImageSubject, ProvenanceSource, ProvenanceStep, TagRules } from './types.js';
@@ -32,6 +34,11 @@ export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>
   for (const { tag, gitTag, commit } of candidates) {
     const named = `image tag ${tag} names git tag ${gitTag}`;
     if (!image.digest) {
+      const anchor = image.anchor;
+      if (anchor !== undefined && trees.has(tagTreeKey(commit, anchor)) && trees.get(tagTreeKey(commit, anchor)) === undefined) {
+        refusals.push(`git tag ${gitTag} has no ${anchor}, which every build of this image reads: the tag did not build it`);
+        continue;
+      }
       return { method, answered: true, commit, reason: `${named}; weakest method: a promotion retag makes the git tag contain commits the image may not, and no digest was pinned to check the tag against`, evidence: { gitTag } };
     }
     const refusal = tagDoesNotPin(image, image.digest, gitTag, commit, trees);

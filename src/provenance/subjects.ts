@@ -18,11 +18,20 @@ export interface SubjectSource {
   pins: Pin[];
   /** Pins a recipe or producer stamps (see ImageSubject). */
   stamped?: { file: string; line: number; by: string }[];
+  /** The image's build inputs, when known: its Dockerfile is the subjects' anchor (ImageSubject). */
+  inputs?: { inputs: readonly { path: string; why: string; kind?: string }[]; unknownReason?: string };
+}
+
+/** The Dockerfile the image's inputs were derived from: a file every build of it reads. */
+function anchorOf(source: SubjectSource): string | undefined {
+  if (!source.inputs || source.inputs.unknownReason !== undefined) return undefined;
+  return source.inputs.inputs.find((i) => i.why === 'Dockerfile' && i.kind === 'file')?.path;
 }
 
 export function subjectsOf<I extends SubjectSource>(images: readonly I[]): Subject<I>[] {
   const out: Subject<I>[] = [];
   for (const input of images) {
+    const anchor = anchorOf(input);
     const byDigest = new Map<string, Pin[]>();
     for (const pin of input.pins) {
       const key = pin.ref.digest ?? (pin.ref.tag !== undefined ? `tag:${pin.ref.tag}` : '');
@@ -33,7 +42,7 @@ export function subjectsOf<I extends SubjectSource>(images: readonly I[]): Subje
       const digest = key.startsWith('tag:') ? '' : key;
       const tags = [...new Set(pins.flatMap((p) => (p.ref.tag !== undefined ? [p.ref.tag] : [])))];
       const stamped = (input.stamped ?? []).filter((s) => pins.some((p) => p.file === s.file && p.line === s.line));
-      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins, ...(stamped.length > 0 ? { stamped } : {}) });
+      out.push({ input, repository: input.repository, digest: digest || undefined, tags, pins, ...(stamped.length > 0 ? { stamped } : {}), ...(anchor !== undefined ? { anchor } : {}) });
     }
   }
   return out;

@@ -53,14 +53,19 @@ export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>,
 export const pinFiles = (image: ImageSubject) => [...new Set(image.pins.map((p) => p.file))].sort();
 
 /**
- * Read the pin files of every digest-pinned image at each git tag it names.
+ * Read the pin files of every digest-pinned image at each git tag it names, and
+ * the Dockerfile (anchor) of every tag-only one.
  * `prefix` is where the pinwatch root sits in the work tree (`platform/`, or '').
  * No git process when no image needs it.
  */
 export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = '', rules: TagRules = {}): Promise<TagTrees> {
   const keys = new Set<string>();
   for (const image of images) {
-    if (!image.digest) continue;
+    if (!image.digest) {
+      // a tag-only pin: the tag's tree must at least hold the image's Dockerfile (git-tag.ts)
+      if (image.anchor !== undefined) for (const c of gitTagCandidates(image, tags, rules)) keys.add(tagTreeKey(c.commit, image.anchor));
+      continue;
+    }
     for (const c of gitTagCandidates(image, tags, rules)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
   }
   const trees: TagTrees = new Map();

@@ -17,6 +17,8 @@ export interface ImageSubject {
   pins: Pin[];
   /** Pins a build recipe or declared producer stamps, with its name (tag-history reads only these). */
   stamped?: { file: string; line: number; by: string }[];
+  /** A file every build of the image reads (its Dockerfile): a git tag whose tree lacks it did not build the image (git-tag.ts). */
+  anchor?: string;
 }
 
 export interface ProvenanceStep {

@@ -27,6 +27,8 @@ export interface SimpleCommand {
   assignments: { name: string; value: Word }[];
   args: Word[];
   redirects: Redirect[];
+  /** The command whose output a `|` pipes into this one's input (`cat ./Dockerfile | docker build -f - .`). */
+  pipedFrom?: SimpleCommand;
 }
 
 export type Token = { kind: 'word'; word: Word } | { kind: 'op'; op: string };
@@ -76,9 +78,16 @@ export function parseShell(line: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   let current: SimpleCommand = { assignments: [], args: [], redirects: [] };
   const tokens = tokenize(line);
-  const flush = () => {
-    if (current.args.length || current.assignments.length || current.redirects.length) commands.push(current);
+  let piped: SimpleCommand | undefined;
+  const flush = (): SimpleCommand | undefined => {
+    let pushed: SimpleCommand | undefined;
+    if (current.args.length || current.assignments.length || current.redirects.length) {
+      if (piped) current.pipedFrom = piped;
+      commands.push((pushed = current));
+    }
+    piped = undefined;
     current = { assignments: [], args: [], redirects: [] };
+    return pushed;
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -91,7 +100,8 @@ export function parseShell(line: string): SimpleCommand[] {
         }
         continue;
       }
-      flush();
+      const done = flush();
+      if (t.op === '|') piped = done;
       continue;
     }
     const text = wordText(t.word);

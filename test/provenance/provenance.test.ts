@@ -94,6 +94,17 @@ describe('resolveFromGitTag', () => {
     // beside a version tag, the version answers
     expect(resolveFromGitTag(subject({ digest: undefined, tags: ['latest', 'v1.6.0'] }), tags, new Map())).toMatchObject({ answered: true, commit: 'sha-tag' });
   });
+  it("refuses a tag-only pin's git tag whose tree lacks the image's Dockerfile (loki's 2019 v0.1.0 has no operator/)", () => {
+    const tags = new Map([['v0.1.0', 'sha-2019']]);
+    const image = subject({ digest: undefined, tags: ['0.1.0'], anchor: 'operator/Dockerfile' });
+    expect(resolveFromGitTag(image, tags, new Map([[tagTreeKey('sha-2019', 'operator/Dockerfile'), undefined]]))).toMatchObject({
+      answered: false,
+      reason: 'git tag v0.1.0 has no operator/Dockerfile, which every build of this image reads: the tag did not build it',
+    });
+    expect(resolveFromGitTag(image, tags, new Map([[tagTreeKey('sha-2019', 'operator/Dockerfile'), 'FROM scratch\n']]))).toMatchObject({ answered: true, commit: 'sha-2019' });
+    // not read (no anchor asked for): answered as before
+    expect(resolveFromGitTag(image, tags, new Map())).toMatchObject({ answered: true, commit: 'sha-2019' });
+  });
 });
 
 describe('registry seam', () => {
