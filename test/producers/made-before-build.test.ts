@@ -5,6 +5,8 @@
  * COPYs. The copied sources and the compiled packages are the image's inputs; a COPY of a path the
  * tree lacks that nothing in the recipe makes leaves the inputs unknown (never a green `current`).
  */
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
@@ -68,6 +70,19 @@ describe('what a recipe makes before its build', () => {
       ['prebuilt', ['*']], // listed to be safe: what it copies is made by nothing the recipe says
     ]);
     expect(out[1]!.reasons[0]!.input).toMatch(/COPY out\/tool \(prebuilt\.Dockerfile:2\): platform\/out\/tool is not in the working tree: made before the build/);
+  });
+
+  it('explain --format json shows the copied sources with what they make, as the schema says', async () => {
+    const r = repo();
+    const run = await runCli(['explain', 'migrations', '--format', 'json', '--no-cache'], { cwd: r.dir });
+    expect(run.code, run.err).toBe(0);
+    const doc = JSON.parse(run.out) as { recipes: { inputs?: unknown[] }[] };
+    expect(doc.recipes[0]!.inputs).toEqual([
+      { path: 'charts/crds/templates/*.yaml', kind: 'glob', why: 'cp into platform/images/migrations/crds before the build (platform/Makefile:4)', made: 'platform/images/migrations/crds' },
+    ]);
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    const validate = ajv.compile(JSON.parse(readFileSync(new URL('../../schemas/explain-output.schema.json', import.meta.url), 'utf8')) as object);
+    expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
   });
 
   it("a binary a prerequisite compiles (go build -o) brings its package's import closure, not the rest of the module", async () => {
