@@ -9,6 +9,7 @@
 import type { Config } from '../config/types.js';
 import type { Problem } from '../model/index.js';
 import { declaredProducers } from './declared.js';
+import { recipeAt } from './recipes.js';
 import type { BuildModel, BuildRecipe, FollowedMake, Producer } from './types.js';
 
 /** The recipe files of the other kinds as read (kinds.ts), with their problems. */
@@ -64,7 +65,7 @@ export function combineModel(config: Config, vendored: readonly string[], files:
   const keys = new Map<BuildRecipe, string>();
   const key = (r: BuildRecipe) => {
     let k = keys.get(r);
-    if (k === undefined) keys.set(r, (k = `${r.makefile}:${r.line}:${JSON.stringify([...r.repositories].sort())}`));
+    if (k === undefined) keys.set(r, (k = `${r.makefile}:${recipeAt(r)}:${JSON.stringify([...r.repositories].sort())}`));
     return k;
   };
   const ran = new Set(viaMake.map(key));

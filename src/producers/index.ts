@@ -3,7 +3,7 @@ export { loadBuildModel, readMakeSide, readRecipeFiles } from './repo.js';
 export type { BuildModelOptions } from './repo.js';
 export { combineModel, followInput } from './combine.js';
 export type { FollowInput, MakeSide, RecipeFiles } from './combine.js';
-export { recipeLabel, recipesFor } from './recipes.js';
+export { recipeAt, recipeLabel, recipesFor } from './recipes.js';
 export type { BuildModel, BuildRecipe, KoBuild, PinWrite, Producer, RecipeInput, RecipeKind } from './types.js';
 export { distinctProducers, normalizeKeyPath, producersFor, stampIndex, writeCoversPin } from './stamps.js';
 export type { PinPlace, PinStamp } from './stamps.js';

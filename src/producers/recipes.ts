@@ -15,3 +15,8 @@ export function recipesFor(model: BuildModel, repository: string, pins: readonly
 export function recipeLabel(r: BuildRecipe): string {
   return (r.kind ?? 'make') === 'make' ? `${r.makefile}:${r.target}` : `${r.makefile}:${r.line} ${r.target}`;
 }
+
+/** Where a recipe's build line is written: `docker/docker.mk:214` (an included makefile), `Makefile:12`, `.github/workflows/x.yml:30`. */
+export function recipeAt(r: Pick<BuildRecipe, 'makefile' | 'line' | 'lineIn'>): string {
+  return `${r.lineIn ?? r.makefile}:${r.line}`;
+}

@@ -77,6 +77,8 @@ export interface BuildRecipe {
   target: string;
   /** Line of the build: its recipe line, or the workflow step's `uses:`/`run:` line. */
   line: number;
+  /** The file `line` is in when it is not `makefile`: a rule written in an included makefile (`docker/docker.mk`). */
+  lineIn?: string;
   /** Repo-relative Dockerfile (default `<context>/Dockerfile`). */
   dockerfile: string;
   /** Repo-relative build context directory. */

@@ -2,6 +2,7 @@
 import type { Explanation } from '../explain/index.js';
 import { terminalSafe } from './sanitize.js';
 import { typeText } from './stale-common.js';
+import { recipeAt } from '../producers/recipes.js';
 
 export function formatExplainText(e: Explanation): string {
   const out: string[] = [`${e.image}  (${e.repository})${e.declared ? `  declared in pinwatch.yaml as images.${e.declared.key}` : ''}`, ''];
@@ -21,7 +22,7 @@ export function formatExplainText(e: Explanation): string {
     const what = r.ko
       ? `ko, main package ${r.ko.main}${r.ko.importPath ? ` (${r.ko.importPath})` : ''}, base ${r.ko.baseImage}${r.ko.config ? ` (${r.ko.config})` : ''}`
       : `dockerfile ${r.dockerfile}, context ${r.context}${r.stage ? `, target ${r.stage}` : ''}`;
-    out.push(`  ${r.makefile}:${r.line} ${r.target}: ${what}${r.profile ? ` [profile ${r.profile}]` : ''}${r.repositories.length ? '' : ' (names no repository)'}`);
+    out.push(`  ${recipeAt(r)} ${r.target}${r.lineIn ? ` (read from ${r.makefile})` : ''}: ${what}${r.profile ? ` [profile ${r.profile}]` : ''}${r.repositories.length ? '' : ' (names no repository)'}`);
     out.push(`    ${r.command}`);
   }
   for (const s of e.stale) {

@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ImageConfig } from '../config/types.js';
-import type { BuildRecipe } from '../producers/index.js';
+import { recipeAt, type BuildRecipe } from '../producers/index.js';
 import { scanContextSources } from './context-sources.js';
 import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';
@@ -46,7 +46,7 @@ function buildSpec(req: BuildInputsRequest): BuildSpec | undefined {
   const { recipe, config } = req;
   // A recipe without a Dockerfile (a goreleaser ko image) is its own inputs only.
   if (recipe?.dockerfile === '' && config?.dockerfile === undefined && config?.context === undefined) return undefined;
-  const origin = config?.dockerfile || config?.context ? `pinwatch.yaml images.${req.image}` : recipe ? `recipe ${recipe.makefile}:${recipe.line}` : '';
+  const origin = config?.dockerfile || config?.context ? `pinwatch.yaml images.${req.image}` : recipe ? `recipe ${recipeAt(recipe)}` : '';
   const rawContext = config?.context ?? recipe?.context;
   const rawDockerfile = config?.dockerfile ?? (config?.context === undefined ? recipe?.dockerfile : undefined);
   if (rawContext === undefined && rawDockerfile === undefined) return undefined;
@@ -195,9 +195,9 @@ async function derive(repoRoot: string, req: BuildInputsRequest): Promise<BuildI
   const spec = ko ? undefined : buildSpec(req);
   const own = req.recipe?.inputs ?? [];
   let args: ReadonlySet<string> | undefined;
-  if (ko) await koInputs(repoRoot, ko, `recipe ${req.recipe!.makefile}:${req.recipe!.line}`, out);
+  if (ko) await koInputs(repoRoot, ko, `recipe ${recipeAt(req.recipe!)}`, out);
   else if (spec) args = await fromDockerfile(repoRoot, spec, out, madeBy(own));
-  else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${req.recipe!.makefile}:${req.recipe!.line}`);
+  else if (own.length > 0) out.steps.push(`no Dockerfile: inputs from recipe ${recipeAt(req.recipe!)}`);
   else if (declared.length === 0) {
     out.unknownReason = `no build recipe or config names how ${req.image} is built; declare images.${req.image} in pinwatch.yaml`;
   } else out.steps.push(`no Dockerfile known for ${req.image}; inputs from pinwatch.yaml only`);
