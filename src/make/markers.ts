@@ -32,3 +32,16 @@ const LOOK_ALIKES = new RegExp(`[${Object.values(LOOK_ALIKE).join('')}]`, 'g');
 export function readableMarkers(text: string): string {
   return text.replace(/⟨[^⟩]*⟩/g, (m) => m.replace(/\u00a0/g, ' ').replace(LOOK_ALIKES, (c) => ORIGINAL[c] ?? c));
 }
+
+/**
+ * Whether `text`, with each marker standing for any value (empty too), can equal `plain` (no marker).
+ * False decides a condition a marker alone could not: `ghcr.io/⟨expr env.OWNER⟩` is never `""`.
+ */
+export function couldEqual(text: string, plain: string): boolean {
+  if (!hasMarker(text)) return text === plain;
+  const pattern = text
+    .split(/⟨[^⟩]*⟩/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[\\s\\S]*');
+  return new RegExp(`^${pattern}$`).test(plain);
+}

@@ -147,6 +147,34 @@ describe('conditionals', () => {
     expect(commands(r, 'all')).toEqual(['echo push']);
     expect(r.db.problems).toEqual([expect.objectContaining({ line: 7, code: 'make-condition-assumed' })]);
   });
+
+  it('decides a comparison whose unknown side has literal text the known side cannot match (dapr, loki)', () => {
+    const r = load({
+      Makefile: [
+        'DAPR_REGISTRY ?= ghcr.io/$(shell git config owner)',
+        'ifeq ($(DAPR_REGISTRY),)',
+        'R := empty',
+        'else',
+        'R := set',
+        'endif',
+        'ifneq ($(shell uname)-linux,)',
+        'L := set',
+        'endif',
+        'ifeq ($(shell uname)-linux,Darwin-linux)',
+        'M := maybe',
+        'endif',
+        'ifeq (v$(shell cat VERSION),x1)',
+        'V := wrong',
+        'else',
+        'V := right',
+        'endif',
+        '',
+      ].join('\n'),
+    });
+    expect([value(r, 'R'), value(r, 'L'), value(r, 'V')]).toEqual(['set', 'set', 'right']);
+    // `⟨shell uname⟩-linux` could be `Darwin-linux`: still assumed, and said
+    expect(r.db.problems.map((p) => [p.line, p.code])).toEqual([[10, 'make-condition-assumed']]);
+  });
 });
 
 describe('rules', () => {

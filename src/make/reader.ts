@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { MakeDatabase } from './database.js';
 import { expand, type ExpandContext } from './expand.js';
 import { logicalLines, stripComment, type LogicalLine } from './lines.js';
-import { hasMarker, marker, readableMarkers } from './markers.js';
+import { couldEqual, hasMarker, marker, readableMarkers } from './markers.js';
 import { fillPattern, indexTopLevel, matchPattern, splitTopLevel, words } from './scan.js';
 import type { AssignOp, MakeFileSystem, MakeRule, RecipeLine, TargetAssignment } from './types.js';
 import { assign, VariableStore, type VariableLookups } from './variables.js';
@@ -213,6 +213,8 @@ export class MakeReader {
     }
     const a = expand(args[0], ctx).trim();
     const b = expand(args[1], ctx).trim();
+    // one side known: the other's literal text may already rule equality out (`ghcr.io/⟨…⟩` is never "")
+    if (hasMarker(a) !== hasMarker(b) && !couldEqual(hasMarker(a) ? a : b, hasMarker(a) ? b : a)) return keyword === 'ifneq';
     if (hasMarker(a) || hasMarker(b)) {
       this.problem(file, line, 'make-condition-assumed', `cannot decide "${keyword} ${rest}" (compares ${readableMarkers(a || '""')} with ${readableMarkers(b || '""')}); took the first branch`);
       return true;
