@@ -12,14 +12,14 @@ import { marker } from '../../make/index.js';
 
 export type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
-/** `absent`: a key the (fully known) matrix combination does not have, which GitHub reads as null, so `a || b` falls through to `b`. */
+/** `absent`: a key no (fully known) matrix combination has, which GitHub reads as null, so `a || b` falls through to `b` (one only other combinations have is null, known). */
 export type Evaluated = { known: true; value: Value } | { known: false; reason: string; absent?: true };
 
 export interface Scope {
   /** Env visible here (workflow < job < step), each value already evaluated. */
   env: ReadonlyMap<string, Evaluated>;
   /** This matrix combination; `unknown` when the matrix itself is computed at run time; absent without a matrix. */
-  matrix?: { known: true; values: Readonly<Record<string, Value>> } | { known: false; reason: string };
+  matrix?: { known: true; values: Readonly<Record<string, Value>>; keys?: ReadonlySet<string> } | { known: false; reason: string };
   /** `steps.<id>.outputs.<name>` that can be told before the run (docker/metadata-action tags: its images, tag unknown). */
   outputs?: ReadonlyMap<string, string>;
   /** `github.*` values known before the run: `repository`, `repository_owner` (buildEnv GITHUB_REPOSITORY or the git remote). */
@@ -113,6 +113,8 @@ function lookupMatrix(rest: string[], scope: Scope): Evaluated {
   if (!m) return { known: false, reason: 'this job has no strategy.matrix' };
   if (!m.known) return { known: false, reason: m.reason };
   let cur: Value = m.values as Record<string, Value>;
+  // a key other combinations have and this one lacks is null, as GitHub reads it (dapr's windows_version on its linux entries)
+  if (rest.length === 1 && !(rest[0]! in m.values) && m.keys?.has(rest[0]!)) return { known: true, value: null };
   for (const [i, key] of rest.entries()) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !(key in cur)) {
       const keys = cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? Object.keys(cur) : [];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../config/defaults.js';
 import type { Problem } from '../../model/index.js';
 import { loadBuildModel } from '../repo.js';
-import { evaluate } from './expressions.js';
+import { evaluate, interpolate } from './expressions.js';
 import { expandMatrix } from './matrix.js';
 import { readWorkflow } from './reader.js';
 
@@ -71,6 +71,14 @@ describe('expressions', () => {
     ["format('{0}', env.A)", { known: false, reason: expect.stringContaining('is not a plain value or property') }],
   ];
   for (const [expr, want] of cases) it(expr, () => expect(evaluate(expr, scope)).toEqual(want));
+
+  it("a key only other combinations have is null, as GitHub reads it: '' in text (dapr's windows_version on its linux entries); one none has stays unknown", () => {
+    const linux = { env, matrix: { known: true as const, values: { target_os: 'linux' }, keys: new Set(['target_os', 'windows_version']) } };
+    expect(evaluate('matrix.windows_version', linux)).toEqual({ known: true, value: null });
+    expect(interpolate('-${{ matrix.windows_version }}-', linux).text).toBe('--');
+    expect(evaluate("matrix.windows_version || 'none'", linux)).toEqual({ known: true, value: 'none' });
+    expect(evaluate('matrix.typo', linux)).toMatchObject({ known: false, absent: true });
+  });
 });
 
 describe('readWorkflow', () => {

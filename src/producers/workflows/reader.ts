@@ -92,7 +92,7 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
     ? [{ label: '' }]
     : !matrix.known
       ? [{ matrix: { known: false, reason: matrix.reason }, label: '' }]
-      : matrix.combinations.map((values) => ({ matrix: { known: true, values }, label: comboLabel(values) }));
+      : matrix.combinations.map((values, _i, all) => ({ matrix: { known: true, values, keys: keysOf(all) }, label: comboLabel(values) }));
   if (matrix && matrix.known && matrix.combinations.length === 0) {
     ctx.problems.push({ file: ctx.file, line: lineOf(ctx, matrixNode!), code: 'workflow-matrix-empty', reason: `the matrix of jobs.${jobId} has no combination, so the job never runs` });
   }
@@ -301,6 +301,14 @@ function whyOf(unknowns: Unknown[]): (text: string) => string {
 }
 
 /** `env:` of a workflow, job or step, each value evaluated in the enclosing scope, over `outer`. */
+/** Every key any combination has, once per matrix (the combinations list is shared). */
+const matrixKeys = new WeakMap<readonly Record<string, Value>[], ReadonlySet<string>>();
+function keysOf(all: readonly Record<string, Value>[]): ReadonlySet<string> {
+  let keys = matrixKeys.get(all);
+  if (!keys) matrixKeys.set(all, (keys = new Set(all.flatMap((c) => Object.keys(c)))));
+  return keys;
+}
+
 function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix: Scope['matrix']): Map<string, Evaluated> {
   const env = new Map(outer);
   if (node === undefined || node === null) return env;
