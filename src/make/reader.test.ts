@@ -148,6 +148,14 @@ describe('conditionals', () => {
     expect(r.db.problems).toEqual([expect.objectContaining({ line: 7, code: 'make-condition-assumed' })]);
   });
 
+  it("a note names the repository's own absolute path relative to it, so no finding depends on the checkout's place (gateway's $(abspath …))", () => {
+    const r = load({ Makefile: 'ROOT := $(abspath .)\nifeq ($(shell uname),$(ROOT)/tools)\nX := 1\nendif\nifeq ($(shell uname),$(ROOT))\nY := 1\nendif\n' });
+    expect(r.db.problems.map((p) => p.reason)).toEqual([
+      'cannot decide "ifeq ($(shell uname),$(ROOT)/tools)" (compares ⟨shell uname⟩ with tools); took the first branch',
+      'cannot decide "ifeq ($(shell uname),$(ROOT))" (compares ⟨shell uname⟩ with .); took the first branch',
+    ]);
+  });
+
   it('decides a comparison whose unknown side has literal text the known side cannot match (dapr, loki)', () => {
     const r = load({
       Makefile: [

@@ -342,7 +342,23 @@ export class MakeReader {
   problem(file: string, line: number | undefined, code: string, reason: string): void {
     const key = `${file}:${line ?? ''}:${code}`;
     if (this.db.problems.some((p) => `${p.file}:${p.line ?? ''}:${p.code}` === key)) return;
-    this.db.problems.push({ file, ...(line !== undefined ? { line } : {}), code, reason });
+    this.db.problems.push({ file, ...(line !== undefined ? { line } : {}), code, reason: this.checkoutFree(reason) });
+  }
+
+  /**
+   * A reason with the repository's own absolute path made relative (`$(abspath …)`,
+   * `$(CURDIR)` expand to it): a finding's text and fingerprint must not depend on where the
+   * repository is checked out. Inside a marker the slashes are look-alikes (markers.ts).
+   */
+  private checkoutFree(reason: string): string {
+    const root = this.options.root.replace(/[\\/]+$/, '');
+    if (root === '' || !reason.includes(path.basename(root))) return reason;
+    let out = reason;
+    for (const slash of ['/', '∕']) {
+      const spelled = root.split(path.sep).join(slash);
+      out = out.split(`${spelled}${slash}`).join('').split(spelled).join('.');
+    }
+    return out;
   }
 
   private relative(abs: string): string {
