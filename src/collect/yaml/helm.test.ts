@@ -47,6 +47,23 @@ describe('Chart.yaml reading', () => {
   ])('%s is a values file: %s', (file, yes) => expect(isValuesFile(file)).toBe(yes));
 });
 
+describe("a subchart's values (gateway-addons: prometheus, fluent-bit)", () => {
+  const CHART = 'apiVersion: v2\nname: addons\nversion: 1.0.0\nappVersion: "latest"\ndependencies:\n  - name: prometheus\n    version: 29.10.1\n    repository: https://prometheus-community.github.io/helm-charts\n  - repository: https://fluent.github.io/helm-charts\n    name: fluent-bit\n    alias: logs\n    condition: logs.enabled\nkeywords: [x]\n';
+
+  it('reads the dependencies\' value keys (alias over name)', () => {
+    expect(readChartInfo('charts/addons/Chart.yaml', CHART)).toEqual({ file: 'charts/addons/Chart.yaml', appVersion: 'latest', appVersionLine: 4, subcharts: ['prometheus', 'logs'] });
+  });
+
+  it("an image map under a dependency's key does not take this chart's appVersion; one of the chart's own does", () => {
+    const text = 'prometheus:\n  server:\n    image:\n      repository: quay.io/prometheus/prometheus\n      tag: ""\nlogs:\n  image:\n    repository: cr.fluentbit.io/fluent/fluent-bit\nown:\n  image:\n    repository: ghcr.io/acme/own\n    tag: ""\n';
+    expect(run(text, CHART).pins).toEqual([
+      'prometheus.server.image quay.io/prometheus/prometheus none',
+      'logs.image cr.fluentbit.io/fluent/fluent-bit none',
+      'own.image ghcr.io/acme/own:latest latest tag<-charts/app/Chart.yaml:4',
+    ]);
+  });
+});
+
 describe('an image slot the chart leaves empty', () => {
   it("is no ref and no problem, but counted as left out (external-dns's provider.webhook.image)", () => {
     const text = 'provider:\n  webhook:\n    image:\n      repository:  # set when the webhook provider is used\n      tag:\n      pullPolicy: IfNotPresent\nother:\n  image:\n    repository: ""\n    tag: ""\n    digest: ""\nhalf:\n  image:\n    repository: ""\n    tag: v1\n';

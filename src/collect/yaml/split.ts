@@ -273,11 +273,14 @@ function documentedRegistry(state: YamlState, plan: SplitPlan): Located | undefi
  * tag (its line and the comment lines above) can say otherwise: a prefix
  * (`{{ printf "v%s" .Chart.AppVersion }}`, `v + .Chart.appVersion`) is applied;
  * another default (`defaults to the Kubernetes version`) means the tag is not
- * known here, and the pin keeps no tag.
+ * known here, and the pin keeps no tag. So does a map under a dependency's key
+ * (the subchart's values, whose tag defaults to the subchart's own appVersion).
  */
 function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | number)[]): { tag: string; from: NonNullable<Pin['tagFrom']> } | undefined {
   const chart = state.ctx.chart;
   if (!chart?.appVersion || chart.appVersionLine === undefined) return undefined;
+  // under a dependency's key, the values are the subchart's: its own appVersion, not this chart's (gateway-addons' prometheus)
+  if (chart.subcharts?.includes(String(path[0]))) return undefined;
   if (plan.digest.kind === 'text' && plan.tag.kind !== 'empty') return undefined; // a digest-only pin is complete without a tag
   const empty = plan.tag.kind === 'empty';
   const absentUnderImage = plan.tag.kind === 'absent' && isImageKey(path[path.length - 1]);
