@@ -60,9 +60,11 @@ export interface Pin {
    * Set when the tag is not stored at the pin but comes from another file: a Helm
    * chart whose image `tag` is empty uses `appVersion` of the Chart.yaml beside
    * the values file. `ref.tag` is that value (as the chart's templates format it,
-   * `template`: src/scan/chart-templates.ts); no span covers it.
+   * `template`: src/scan/chart-templates.ts); no span covers it. `subchart`: the
+   * map sits under that dependency's key, so the tag holds only where the chart's own
+   * templates read it (else it is the subchart's own appVersion: scan drops it).
    */
-  tagFrom?: { file: string; line: number; key: string; template?: { file: string; line: number } };
+  tagFrom?: { file: string; line: number; key: string; template?: { file: string; line: number }; subchart?: string };
   /**
    * Set for a source ref (form `source`): not an image but what the release
    * builds one from. `ko`: a `ko://<importpath>` ref, which `ko resolve` replaces

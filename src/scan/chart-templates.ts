@@ -6,13 +6,16 @@
  * the appVersion — `default (printf "v%s" .Chart.AppVersion) .Values.image.tag`
  * (external-dns's image helper), `.Values.image.tag | default .Chart.AppVersion`
  * — says the prefix and suffix; every such action of the chart must agree, else
- * (or with none) the values file's comment stands (what chartTag read). Only the
+ * (or with none) the values file's comment stands (what chartTag read). A pin
+ * under a dependency's key keeps the appVersion only when such an action reads it
+ * (kyverno's `crds.migration.image`); otherwise it is the subchart's (gateway-addons'
+ * `prometheus.server.image`) and its tag is dropped. Only the
  * charts of such pins are read (cozystack: one of 218), through the tracked
  * fs, so a kept scan notices a template edit.
  */
 import { join } from 'node:path';
 import { readChartInfo } from '../collect/index.js';
-import type { Pin } from '../model/index.js';
+import { formOf, type Pin } from '../model/index.js';
 import { isValidTag } from '../reference/index.js';
 import { readdirSync } from '../util/tracked-fs.js';
 import { readRegularFile } from '../util/safe-read.js';
@@ -45,17 +48,29 @@ export function applyChartTemplateTags(root: string, pins: Pin[]): void {
     const dir = chartFile.includes('/') ? chartFile.slice(0, chartFile.lastIndexOf('/')) : '';
     const appVersion = readText(root, chartFile);
     const version = appVersion === undefined ? undefined : readChartInfo(chartFile, appVersion).appVersion;
-    if (version === undefined) continue;
-    const said = templateTags(root, dir ? `${dir}/templates` : 'templates');
+    const said = version === undefined ? new Map<string, TemplateTag>() : templateTags(root, dir ? `${dir}/templates` : 'templates');
     for (const pin of chartPins) {
       const tag = said.get(pin.keyPath!);
-      if (!tag) continue;
+      if (pin.tagFrom?.subchart !== undefined) {
+        // a subchart's values: the chart's appVersion only where its own templates read this tag
+        if (!tag) dropChartTag(pin);
+        else delete pin.tagFrom.subchart;
+      }
+      if (!tag || version === undefined) continue;
       const value = `${version.startsWith(tag.prefix) ? '' : tag.prefix}${version}${version.endsWith(tag.suffix) ? '' : tag.suffix}`;
       if (!isValidTag(value)) continue;
       pin.ref = { ...pin.ref, tag: value };
       pin.tagFrom = { ...pin.tagFrom!, template: { file: tag.file, line: tag.line } };
     }
   }
+}
+
+/** A pin under a subchart's key whose tag no template of the chart reads: the subchart's own appVersion, not known here. */
+function dropChartTag(pin: Pin): void {
+  const { tag: _tag, ...ref } = pin.ref;
+  pin.ref = ref;
+  pin.form = formOf(ref);
+  delete pin.tagFrom;
 }
 
 /** Per key path, the one format the chart's templates give its tag (none when two actions disagree). */

@@ -131,6 +131,21 @@ describe('kustomize overlays', () => {
   });
 });
 
+describe("a subchart's values in a chart (Chart.yaml dependencies)", () => {
+  it("keep this chart's appVersion only where its own templates read the tag (kyverno's crds.migration); else the subchart's, not known (gateway-addons' prometheus)", async () => {
+    const t = tree({
+      'charts/addons/Chart.yaml': 'apiVersion: v2\nname: addons\nversion: 1.0.0\nappVersion: v1.4.0\ndependencies:\n  - name: prometheus\n    version: 29.10.1\n    repository: https://example.test/charts\n  - name: crds\n    version: 0.1.0\n',
+      'charts/addons/values.yaml': 'prometheus:\n  server:\n    image:\n      repository: quay.io/prometheus/prometheus\n      tag: ""\ncrds:\n  migration:\n    image:\n      repository: ghcr.io/acme/cli\n      tag: ""\n',
+      'charts/addons/templates/migrate.yaml': 'image: {{ include "img" (dict "tag" (default .Chart.AppVersion .Values.crds.migration.image.tag)) }}\n',
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
+    expect(r.pins.map((p) => [p.keyPath, p.ref.tag, p.form, p.tagFrom?.template?.file])).toEqual([
+      ['prometheus.server.image', undefined, 'none', undefined],
+      ['crds.migration.image', 'v1.4.0', 'tag', 'charts/addons/templates/migrate.yaml'],
+    ]);
+  });
+});
+
 describe('Helm charts in a tree', () => {
   const CHART_TREE = {
     'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.10.6\nappVersion: "v0.10.6"\n',

@@ -54,12 +54,13 @@ describe("a subchart's values (gateway-addons: prometheus, fluent-bit)", () => {
     expect(readChartInfo('charts/addons/Chart.yaml', CHART)).toEqual({ file: 'charts/addons/Chart.yaml', appVersion: 'latest', appVersionLine: 4, subcharts: ['prometheus', 'logs'] });
   });
 
-  it("an image map under a dependency's key does not take this chart's appVersion; one of the chart's own does", () => {
+  it("an image map under a dependency's key is marked as the subchart's (scan keeps the appVersion only where the chart's own templates read it)", () => {
     const text = 'prometheus:\n  server:\n    image:\n      repository: quay.io/prometheus/prometheus\n      tag: ""\nlogs:\n  image:\n    repository: cr.fluentbit.io/fluent/fluent-bit\nown:\n  image:\n    repository: ghcr.io/acme/own\n    tag: ""\n';
-    expect(run(text, CHART).pins).toEqual([
-      'prometheus.server.image quay.io/prometheus/prometheus none',
-      'logs.image cr.fluentbit.io/fluent/fluent-bit none',
-      'own.image ghcr.io/acme/own:latest latest tag<-charts/app/Chart.yaml:4',
+    const pins = collectYaml(text, ctx(CHART)).pins;
+    expect(pins.map((p) => [p.keyPath, p.ref.tag, p.tagFrom?.subchart])).toEqual([
+      ['prometheus.server.image', 'latest', 'prometheus'],
+      ['logs.image', 'latest', 'logs'],
+      ['own.image', 'latest', undefined],
     ]);
   });
 });
@@ -81,8 +82,8 @@ describe('an image map holding only a name (dapr: the template joins it with .Va
     expect(r.pins.map((p) => `${p.keyPath} ${p.raw}`)).toEqual(['with.image quay.io/acme/x:v1']);
     expect(r.problems).toEqual([]);
     expect(r.leftOut).toEqual([
-      { reason: expect.stringMatching(/^Helm values image maps with only a name/), where: 'charts/app/values.yaml:2 image.name operator' },
-      { reason: expect.stringMatching(/^Helm values image maps with only a name/), where: 'charts/app/values.yaml:5 sidecar.image.name daprd' },
+      { reason: expect.stringMatching(/^Helm values image maps with a name and no tag or digest/), where: 'charts/app/values.yaml:2 image.name operator' },
+      { reason: expect.stringMatching(/^Helm values image maps with a name and no tag or digest/), where: 'charts/app/values.yaml:5 sidecar.image.name daprd' },
     ]);
   });
 });

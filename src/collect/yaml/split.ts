@@ -25,7 +25,7 @@ interface SplitPlan {
 export const EMPTY_IMAGE_SLOT_LEFT_OUT = 'image maps with every field empty (repository, tag and digest null or ""): a slot the chart\'s user fills, no ref in the tree';
 
 /** How scan counts image maps that hold only a name, joined by the chart's templates with a registry and tag from elsewhere. */
-export const NAME_ONLY_IMAGE_LEFT_OUT = "Helm values image maps with only a name (`image: {name: operator}`): the chart's templates join it with a registry and tag written elsewhere (`.Values.global…`), not read as a ref";
+export const NAME_ONLY_IMAGE_LEFT_OUT = "Helm values image maps with a name and no tag or digest (`image: {name: operator}`): the chart's templates complete it with values written elsewhere (dapr's `.Values.global.tag`, linkerd's `linkerdVersion`), not read as a ref";
 
 const present = (f: FieldRead): boolean => f.kind !== 'absent';
 const scalarish = (f: FieldRead): boolean => f.kind === 'text' || f.kind === 'empty' || f.kind === 'unlocatable';
@@ -70,7 +70,7 @@ function planSplit(state: YamlState, pairs: Map<string, Pair>, path: readonly (s
   if (underImageKey && (present(tag) || present(digest))) {
     return { registry, prefix: absent, repository: absent, repositoryKey: 'repository', tag, digest };
   }
-  if (underImageKey && nameValue !== undefined && nameValue !== '' && [registry, repository, image].every((f) => !present(f)) && isValuesFile(state.ctx.file)) {
+  if (underImageKey && nameValue !== undefined && nameValue !== '' && [registry, repository, image].every((f) => !present(f)) && readField(state, pairs, 'version').kind !== 'text' && isValuesFile(state.ctx.file)) {
     // `image: {name: operator}`: the chart's template joins it with a registry and tag written elsewhere
     // (dapr: `{{ .Values.global.registry }}/{{ .Values.image.name }}:{{ .Values.global.tag }}`); counted, not read
     state.leftOut.push({ reason: NAME_ONLY_IMAGE_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(name.kind === 'text' ? name.at.start : 0).line} ${joinPath(path)}.name ${nameValue}` });
@@ -273,14 +273,15 @@ function documentedRegistry(state: YamlState, plan: SplitPlan): Located | undefi
  * tag (its line and the comment lines above) can say otherwise: a prefix
  * (`{{ printf "v%s" .Chart.AppVersion }}`, `v + .Chart.appVersion`) is applied;
  * another default (`defaults to the Kubernetes version`) means the tag is not
- * known here, and the pin keeps no tag. So does a map under a dependency's key
- * (the subchart's values, whose tag defaults to the subchart's own appVersion).
+ * known here, and the pin keeps no tag. A map under a dependency's key is marked
+ * `subchart`: its tag stays only if the chart's own templates read it (scan/chart-templates.ts).
  */
 function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | number)[]): { tag: string; from: NonNullable<Pin['tagFrom']> } | undefined {
   const chart = state.ctx.chart;
   if (!chart?.appVersion || chart.appVersionLine === undefined) return undefined;
-  // under a dependency's key, the values are the subchart's: its own appVersion, not this chart's (gateway-addons' prometheus)
-  if (chart.subcharts?.includes(String(path[0]))) return undefined;
+  // under a dependency's key, the values are the subchart's (its own appVersion: gateway-addons' prometheus) unless the
+  // chart's own templates read them (kyverno's crds.migration.image): scan/chart-templates.ts decides
+  const subchart = chart.subcharts?.includes(String(path[0])) ? String(path[0]) : undefined;
   if (plan.digest.kind === 'text' && plan.tag.kind !== 'empty') return undefined; // a digest-only pin is complete without a tag
   const empty = plan.tag.kind === 'empty';
   const absentUnderImage = plan.tag.kind === 'absent' && isImageKey(path[path.length - 1]);
@@ -297,7 +298,7 @@ function chartTag(state: YamlState, plan: SplitPlan, path: readonly (string | nu
     else if (/default/i.test(said) && !/appVersion/i.test(said)) return undefined;
   }
   if (!isValidTag(tag)) return undefined;
-  return { tag, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion' } };
+  return { tag, from: { file: chart.file, line: chart.appVersionLine, key: 'appVersion', ...(subchart !== undefined ? { subchart } : {}) } };
 }
 
 /** The comment on the line of `offset` and the comment lines right above it (at most three). */
