@@ -4,6 +4,6 @@ export type { CollectContext, CollectResult, Collector, FileKind } from './types
 export { collectDockerfile, unresolvedFromArgs } from './dockerfile/index.js';
 export { collectTagFile } from './tagfile/index.js';
 export { scrapeText } from './text/index.js';
-export { collectYaml, parseYamlDocument, parseYamlDocuments, parseYamlValue, withMerges, type YamlDocument, type YamlDocumentOptions } from './yaml/index.js';
+export { collectYaml, IMAGE_VALUE_LEFT_OUT, parseYamlDocument, parseYamlDocuments, parseYamlValue, withMerges, type YamlDocument, type YamlDocumentOptions } from './yaml/index.js';
 export { isValuesFile, readChartInfo, type ChartInfo } from './yaml/chart.js';
 export { parseSkaffold, type SkaffoldArtifact, type SkaffoldFile } from './skaffold/index.js';

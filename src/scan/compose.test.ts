@@ -60,9 +60,11 @@ describe('compose image: pins, interpolated from the project .env', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('a YAML file that is not a compose file is left as the YAML collector reads it', async () => {
-    const root = repo({ 'values.yaml': 'image: ${X}/a:1\n' });
+  it('a YAML file that is not a compose file is left as the YAML collector reads it (a placeholder envsubst or Flux fills: counted, not interpolated)', async () => {
+    const root = repo({ 'values.yaml': 'image: ${X}/a:1\n', '.env': 'X=ghcr.io/acme\n' });
     const r = await scanRepo(root, config(['values.yaml']));
-    expect(r.problems.map((p) => p.code)).toEqual(['invalid-ref']);
+    expect(r.pins).toEqual([]);
+    expect(r.problems).toEqual([]);
+    expect(r.excluded.find((e) => e.reason.startsWith('image values that are placeholders'))?.examples).toEqual(['values.yaml:1 image ${X}/a:1']);
   });
 });

@@ -12,7 +12,7 @@
  */
 import { dirname, join, posix } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Scalar } from 'yaml';
-import { parseYamlDocument } from '../collect/index.js';
+import { IMAGE_VALUE_LEFT_OUT, parseYamlDocument } from '../collect/index.js';
 import type { CollectResult } from '../collect/index.js';
 import { formOf, type Pin, type Problem } from '../model/index.js';
 import { tryParseReference } from '../reference/index.js';
@@ -52,7 +52,15 @@ export function interpolateComposePins(abs: string, file: string, result: Collec
     problems.push({ file, line: pos.line, column: pos.col, code: 'compose-variable-unset', reason: `${keyPath} "${image.value}" names no image in the repository: ${why}` });
   }
   if (replaced.size === 0) return result;
-  return { ...result, pins: [...result.pins, ...pins], problems: [...result.problems.filter((p) => !(p.code === 'invalid-ref' && p.line !== undefined && replaced.has(p.line))), ...problems] };
+  // the collector left a `${VAR}` image value out as a placeholder (or, `$VAR`, made it an invalid ref): compose interpolates it here
+  const lineOf = (where: string) => Number(/^.*:(\d+) /.exec(where)?.[1]);
+  const leftOut = result.leftOut?.filter((l) => !(l.reason === IMAGE_VALUE_LEFT_OUT.placeholder && replaced.has(lineOf(l.where))));
+  return {
+    ...result,
+    pins: [...result.pins, ...pins],
+    problems: [...result.problems.filter((p) => !(p.code === 'invalid-ref' && p.line !== undefined && replaced.has(p.line))), ...problems],
+    ...(leftOut ? { leftOut } : {}),
+  };
 }
 
 /** Every `image:` scalar of the document (aliases are not followed: the text is where the anchor is), with its key path. */

@@ -129,7 +129,7 @@ export async function scanRepo(repoRoot: string, config: Config, options: ScanOp
     if (note.skipped) skipped.push(note.skipped);
     pins.push(...result.pins);
     problems.push(...note.problems);
-    for (const left of outcome.result.leftOut ?? []) walk.excluded.add(left.reason, left.where);
+    for (const left of result.leftOut ?? []) walk.excluded.add(left.reason, left.where);
   });
   // a manifest image naming a Skaffold artifact is a source ref, before kustomize placeholders are judged
   markSkaffoldPlaceholders(root, pins);

@@ -47,6 +47,26 @@ describe('Chart.yaml reading', () => {
   ])('%s is a values file: %s', (file, yes) => expect(isValuesFile(file)).toBe(yes));
 });
 
+describe('an image value left empty, or a placeholder another tool fills (gateway values.tmpl.yaml)', () => {
+  const text = 'images:\n  envoyGateway:\n    image: ${GatewayImage}\n  envoyProxy:\n    image: ""\n  other:\n    image:\n  tagged:\n    image: ghcr.io/acme/x:${TAG}\n';
+  it('in a Helm values file: left out, counted, no problem', () => {
+    const r = collectYaml(text, ctx(false));
+    expect(r.pins).toEqual([]);
+    expect(r.problems).toEqual([]);
+    expect(r.leftOut?.map((l) => [l.reason.split(' ').slice(0, 3).join(' '), l.where])).toEqual([
+      ['image values that', 'charts/app/values.yaml:3 images.envoyGateway.image ${GatewayImage}'],
+      ['image keys a', 'charts/app/values.yaml:5 images.envoyProxy.image'],
+      ['image keys a', 'charts/app/values.yaml:7 images.other.image'],
+      ['image values that', 'charts/app/values.yaml:9 images.tagged.image ghcr.io/acme/x:${TAG}'],
+    ]);
+  });
+  it('in a manifest an empty image is still a problem (a placeholder is still left out)', () => {
+    const r = collectYaml(text, { ...ctx(false), file: 'deploy/app.yaml' });
+    expect(r.problems.map((p) => `${p.line} ${p.code}`)).toEqual(['5 invalid-ref', '7 invalid-ref']);
+    expect(r.leftOut?.length).toBe(2);
+  });
+});
+
 describe("a subchart's values (gateway-addons: prometheus, fluent-bit)", () => {
   const CHART = 'apiVersion: v2\nname: addons\nversion: 1.0.0\nappVersion: "latest"\ndependencies:\n  - name: prometheus\n    version: 29.10.1\n    repository: https://prometheus-community.github.io/helm-charts\n  - repository: https://fluent.github.io/helm-charts\n    name: fluent-bit\n    alias: logs\n    condition: logs.enabled\nkeywords: [x]\n';
 

@@ -12,6 +12,7 @@ import { collectGlobal } from './global.js';
 import { collectKustomize } from './kustomize.js';
 import { collectOciPairs } from './oci.js';
 import { trySplitMap } from './split.js';
+import { isValuesFile } from './chart.js';
 import { addPin, addProblem, isImageKey, joinPath, locateIn, locateScalar, nodeStart, scalarText, type YamlState } from './state.js';
 
 type Path = readonly (string | number)[];
@@ -128,14 +129,34 @@ function visitValue(state: YamlState, key: string | undefined, value: unknown, p
   if (isAlias(value)) recordAlias(state, key, value, path);
   else if (isScalar(value)) visitScalar(state, key, value, path);
   else if (value === null || value === undefined) {
-    if (isImageKey(key)) addProblem(state, locator, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
+    if (isImageKey(key)) emptyImage(state, locator, path);
   } else walkNode(state, value, path);
+}
+
+/** How scan counts image keys a Helm values file leaves empty, and image values that are placeholders another tool fills. */
+export const IMAGE_VALUE_LEFT_OUT = {
+  emptySlot: "image keys a Helm values file leaves empty (`image: \"\"`): a slot the chart's user fills (the chart's default applies), no ref in the tree",
+  placeholder: 'image values that are placeholders a tool fills before use (`${GatewayImage}`: envsubst, Flux postBuild), no ref in the tree',
+} as const;
+
+/** `image:` with no value: a problem in a manifest, a slot in a Helm values file (gateway's envoyProxy.image). */
+function emptyImage(state: YamlState, at: unknown, path: Path): void {
+  if (!isValuesFile(state.ctx.file)) {
+    addProblem(state, at, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
+    return;
+  }
+  const start = (at as { range?: [number, number, number] } | undefined)?.range?.[0] ?? 0;
+  state.leftOut.push({ reason: IMAGE_VALUE_LEFT_OUT.emptySlot, where: `${state.ctx.file}:${state.lines.position(start).line} ${joinPath(path)}` });
 }
 
 function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path: Path): void {
   const text = scalarText(s);
   if (text === undefined || text === '') {
-    if (isImageKey(key)) addProblem(state, s, 'invalid-ref', `${joinPath(path)} is empty; ${EXPECTED}`);
+    if (isImageKey(key)) emptyImage(state, s, path);
+    return;
+  }
+  if (isImageKey(key) && typeof s.value === 'string' && PLACEHOLDER.test(text)) {
+    state.leftOut.push({ reason: IMAGE_VALUE_LEFT_OUT.placeholder, where: `${state.ctx.file}:${state.lines.position(s.range?.[0] ?? 0).line} ${joinPath(path)} ${text}` });
     return;
   }
   if (typeof s.value === 'string' && text.startsWith(KO_SCHEME)) {
@@ -158,6 +179,9 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
 }
 
 /** A whole scalar holding one ref; `strict` turns a parse failure into a Problem. */
+/** A shell-style placeholder (`${GatewayImage}`, `registry/app:${TAG}`) that envsubst or Flux's postBuild fills. */
+const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}/;
+
 function singleString(state: YamlState, s: Scalar, keyPath: string, strict: boolean): void {
   const text = scalarText(s) ?? '';
   let ref;
