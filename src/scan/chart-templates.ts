@@ -9,7 +9,9 @@
  * (or with none) the values file's comment stands (what chartTag read). A pin
  * under a dependency's key keeps the appVersion only when such an action reads it
  * (kyverno's `crds.migration.image`); otherwise it is the subchart's (gateway-addons'
- * `prometheus.server.image`) and its tag is dropped. Only the
+ * `prometheus.server.image`) and its tag is dropped; so is the tag of a pin whose
+ * `.tag` the templates read only in files that never name `.Chart.AppVersion`
+ * (capsule-proxy's kubectl job: the cluster's Kubernetes version). Only the
  * charts of such pins are read (cozystack: one of 218), through the tracked
  * fs, so a kept scan notices a template edit.
  */
@@ -48,9 +50,13 @@ export function applyChartTemplateTags(root: string, pins: Pin[]): void {
     const dir = chartFile.includes('/') ? chartFile.slice(0, chartFile.lastIndexOf('/')) : '';
     const appVersion = readText(root, chartFile);
     const version = appVersion === undefined ? undefined : readChartInfo(chartFile, appVersion).appVersion;
-    const said = version === undefined ? new Map<string, TemplateTag>() : templateTags(root, dir ? `${dir}/templates` : 'templates');
+    const said = version === undefined ? { tags: new Map<string, TemplateTag>(), otherDefault: new Set<string>() } : templateTags(root, dir ? `${dir}/templates` : 'templates');
     for (const pin of chartPins) {
-      const tag = said.get(pin.keyPath!);
+      const tag = said.tags.get(pin.keyPath!);
+      if (!tag && said.otherDefault.has(pin.keyPath!)) {
+        dropChartTag(pin);
+        continue;
+      }
       if (pin.tagFrom?.subchart !== undefined) {
         // a subchart's values: the chart's appVersion only where its own templates read this tag
         if (!tag) dropChartTag(pin);
@@ -73,12 +79,21 @@ function dropChartTag(pin: Pin): void {
   delete pin.tagFrom;
 }
 
-/** Per key path, the one format the chart's templates give its tag (none when two actions disagree). */
-function templateTags(root: string, templatesDir: string): Map<string, TemplateTag> {
+/**
+ * Per key path, the one format the chart's templates give its tag (none when two actions disagree);
+ * `otherDefault`: the key paths whose tag the templates read only in files that never name
+ * `.Chart.AppVersion` (capsule-proxy's kubectl job defaults to the cluster's Kubernetes version).
+ */
+function templateTags(root: string, templatesDir: string): { tags: Map<string, TemplateTag>; otherDefault: Set<string> } {
   const found = new Map<string, TemplateTag | null>();
+  const withAppVersion = new Set<string>();
+  const without = new Set<string>();
   for (const file of templateFiles(root, templatesDir)) {
     const text = readText(root, file);
-    if (text === undefined || !APP_VERSION.test(text)) continue;
+    if (text === undefined) continue;
+    const mentions = APP_VERSION.test(text);
+    for (const v of text.matchAll(VALUES_TAG)) (mentions ? withAppVersion : without).add(v[1]!);
+    if (!mentions) continue;
     for (const m of text.matchAll(ACTION)) {
       const action = m[1]!;
       if (!APP_VERSION.test(action)) continue;
@@ -93,9 +108,9 @@ function templateTags(root: string, templatesDir: string): Map<string, TemplateT
       }
     }
   }
-  const out = new Map<string, TemplateTag>();
-  for (const [k, v] of found) if (v) out.set(k, v);
-  return out;
+  const tags = new Map<string, TemplateTag>();
+  for (const [k, v] of found) if (v) tags.set(k, v);
+  return { tags, otherDefault: new Set([...without].filter((k) => !withAppVersion.has(k))) };
 }
 
 /** The template files under `dir` (repo-relative), sorted, subdirectories included. */

@@ -7,7 +7,8 @@
  */
 import { posix } from 'node:path';
 import type { ImageConfig } from '../config/types.js';
-import { recipeAt, type BuildRecipe } from '../producers/index.js';
+import type { BuildRecipe } from '../producers/index.js';
+import { recipeAt } from '../producers/recipes.js';
 import { scanContextSources } from './context-sources.js';
 import { dockerignoreEntries } from './dockerignore.js';
 import { parseDockerfile } from '../dockerfile/parse.js';

@@ -146,6 +146,22 @@ describe("a subchart's values in a chart (Chart.yaml dependencies)", () => {
   });
 });
 
+describe("a tag the chart's templates default to something else", () => {
+  it("is not the appVersion when every template reading it never names .Chart.AppVersion (capsule-proxy's kubectl job: the Kubernetes version)", async () => {
+    const t = tree({
+      'charts/proxy/Chart.yaml': 'apiVersion: v2\nname: proxy\nversion: 1.0.0\nappVersion: 0.9.0\n',
+      'charts/proxy/values.yaml': 'global:\n  jobs:\n    kubectl:\n      image:\n        repository: docker.io/clastix/kubectl\n        tag: ""\nimage:\n  repository: ghcr.io/acme/proxy\n  tag: ""\n',
+      'charts/proxy/templates/_jobs.tpl': '{{- define "kubectl" -}}\n{{- if .Values.global.jobs.kubectl.image.tag }}{{ .Values.global.jobs.kubectl.image.tag }}{{- else }}{{ include "kubeVersion" . }}{{- end }}\n{{- end }}\n',
+      'charts/proxy/templates/_helpers.tpl': '{{- define "img" -}}{{ .Values.image.repository }}:{{ default (printf "v%s" .Chart.AppVersion) .Values.image.tag }}{{- end }}\n',
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['ghcr.io/acme/'] }));
+    expect(r.pins.map((p) => [p.keyPath, p.ref.tag, p.form])).toEqual([
+      ['global.jobs.kubectl.image', undefined, 'none'],
+      ['image', 'v0.9.0', 'tag'],
+    ]);
+  });
+});
+
 describe('Helm charts in a tree', () => {
   const CHART_TREE = {
     'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.10.6\nappVersion: "v0.10.6"\n',
