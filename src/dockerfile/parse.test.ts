@@ -92,7 +92,9 @@ describe('parseDockerfile COPY/ADD', () => {
     { name: 'stage ARG and ENV', text: 'FROM a\nARG V=1\nENV P=pkg/$V\nCOPY $P ./\n', sources: ['pkg/1'] },
     { name: 'legacy ENV form', text: 'FROM a\nENV P some dir\nCOPY ${P} ./\n', sources: ['some dir'] },
     { name: 'unknown variable becomes a glob', text: 'FROM a\nARG NAME\nCOPY cmd/${NAME} ./\n', sources: ['cmd/*'] },
-    { name: 'WORKDIR makes dest absolute', text: 'FROM a\nWORKDIR /w\nWORKDIR sub\nCOPY x .\n', sources: ['x'], dest: '/w/sub' },
+    { name: 'WORKDIR makes dest absolute (`.` is that directory: the file goes into it)', text: 'FROM a\nWORKDIR /w\nWORKDIR sub\nCOPY x .\n', sources: ['x'], dest: '/w/sub/' },
+    { name: 'a dest named as a file stays a file', text: 'FROM a\nWORKDIR /w\nCOPY x app.go\n', sources: ['x'], dest: '/w/app.go' },
+    { name: '.. is a directory too', text: 'FROM a\nWORKDIR /w/sub\nCOPY x ..\n', sources: ['x'], dest: '/w/' },
   ];
   it.each(cases)('$name', ({ text, sources, dest, from, dropped }) => {
     const op = copies(text).at(-1)!;

@@ -317,7 +317,8 @@ class StageBuilder {
       line: ins.line,
       from: from === undefined ? undefined : this.expand(from).value,
       sources,
-      dest: ((d) => (dest.endsWith('/') && d !== '/' ? `${d}/` : d))(joinPath(this.scope.workdir, dest)),
+      // a dest ending in `/`, or `.`/`..` (the workdir and its parent are directories), takes the sources into it
+      dest: ((d) => ((dest.endsWith('/') || /(^|\/)\.\.?$/.test(dest)) && d !== '/' ? `${d}/` : d))(joinPath(this.scope.workdir, dest)),
       workdir: this.scope.workdir,
       unresolved: [...new Set(unresolved)],
       excludes: flags.get('exclude') ?? [],

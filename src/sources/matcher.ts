@@ -130,6 +130,13 @@ export function ignoredBy(entries: readonly string[], path: string): boolean {
   return isIgnored(compileIgnore(entries), path);
 }
 
+/**
+ * The files of a Go package directory the go command reads to build it (go/build): Go, cgo and
+ * assembly sources, SWIG files and `.syso` objects. Not a README, `.fossa.yml` or testdata (the
+ * package's `//go:embed` files are inputs of their own).
+ */
+const GO_BUILD_FILE = /\.(?:go|c|cc|cxx|cpp|m|h|hh|hpp|hxx|s|S|sx|f|F|for|f90|swig|swigcxx|syso)$/;
+
 export function inputMatcher(inputs: BuildInputs): InputMatcher {
   const files = new Map<string, InputPattern>();
   const packageDirs = new Map<string, InputPattern>();
@@ -153,7 +160,7 @@ export function inputMatcher(inputs: BuildInputs): InputMatcher {
     if (exact) return exact;
     const slash = path.lastIndexOf('/');
     const pkg = packageDirs.get(slash < 0 ? '' : path.slice(0, slash));
-    if (pkg) return pkg;
+    if (pkg && GO_BUILD_FILE.test(path)) return pkg;
     for (const len of treeLengths) {
       if (path.length < len || (path.length > len && path.charCodeAt(len) !== SLASH)) continue;
       const t = trees.get(path.length === len ? path : path.slice(0, len));
@@ -169,7 +176,7 @@ export function inputMatcher(inputs: BuildInputs): InputMatcher {
     if (rootTree) return index.sorted;
     const out = new Set<number>();
     for (const key of files.keys()) for (const i of index.byPath.get(key) ?? []) out.add(i);
-    for (const key of packageDirs.keys()) for (const i of index.byDir.get(key) ?? []) out.add(i);
+    for (const key of packageDirs.keys()) for (const i of index.byDir.get(key) ?? []) if (GO_BUILD_FILE.test(index.norm[i]!)) out.add(i);
     for (const key of trees.keys()) {
       for (const i of prefixRange(index, key)) {
         const p = index.norm[i]!;

@@ -5,7 +5,8 @@
  * absent it is inferred: glob characters → `glob`, trailing `/` → `tree`, else `tree`
  * in its "the path itself or anything under it" sense).
  * - `tree`: the path itself and everything below it (`internal/` or `./` for the whole repo).
- * - `files`: only files directly in the directory `path` (a Go package directory), not subdirectories.
+ * - `files`: the Go build's files directly in the directory `path` (a Go package directory: `.go`, cgo and
+ *   assembly sources, `.syso`; matcher.ts GO_BUILD_FILE), not its other files nor subdirectories.
  * - `file`: exactly this file.
  * - `glob`: a glob (util/glob.ts: picomatch syntax, `dot: true`); a path under a matching directory matches too.
  */

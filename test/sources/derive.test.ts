@@ -35,6 +35,9 @@ const MODULE: Record<string, string> = {
   'internal/shared/shared.go': 'package shared\n\nimport (\n\t"embed"\n\t"example.com/mono/internal/deep"\n)\n\n//go:embed templates/*.tmpl\nvar T embed.FS\n\nvar X = deep.X\n',
   'internal/shared/templates/x.tmpl': 'hi',
   'internal/shared/sub/other.go': 'package sub\n',
+  'internal/shared/README.md': '# not compiled\n',
+  'cmd/a/.fossa.yml': 'version: 3\n',
+  'cmd/a/asm_amd64.s': '// assembly the package builds\n',
   'internal/shared/testdata/fixture.go': 'package fixture\n',
   'internal/deep/deep.go': 'package deep\n\nvar X = 1\n',
   'internal/onlya/a.go': 'package onlya\n\nvar X = 1\n',
@@ -55,6 +58,8 @@ const MODULE: Record<string, string> = {
   'patches/fixes/1.diff': 'diff',
   'patches/scripts/apply.sh': 'true',
   'prebuilt/Dockerfile': 'FROM scratch\nCOPY bin/app /app\n',
+  'e2e/app/Dockerfile': 'FROM golang AS b\nWORKDIR /app\nCOPY main.go .\nRUN go build -o /app/x main.go\nFROM scratch\nCOPY --from=b /app/x /x\n',
+  'e2e/app/main.go': 'package main\n\nimport "example.com/mono/internal/deep"\n\nfunc main() { _ = deep.X }\n',
   'prebuilt/cmd/app/main.go': 'package main\n\nfunc main() {}\n',
   'glob/Dockerfile': 'FROM scratch\nARG TARGETARCH\nCOPY bin/manager_${TARGETARCH} /manager\n',
   'glob/bin/.keep': '',
@@ -99,6 +104,7 @@ describe('deriveBuildInputs on a Go monorepo', () => {
       [
         'build/Dockerfile',
         'build/Dockerfile.dockerignore',
+        'cmd/a/asm_amd64.s',
         'cmd/a/main.go',
         'config.yaml',
         'go.mod',
@@ -147,6 +153,13 @@ describe('deriveBuildInputs on a Go monorepo', () => {
     const hits = matched(r, candidates);
     expect(hits).toEqual(expect.arrayContaining(['cmd/a/main.go', 'internal/shared/shared.go', 'internal/deep/deep.go', 'internal/onlya/a.go']));
     expect(hits).not.toContain('internal/onlyb/b.go');
+  });
+
+  it("a go.mod the build does not copy in is not its module (opentelemetry-operator's e2e apps): the copied file is the input, not the module's closure", async () => {
+    const r = await deriveBuildInputs(root, { image: 'e2e', recipe: recipe({ dockerfile: 'e2e/app/Dockerfile', context: 'e2e/app' }) });
+    expect(r.unknownReason).toBeUndefined();
+    expect(r.inputs.map((i) => i.path)).toEqual(['e2e/app/Dockerfile', 'e2e/app/main.go']);
+    expect(r.steps).toContain('go build main.go (Dockerfile:4): go.mod is not copied into the build; no Go narrowing');
   });
 
   it('./cmd/... builds both commands', async () => {

@@ -155,6 +155,13 @@ async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDocke
       result.steps.push(`${label}: sources not located in the tree; no Go narrowing`);
       continue;
     }
+    // the go.mod the tree has above the sources is not what the build sees unless it is copied in (opentelemetry-operator's
+    // e2e apps copy one main.go): then the module's closure and files are no inputs; the copied sources stay
+    const goMod = repoJoin(roots.moduleDir, 'go.mod');
+    if (!map.some((m) => m.repo !== undefined && isWithin(goMod, m.repo))) {
+      result.steps.push(`${label}: ${goMod} is not copied into the build; no Go narrowing`);
+      continue;
+    }
     const closure = await goImportClosure(repoRoot, roots.moduleDir, roots.roots);
     if (typeof closure === 'string') {
       result.steps.push(`${label}: ${closure}; no Go narrowing`);
