@@ -68,7 +68,7 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       return marker('error', msg);
     },
   },
-  shell: { max: 1, run: ([c = ''], ctx, x) => marker('shell', x(c, ctx)) },
+  shell: { max: 1, run: ([c = ''], ctx, x) => knownShell(x(c, ctx), ctx) ?? marker('shell', x(c, ctx)) },
   wildcard: unknown('wildcard'),
   file: unknown('file'),
   guile: unknown('guile'),
@@ -108,6 +108,15 @@ function suffixOf(word: string): string {
 function joinWords(a: string[], b: string[]): string {
   const n = Math.max(a.length, b.length);
   return Array.from({ length: n }, (_, i) => (a[i] ?? '') + (b[i] ?? '')).join(' ');
+}
+
+/**
+ * The few commands whose output make's own state tells: `pwd` (`-P`, `-L`) prints the directory
+ * make runs in (CURDIR): gateway's `ROOT_DIR := $(shell pwd -P)`. Anything else is a marker.
+ */
+function knownShell(command: string, ctx: ExpandContext): string | undefined {
+  if (!/^\s*pwd(?:\s+-[LP])?\s*$/.test(command)) return undefined;
+  return lookupVariable('CURDIR', ctx) || undefined;
 }
 
 function absolute(t: string, ctx: ExpandContext): string {

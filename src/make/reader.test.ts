@@ -156,6 +156,14 @@ describe('conditionals', () => {
     ]);
   });
 
+  it('reads a line a function expands to a rule as that rule, and $(shell pwd) as the directory make runs in', () => {
+    const r = load({ Makefile: 'G := image push\n$(if $(G),$(G): %: _run)\n_run:\n\techo run\nHERE := $(shell pwd -P)\nOTHER := $(shell pwd; ls)\n' });
+    expect(r.db.problems).toEqual([]);
+    expect(expandRecipe(r, 'push')?.prerequisites).toEqual(['_run']);
+    expect(value(r, 'HERE')).toBe(r.db.dir);
+    expect(value(r, 'OTHER')).toMatch(/^⟨shell/);
+  });
+
   it('decides a comparison whose unknown side has literal text the known side cannot match (dapr, loki)', () => {
     const r = load({
       Makefile: [

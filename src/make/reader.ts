@@ -275,6 +275,12 @@ export class MakeReader {
     if (info.vpath) return 'other';
     const expanded = expand(text, ctx).trim();
     if (expanded === '' || words(expanded).every(hasMarker)) return 'other';
+    // a line a function expands to a rule is that rule, as make reads it (gateway's `$(if $(MAKECMDGOALS),$(MAKECMDGOALS): %: _run)`)
+    const made = !expanded.includes('$') ? classifyStatement(expanded) : undefined;
+    if (made?.rule && !made.assignment) {
+      this.rule(made.rule, file, l.line, ctx);
+      return 'rule';
+    }
     const code = l.tab ? 'make-recipe-before-target' : 'make-missing-separator';
     const reason = l.tab ? `recipe line "${stmt}" comes before the first target` : `missing separator in "${stmt}"; expected "target: prerequisites" or "NAME = value"`;
     this.problem(file, l.line, code, reason);

@@ -13,6 +13,7 @@ import { defaultMakefileIn, expandRecipeOnce, type MakefileCache } from './disco
 import { commandMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import type { Problem } from '../model/index.js';
 import { rootRelative } from './assemble.js';
+import { readRegularFile } from '../util/safe-read.js';
 
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
@@ -92,9 +93,17 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
     }
     // Only a line that can run make can add a sub-make (each recipe line runs in a shell of its own).
     for (const sub of readCommands(recipe.commands.filter((c) => commandMayAct(c.text, SUB_MAKE_WORDS)), reader.db.dir).makes) {
-      queue.push(...subMakeNodes(root, sub, via, problems, node.environment));
+      // make hands its command-line variables to sub-makes (MAKEFLAGS); the sub-make's own win, and its goals are its own
+      const { MAKECMDGOALS: _goals, ...passed } = node.variables;
+      queue.push(...subMakeNodes(root, Object.keys(passed).length > 0 ? { ...sub, variables: { ...passed, ...sub.variables } } : sub, via, problems, node.environment));
     }
   }
+}
+
+/** Whether a Makefile's own text names MAKECMDGOALS (only then is it read once per goal list); the read is tracked, as the reader's. */
+function mentionsGoals(makefile: string): boolean {
+  const read = readRegularFile(makefile);
+  return 'bytes' in read && read.bytes.includes('MAKECMDGOALS');
 }
 
 /** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller, the call's own prefix assignments over it. */
@@ -105,7 +114,9 @@ export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>[
     return [];
   }
   const env = sub.env ? { ...environment, ...sub.env } : environment;
-  const base = { makefile, dir: sub.dir, variables: sub.variables, ...(env ? { environment: env } : {}), via };
+  // make sets MAKECMDGOALS to the goals it was given: read by a Makefile that forwards its goals (gateway's `$(MAKECMDGOALS): %: _run`)
+  const variables = sub.targets.length > 0 && mentionsGoals(makefile) ? { ...sub.variables, MAKECMDGOALS: sub.targets.join(' ') } : sub.variables;
+  const base = { makefile, dir: sub.dir, variables, ...(env ? { environment: env } : {}), via };
   if (sub.targets.length === 0) return [base];
   return sub.targets.map((target) => ({ ...base, target }));
 }
