@@ -4,20 +4,16 @@
  * IMAGE=…` reaches the recipe in common.mk with the call's variables (make hands them to sub-makes), and
  * `$(shell pwd -P)` is the directory make runs in.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { loadBuildModel } from '../../src/producers/index.js';
-import { makeRepo, type TestRepo } from '../support/repo.js';
+import { reposRemovedAfterEach } from '../support/repo.js';
 
-const repos: TestRepo[] = [];
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const newRepo = reposRemovedAfterEach('pinwatch-goals-');
 
 describe('goals forwarded to another makefile', () => {
   it('are followed from a workflow with MAKECMDGOALS set, the call’s variables passed on', async () => {
-    const r = makeRepo('pinwatch-goals-');
-    repos.push(r);
+    const r = newRepo();
     r.commit(
       {
         'pinwatch.yaml': 'firstParty: [docker.io/acme/]\nbuildEntry: none\n',

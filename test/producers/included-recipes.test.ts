@@ -3,19 +3,15 @@
  * Makefile) is located where its build line is: explain and the inputs' origin name
  * `docker/docker.mk:3`, not the including Makefile's line 3.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
-import { makeRepo, type TestRepo } from '../support/repo.js';
+import { reposRemovedAfterEach } from '../support/repo.js';
 
-const repos: TestRepo[] = [];
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const newRepo = reposRemovedAfterEach('pinwatch-included-');
 
 describe('a recipe in an included makefile', () => {
   it('is located in the included file, read from the Makefile that includes it', async () => {
-    const r = makeRepo('pinwatch-included-');
-    repos.push(r);
+    const r = newRepo();
     r.commit(
       {
         'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nbuildEntry: none\n',

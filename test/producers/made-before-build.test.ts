@@ -7,14 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/io.js';
-import { makeRepo, type TestRepo } from '../support/repo.js';
+import { reposRemovedAfterEach, type TestRepo } from '../support/repo.js';
 
-const repos: TestRepo[] = [];
-afterEach(() => {
-  for (const r of repos.splice(0)) r.cleanup();
-});
+const newRepo = reposRemovedAfterEach('pinwatch-made-');
 
 const MAKEFILE = [
   'image-migrations:',
@@ -33,8 +30,7 @@ const MAKEFILE = [
 ].join('\n');
 
 function repo(): TestRepo {
-  const r = makeRepo('pinwatch-made-');
-  repos.push(r);
+  const r = newRepo();
   r.commit(
     {
       'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nbuildEntry: none\n',

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 
 export interface TestRepo {
   dir: string;
@@ -86,4 +87,17 @@ export function filler(r: TestRepo, n: number): void {
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: r.dir, input: `${parts.join('')}done\n`, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
   r.git('reset', '-q', '--hard', 'main');
+}
+
+/** A `makeRepo(prefix)` for one test file: every repository it makes is removed after each test. */
+export function reposRemovedAfterEach(prefix?: string): () => TestRepo {
+  const made: TestRepo[] = [];
+  afterEach(() => {
+    for (const r of made.splice(0)) r.cleanup();
+  });
+  return () => {
+    const r = makeRepo(prefix);
+    made.push(r);
+    return r;
+  };
 }
