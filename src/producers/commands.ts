@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import type { ExpandedCommand } from '../make/index.js';
-import { parseShell, resolveWord, type SimpleCommand } from '../shell/shell.js';
+import { parseShell, resolveWord, wordText, type SimpleCommand } from '../shell/shell.js';
 import { sedLineFilter } from './sed-pattern.js';
 import { envReads, readYqArgs, yqAssignments, yqPathToKeyPath } from './yq.js';
 import { readBuild, type FoundBuild } from './build-command.js';
@@ -39,6 +39,8 @@ export interface CommandFacts {
   makes: SubMake[];
   /** What a line makes for a later build to read (`cp SRC… DEST`, `go build -o OUT PKG…`): made.ts. */
   made?: MadeFile[];
+  /** A workflow step's outputs its script writes (`echo "NAME=$VALUE" >> $GITHUB_OUTPUT`), values as the shell has them. */
+  stepOutputs?: Map<string, string>;
 }
 
 const INPLACE_SED = /^(?:-i.*|--in-place(?:=.*)?|-[EnrsuzE]*i.*)$/;
@@ -120,6 +122,8 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash, assigned));
       const made = readMade(name, argv, dir, source, order);
       if (made) (facts.made ??= []).push(made);
+      const output = name === 'echo' ? stepOutput(argv, sc) : undefined;
+      if (output) (facts.stepOutputs ??= new Map()).set(output[0], output[1]);
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
       const build = readBuild(argv, dir, c.text, source, order, fromSlash);
@@ -130,6 +134,14 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
     }
   }
   return facts;
+}
+
+/** `echo NAME=VALUE >> $GITHUB_OUTPUT` (quoted or not, `-n`/`-e` aside): the output and its value, the line's variables resolved. */
+function stepOutput(argv: readonly string[], sc: SimpleCommand): [string, string] | undefined {
+  if (!sc.redirects.some((r) => r.op === '>>' && /^\$\{?GITHUB_OUTPUT\}?$/.test(wordText(r.target)))) return undefined;
+  const text = argv.slice(1).filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
+  const m = /^([A-Za-z_][A-Za-z0-9_-]*)=([\s\S]*)$/.exec(text);
+  return m ? [m[1]!, m[2]!] : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The part of the GitHub Actions expression language (`${{ … }}`) a recipe needs:
  * literals, `env.*` and `matrix.*` property paths (dots and `['x']`), `a || b`,
- * the `tags` output of a docker/metadata-action step (its images, tag unknown),
+ * the `tags` output of a docker/metadata-action step (its images, tag unknown), the outputs a
+ * `run:` step writes to $GITHUB_OUTPUT (reader.ts),
  * `github.repository`/`repository_owner` when known, and a called workflow's `inputs.*`.
  * Everything else — `steps.*`, `secrets.*`, `github.*`, `needs.*`, `inputs.*`,
  * function calls, comparisons — is known only when the workflow runs: it
@@ -20,7 +21,7 @@ export interface Scope {
   env: ReadonlyMap<string, Evaluated>;
   /** This matrix combination; `unknown` when the matrix itself is computed at run time; absent without a matrix. */
   matrix?: { known: true; values: Readonly<Record<string, Value>>; keys?: ReadonlySet<string> } | { known: false; reason: string };
-  /** `steps.<id>.outputs.<name>` that can be told before the run (docker/metadata-action tags: its images, tag unknown). */
+  /** `steps.<id>.outputs.<name>` that can be told before the run (docker/metadata-action tags: its images, tag unknown; a run step's `$GITHUB_OUTPUT` lines). */
   outputs?: ReadonlyMap<string, string>;
   /** `github.*` values known before the run: `repository`, `repository_owner` (buildEnv GITHUB_REPOSITORY or the git remote). */
   github?: ReadonlyMap<string, string>;

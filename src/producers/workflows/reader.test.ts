@@ -81,6 +81,35 @@ describe('expressions', () => {
   });
 });
 
+describe('step outputs a run script writes to $GITHUB_OUTPUT (postgres-operator)', () => {
+  it('are what a later step reads: known text kept, what only the run knows a marker', () => {
+    const { recipes, problems } = read(`on: push
+env:
+  REGISTRY: ghcr.io
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - id: image
+        run: |
+          OPERATOR_IMAGE="\${{ env.REGISTRY }}/acme/operator:\${GITHUB_REF/refs\\/tags\\//}"
+          echo "OPERATOR_IMAGE=$OPERATOR_IMAGE" >> $GITHUB_OUTPUT
+          echo -n 'PLAIN=ghcr.io/acme/plain:v1' >> "\${GITHUB_OUTPUT}"
+      - uses: docker/build-push-action@v7
+        with:
+          context: .
+          tags: \${{ steps.image.outputs.OPERATOR_IMAGE }}
+      - uses: docker/build-push-action@v7
+        with:
+          context: .
+          tags: \${{ steps.image.outputs.PLAIN }}
+`);
+    expect(recipes.map((r) => r.repositories)).toEqual([['ghcr.io/acme/operator'], ['ghcr.io/acme/plain']]);
+    expect(recipes[0]!.command).toContain('--tag ghcr.io/acme/operator:⟨shell ${GITHUB_REF/refs\\/tags\\//}⟩');
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('readWorkflow', () => {
   it('build-push-action once per matrix combination (include adds keys), env precedence workflow < job < step, multi-line and comma tags', () => {
     const { recipes, problems } = read(`name: release

@@ -128,7 +128,11 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
         }
       }
       if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name, outputUnknowns);
-      else if (isScalar(run)) found = readRun(ctx, step, run, scope, name, dir, outputUnknowns);
+      else if (isScalar(run)) {
+        const written = new Map<string, string>();
+        found = readRun(ctx, step, run, scope, name, dir, outputUnknowns, written);
+        if (typeof id === 'string') for (const [k, v] of written) outputs.set(`${id}.${k}`, stepOutputValue(v, `steps.${id}.outputs.${k}`, outputUnknowns));
+      }
       for (const r of found) {
         const key = JSON.stringify([r.line, r.dockerfile, r.context, r.stage, r.repositories, r.command]);
         if (seen.has(key)) continue;
@@ -244,7 +248,19 @@ function runnerMarkers(): [string, string][] {
 }
 
 /** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
-function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[]): BuildRecipe[] {
+/**
+ * A value a run step writes to $GITHUB_OUTPUT as a later step reads it: what the shell left unexpanded
+ * (`${GITHUB_REF/refs\/tags\//}`, `$(git describe)`) is a marker (postgres-operator's image tags).
+ */
+function stepOutputValue(value: string, expr: string, unknowns: Unknown[]): string {
+  return value.replace(/\$\{[^}]*\}|\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*/g, (shell) => {
+    const m = marker('shell', shell);
+    unknowns.push({ expr, reason: `${expr} holds ${shell}, which the step's shell computes when the workflow runs`, marker: m });
+    return m;
+  });
+}
+
+function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[], written?: Map<string, string>): BuildRecipe[] {
   const unknowns: Unknown[] = [...inherited];
   const env = new Map<string, string>();
   for (const [v, m] of runnerMarkers()) {
@@ -283,6 +299,7 @@ function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: strin
   if (pending) commands.push({ text: pending.text.trim(), file: ctx.file, line: pending.line });
   // Only the lines that can build, write, call make, cd, assign or bring a tool in through a variable are parsed (relevance.ts).
   const facts = readCommands(scriptLinesMayAct(commands.filter((c) => c.text !== ''), env), cwd, { env, oneShell: true, cwdFromSlash: path.isAbsolute(wdText?.text ?? '.') });
+  if (written) for (const [k, v] of facts.stepOutputs ?? []) written.set(k, v);
   const why = whyOf(unknowns);
   for (const m of facts.makes) ctx.options.makes?.push({ make: m, env, label: `${ctx.file}:${m.source.line} ${name}`, kind: 'github-actions' });
   return facts.builds.flatMap((b) => {
