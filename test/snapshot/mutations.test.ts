@@ -107,8 +107,9 @@ const MUTATIONS: Mutation[] = [
   { name: 'a Go file of an input closure edited (a new import)', apply: (d) => edit(join(d, 'cmd/billing-controller/main.go'), 'import "github.com/acme/platform/internal/billing"', 'import (\n\t"github.com/acme/platform/internal/billing"\n\t_ "github.com/acme/platform/internal/gateway"\n)'), parts: { scan: true, model: true, derived: ['billing-controller'] } },
   // internal/billing is read by billing-controller's closure only
   { name: 'a Go file added to a package of the closure', apply: (d) => writeFileSync(join(d, 'internal/billing/extra.go'), 'package billing\n\nimport _ "github.com/acme/platform/internal/backup"\n'), parts: { scan: true, model: true, derived: ['billing-controller'] } },
-  // go.mod is read by every Go closure (newapp copies a directory: no Go build)
-  { name: 'go.mod edited', apply: (d) => appendFileSync(join(d, 'go.mod'), '\n// a comment\n'), parts: { scan: true, model: true, derived: ['backup-strategy-controller', 'billing-controller', 'gateway', 'objectstorage-sidecar'] } },
+  // go.mod is read by every Go closure (newapp copies a directory: no Go build; the sidecar's build context holds no
+  // go.mod, so the build does not see the repository's: its inputs are its context)
+  { name: 'go.mod edited', apply: (d) => appendFileSync(join(d, 'go.mod'), '\n// a comment\n'), parts: { scan: true, model: true, derived: ['backup-strategy-controller', 'billing-controller', 'gateway'] } },
   // the images whose build context is the root look for it; the scan and the model do not
   { name: 'a .dockerignore added to a build context', apply: (d) => writeFileSync(join(d, '.dockerignore'), 'internal/backup\n'), parts: { scan: true, model: true, derived: ['backup-strategy-controller', 'billing-controller', 'gateway', 'newapp'] } },
   { name: 'a .gitignore added', apply: (d) => writeFileSync(join(d, '.gitignore'), '*.log\n'), parts: ALL },

@@ -76,6 +76,8 @@ const authorDateOf = (dir: string, rev: string) => execFileSync('git', ['log', '
 
 /** The demo's images whose inputs hold go.mod (its Go images). */
 const GO_IMAGES = ['backup-strategy-controller', 'billing-controller', 'gateway', 'objectstorage-sidecar'];
+/** The Go images whose build sees the repository's go.mod (the sidecar's context holds none: its inputs are the context). */
+const MODULE_IMAGES = GO_IMAGES.filter((i) => i !== 'objectstorage-sidecar');
 
 const STALE = ['stale', '--format', 'json', '--fail-on-stale', 'never'];
 
@@ -128,7 +130,7 @@ const STEPS: Step[] = [
   // only inputs touched: the touched images judged again alone (partial.ts), the rest kept
   { name: 'a new commit to an image input', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// a comment\n', 'fix(gateway): comment', true), expect: { judged: ['gateway'], because: /answer not reused: [0-9a-f]{10} changes cmd\/gateway\/main\.go, an input of gateway/ } },
   { name: 'an input commit whose body has a Fixes: trailer', apply: (d) => commitFile(d, 'cmd/gateway/main.go', '\n// tidy\n', 'chore(gateway): tidy\n\nFixes: #12', true), expect: { judged: ['gateway'], because: /an input of gateway/ } },
-  { name: 'a commit to go.mod, an input of every Go image', apply: (d) => commitFile(d, 'go.mod', '\n// deps\n', 'chore(deps): bump', true), expect: { judged: GO_IMAGES, because: /changes go\.mod, an input of / } },
+  { name: 'a commit to go.mod, an input of every Go image that sees it', apply: (d) => commitFile(d, 'go.mod', '\n// deps\n', 'chore(deps): bump', true), expect: { judged: MODULE_IMAGES, because: /changes go\.mod, an input of / } },
   { name: 'an input commit authored before the oldest unshipped commit (a rebased branch)', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// old\n', 'fix(gateway): old work', '2026-01-01T00:00:00Z'), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored before the oldest commit outside its build/ },
   { name: 'an input commit authored at the same second as an unshipped one', apply: (d) => commitAuthored(d, 'cmd/gateway/main.go', '\n// tie\n', 'fix(gateway): tie', authorDateOf(d, 'HEAD')), expect: /answer not judged again for the touched images alone: gateway gains [0-9a-f]{10}, authored at the same second as an unshipped commit it lists/ },
   // a pin file edited outside its pins: no digest judged comes or goes, the images are the same (the file is read again)
@@ -377,7 +379,7 @@ describe('a kept stale answer is reused only when nothing it depends on changed'
     git(dir, 'commit', '-qam', 'chore(gateway): repin, built from the pick');
     await run(dir, STALE, true);
     commitFile(dir, 'go.mod', '\n// deps\n', 'chore(deps): bump', true);
-    await step('go.mod changed after the build', GO_IMAGES);
+    await step('go.mod changed after the build', MODULE_IMAGES);
     git(dir, 'revert', '--no-edit', picked);
     await step('the pick reverted', ['gateway']);
     git(dir, 'cherry-pick', picked);
