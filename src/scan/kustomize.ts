@@ -46,6 +46,8 @@ interface Kustomization {
   /** `kind: Component`: only ever applied inside another kustomization, never built alone. */
   component: boolean;
   images: ImageEntry[];
+  /** Patch files (`patches[].path`, `patchesStrategicMerge`, `patchesJson6902[].path`): read for their pins, not applied to the overlay's images. */
+  patches: { value: string; line: number }[];
 }
 
 /** A container image in a resource manifest, as one overlay deploys it. */
@@ -139,6 +141,12 @@ export function loadKustomizeGraph(root: string, rootReal: string, seeds: readon
         ref.resolved.push(target.file!);
       }
     }
+    // a patch file holds refs too (cluster-api's manager_image_patch.yaml sets the manager's image): read, not applied
+    for (const patch of k.patches) {
+      const target = resolveEntry(root, rootReal, k.dir, patch.value);
+      if ('reason' in target) graph.notFollowed.push({ file, line: patch.line, entry: patch.value, reason: `patch ${target.reason}` });
+      else if (target.file) graph.resourceFiles.add(target.file);
+    }
   }
   return graph;
 }
@@ -180,7 +188,17 @@ function readKustomization(root: string, file: string): Kustomization | undefine
       images.push(entry);
     }
   }
-  return { file, dir: dirOf(file), refs, images, component: field(map, 'kind') === 'Component' };
+  const patches: { value: string; line: number }[] = [];
+  for (const key of ['patches', 'patchesJson6902']) {
+    const list = map.get(key, true);
+    if (!isSeq(list)) continue;
+    for (const item of list.items) {
+      const p = isMap(item) ? item.get('path', true) : undefined;
+      if (isScalar(p) && typeof p.value === 'string') patches.push({ value: p.value, line: line(p.range?.[0] ?? 0) });
+    }
+  }
+  for (const s of strings(map, 'patchesStrategicMerge')) if (!s.value.includes('\n')) patches.push({ value: s.value, line: line(s.offset) });
+  return { file, dir: dirOf(file), refs, images, patches, component: field(map, 'kind') === 'Component' };
 }
 
 function resolveEntry(root: string, rootReal: string, dir: string, entry: string): { kustomization?: string; file?: string } | { reason: string } {

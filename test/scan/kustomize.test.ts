@@ -111,6 +111,22 @@ describe('kustomize overlays', () => {
     expect(Object.entries(excluded).find(([k]) => k.startsWith('kustomize base placeholders'))?.[1]).toEqual(['deploy/base/api.yaml:10 ghcr.io/acme/api:dummy']);
   });
 
+  it("reads the patch files an overlay names (cluster-api's manager_image_patch.yaml), whatever their name", async () => {
+    const t = tree({
+      'config/manager/kustomization.yaml': 'resources:\n- manager.yaml\n',
+      'config/manager/manager.yaml': deployment('controller-manager', 'controller:latest'),
+      'config/default/kustomization.yaml': 'resources:\n- ../manager\npatches:\n- path: manager_image_patch.yaml\n- path: missing_patch.yaml\npatchesStrategicMerge:\n- legacy_patch.yaml\n',
+      'config/default/manager_image_patch.yaml': deployment('controller-manager', 'gcr.io/k8s-staging-cluster-api/cluster-api-controller:main'),
+      'config/default/legacy_patch.yaml': deployment('webhook', 'gcr.io/k8s-staging-cluster-api/webhook:v1.2.0'),
+    });
+    const r = await scanRepo(t.dir, loadConfig(t.dir, { firstParty: ['gcr.io/k8s-staging-cluster-api/'] }));
+    expect(r.pins.filter((p) => p.firstParty).map((p) => `${p.file}:${p.line} ${p.raw}`)).toEqual([
+      'config/default/legacy_patch.yaml:10 gcr.io/k8s-staging-cluster-api/webhook:v1.2.0',
+      'config/default/manager_image_patch.yaml:10 gcr.io/k8s-staging-cluster-api/cluster-api-controller:main',
+    ]);
+    expect(r.excluded.find((e) => e.reason.startsWith('kustomize resources/components not followed'))?.examples).toEqual(['config/default/kustomization.yaml:5 missing_patch.yaml (patch does not exist)']);
+  });
+
   it('a user exclude still keeps a resource manifest out', async () => {
     const t = tree({ ...KUSTOMIZE_TREE, 'pinwatch.yaml': 'firstParty: [ghcr.io/acme/]\nexclude: ["deploy/base/redis.yaml"]\n' });
     const r = await scanRepo(t.dir, loadConfig(t.dir));
