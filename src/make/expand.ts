@@ -21,6 +21,8 @@ export interface ExpandContext {
   note?: (code: string, reason: string) => void;
   /** Names being expanded right now (guards `X = $(X)`). */
   active?: Set<string>;
+  /** User functions `$(call)`ed right now with a marker among their arguments, and how deep (functions.ts call). */
+  calls?: Map<string, number>;
   depth?: number;
 }
 

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { ExpandContext } from './expand.js';
 import { lookupVariable } from './expand.js';
-import { marker } from './markers.js';
+import { hasMarker, marker } from './markers.js';
 import { fillPattern, matchPattern, splitTopLevel, words } from './scan.js';
 
 type Expand = (text: string, ctx: ExpandContext) => string;
@@ -162,8 +162,23 @@ function call(args: string[], ctx: ExpandContext, x: Expand): string {
   if (isFunctionName(name)) return callFunction(name, params.join(','), ctx, x);
   const v = ctx.vars.get(name);
   if (!v) return '';
-  return v.flavor === 'simple' ? v.value : x(v.value, { ...ctx, vars: scope });
+  if (v.flavor === 'simple') return v.value;
+  // a function recursing over a value only the run knows (flux2's `rwildcard` over `$(wildcard …)`) would never end here,
+  // while make's ends when the listing runs out: past a few levels, its value is unknown too
+  if (!values.some(hasMarker)) return x(v.value, { ...ctx, vars: scope });
+  const calls = (ctx.calls ??= new Map<string, number>());
+  const depth = calls.get(name) ?? 0;
+  if (depth >= MARKER_RECURSION) return marker('call', `${name} over ${values.find(hasMarker)}`);
+  calls.set(name, depth + 1);
+  try {
+    return x(v.value, { ...ctx, vars: scope });
+  } finally {
+    calls.set(name, depth);
+  }
 }
+
+/** How deep a user function may call itself with a marker among its arguments. */
+const MARKER_RECURSION = 3;
 
 function evalFunction([t = '']: string[], ctx: ExpandContext, x: Expand): string {
   const body = x(t, ctx);

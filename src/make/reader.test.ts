@@ -164,6 +164,13 @@ describe('conditionals', () => {
     expect(value(r, 'OTHER')).toMatch(/^⟨shell/);
   });
 
+  it("ends a function recursing over a value only the run knows (flux2's rwildcard over $(wildcard …)) without a too-deep problem", () => {
+    const r = load({ Makefile: 'rwildcard=$(foreach d,$(wildcard $(1:=/*)),$(call rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))\nGO := $(call rwildcard,pkg,*.go)\nfact = $(if $(filter 0,$(1)),1,$(call fact,$(shell expr $(1) - 1)))\nF := $(call fact,3)\n' });
+    expect(r.db.problems).toEqual([]);
+    expect(value(r, 'GO')).toMatch(/⟨/);
+    expect(value(r, 'F')).toMatch(/⟨/);
+  });
+
   it('decides a comparison whose unknown side has literal text the known side cannot match (dapr, loki)', () => {
     const r = load({
       Makefile: [
