@@ -43,6 +43,9 @@ describe('resolveImage: one rule for every IMAGE argument', () => {
     ['web-frontend', 'ghcr.io/acme/web-frontend'],
     // a declared key wins over another repository's last component
     ['backend', 'ghcr.io/acme/api'],
+    // the trailing path the stale table shows for two images of one short name
+    ['a/controller', 'ghcr.io/acme/a/controller'],
+    ['acme/b/controller', 'ghcr.io/acme/b/controller'],
     // ambiguous short name: listed, never a silent pick
     ['controller', 'image-ambiguous: image "controller" matches 2 images: ghcr.io/acme/a/controller, ghcr.io/acme/b/controller; give the full repository (like ghcr.io/acme/a/controller)'],
     // unknown, with the closest name

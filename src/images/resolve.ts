@@ -2,7 +2,9 @@
  * What an IMAGE argument names, one rule for every command that takes one
  * (stale, explain, repin): an exact repository (a full reference names its
  * repository; tag and digest are ignored; a repository under an `aliases`
- * prefix names its canonical image), else a pinwatch.yaml `images:` key,
+ * prefix names its canonical image), else the repository's trailing path
+ * (`openshift-logging/loki-operator`, as the stale table disambiguates two
+ * images of one short name), else a pinwatch.yaml `images:` key,
  * else the image's short name (config key or last path component of the
  * repository). A short name shared by several images is `image-ambiguous`,
  * never a silent pick; no match is `image-unknown`, with the closest name.
@@ -46,6 +48,11 @@ export function imagesNamed<K extends NamedImage>(query: string, images: readonl
   const repository = spelled !== undefined ? canonical(spelled) : undefined;
   const exact = images.filter((k) => k.repository === query || k.repository === canonical(query) || (repository !== undefined && k.repository === repository));
   if (exact.length > 0) return exact;
+  // the trailing path the stale table shows when two images share a short name (`openshift-logging/loki-operator`)
+  if (query.includes('/') && !/[:@]/.test(query)) {
+    const trailing = images.filter((k) => k.repository.endsWith(`/${query}`));
+    if (trailing.length > 0) return trailing;
+  }
   const declared = images.filter((k) => k.declared !== undefined && k.image === query);
   if (declared.length > 0) return declared;
   return images.filter((k) => k.image === query || shortName(k.repository) === query);
