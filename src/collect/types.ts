@@ -14,6 +14,13 @@ export interface CollectContext {
   chart?: ChartInfo;
 }
 
+/** What a collector read that is neither a pin nor a problem: why, and `file:line what` (with the line itself where a later pass needs it). */
+export interface LeftOut {
+  reason: string;
+  where: string;
+  line?: number;
+}
+
 export interface CollectResult {
   pins: Pin[];
   /** Parse failures (with the scrape used instead), refs that did not parse, … */
@@ -25,7 +32,7 @@ export interface CollectResult {
    * (`newTag: CONTAINER_IMAGES_TAG`, a template): scan counts them under
    * `excluded` by reason, with `where` (file:line) as the example.
    */
-  leftOut?: { reason: string; where: string }[];
+  leftOut?: LeftOut[];
 }
 
 /** How scan asks a file to be read. */

@@ -68,7 +68,13 @@ const FUNCTIONS: Record<string, FunctionSpec> = {
       return marker('error', msg);
     },
   },
-  shell: { max: 1, run: ([c = ''], ctx, x) => knownShell(x(c, ctx), ctx) ?? marker('shell', x(c, ctx)) },
+  shell: {
+    max: 1,
+    run: ([c = ''], ctx, x) => {
+      const command = x(c, ctx);
+      return knownShell(command, ctx) ?? marker('shell', command);
+    },
+  },
   wildcard: unknown('wildcard'),
   file: unknown('file'),
   guile: unknown('guile'),

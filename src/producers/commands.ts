@@ -120,12 +120,11 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       }
       const ctx = { dir, env, source, order };
       if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash, assigned));
-      const made = readMade(name, argv, dir, source, order);
-      if (made) (facts.made ??= []).push(made);
-      const output = name === 'echo' ? stepOutput(argv, sc) : undefined;
-      if (output) (facts.stepOutputs ??= new Map()).set(output[0], output[1]);
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
+      else if (name === 'echo') readStepOutput(argv, sc, facts);
+      const made = readMade(name, argv, dir, source, order);
+      if (made) (facts.made ??= []).push(made);
       const build = readBuild(argv, dir, c.text, source, order, fromSlash);
       if (build) facts.builds.push(build);
       const ko = readKoArgs(argv, dir, env);
@@ -136,12 +135,12 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
   return facts;
 }
 
-/** `echo NAME=VALUE >> $GITHUB_OUTPUT` (quoted or not, `-n`/`-e` aside): the output and its value, the line's variables resolved. */
-function stepOutput(argv: readonly string[], sc: SimpleCommand): [string, string] | undefined {
-  if (!sc.redirects.some((r) => r.op === '>>' && /^\$\{?GITHUB_OUTPUT\}?$/.test(wordText(r.target)))) return undefined;
+/** `echo NAME=VALUE >> $GITHUB_OUTPUT` (quoted or not, `-n`/`-e` aside): the step output and its value, the line's variables resolved. */
+function readStepOutput(argv: readonly string[], sc: SimpleCommand, facts: CommandFacts): void {
+  if (!sc.redirects.some((r) => r.op === '>>' && /^\$\{?GITHUB_OUTPUT\}?$/.test(wordText(r.target)))) return;
   const text = argv.slice(1).filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
   const m = /^([A-Za-z_][A-Za-z0-9_-]*)=([\s\S]*)$/.exec(text);
-  return m ? [m[1]!, m[2]!] : undefined;
+  if (m) (facts.stepOutputs ??= new Map()).set(m[1]!, m[2]!);
 }
 
 /**

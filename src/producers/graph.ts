@@ -7,13 +7,12 @@
  */
 import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
-import { findRule, type MakeReader } from '../make/index.js';
+import { findRule, type MakeFileSystem, type MakeReader } from '../make/index.js';
 import { readCommands } from './commands.js';
 import { defaultMakefileIn, expandRecipeOnce, type MakefileCache } from './discover.js';
 import { commandMayAct, SUB_MAKE_WORDS } from './relevance.js';
 import type { Problem } from '../model/index.js';
 import { rootRelative } from './assemble.js';
-import { readRegularFile } from '../util/safe-read.js';
 
 export interface BuildGraph {
   /** `Makefile:target` → the node ids from the entry to it (inclusive). */
@@ -95,27 +94,22 @@ export function walkBuildGraphFrom(root: string, starts: GraphNode[], cache: Mak
     for (const sub of readCommands(recipe.commands.filter((c) => commandMayAct(c.text, SUB_MAKE_WORDS)), reader.db.dir).makes) {
       // make hands its command-line variables to sub-makes (MAKEFLAGS); the sub-make's own win, and its goals are its own
       const { MAKECMDGOALS: _goals, ...passed } = node.variables;
-      queue.push(...subMakeNodes(root, Object.keys(passed).length > 0 ? { ...sub, variables: { ...passed, ...sub.variables } } : sub, via, problems, node.environment));
+      queue.push(...subMakeNodes(root, Object.keys(passed).length > 0 ? { ...sub, variables: { ...passed, ...sub.variables } } : sub, via, problems, cache.fs, node.environment));
     }
   }
 }
 
-/** Whether a Makefile's own text names MAKECMDGOALS (only then is it read once per goal list); the read is tracked, as the reader's. */
-function mentionsGoals(makefile: string): boolean {
-  const read = readRegularFile(makefile);
-  return 'bytes' in read && read.bytes.includes('MAKECMDGOALS');
-}
-
 /** The nodes a `make …` call reaches (its targets, or the default goal); `environment` is inherited from the caller, the call's own prefix assignments over it. */
-export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], environment?: Record<string, string>): Node[] {
+export function subMakeNodes(root: string, sub: ReturnType<typeof readCommands>['makes'][number], via: string[], problems: Problem[], fs: MakeFileSystem, environment?: Record<string, string>): Node[] {
   const makefile = sub.file ?? defaultMakefileIn(sub.dir, existsSync);
   if (!makefile || !existsSync(makefile)) {
     problems.push({ file: sub.source.file, line: sub.source.line, code: 'build-makefile-missing', reason: `sub-make runs in "${rootRelative(root, sub.dir, sub.fromSlash)}" but no Makefile is there` });
     return [];
   }
   const env = sub.env ? { ...environment, ...sub.env } : environment;
-  // make sets MAKECMDGOALS to the goals it was given: read by a Makefile that forwards its goals (gateway's `$(MAKECMDGOALS): %: _run`)
-  const variables = sub.targets.length > 0 && mentionsGoals(makefile) ? { ...sub.variables, MAKECMDGOALS: sub.targets.join(' ') } : sub.variables;
+  // make sets MAKECMDGOALS to the goals it was given: set only for a Makefile whose own text names it (read once per goal
+  // list then), one that forwards its goals (gateway's `$(MAKECMDGOALS): %: _run`); the text is the cache's, read once
+  const variables = sub.targets.length > 0 && fs.readFile(makefile)?.includes('MAKECMDGOALS') ? { ...sub.variables, MAKECMDGOALS: sub.targets.join(' ') } : sub.variables;
   const base = { makefile, dir: sub.dir, variables, ...(env ? { environment: env } : {}), via };
   if (sub.targets.length === 0) return [base];
   return sub.targets.map((target) => ({ ...base, target }));

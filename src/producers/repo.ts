@@ -16,7 +16,7 @@ import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, findRule, hasMarker, targetNames, type MakeReader } from '../make/index.js';
+import { expand, findRule, hasMarker, targetNames, type MakeFileSystem, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { EditedFiles } from './lines-query.js';
 import { readCommands, type FoundWrite } from './commands.js';
@@ -61,13 +61,13 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
   // The `make` calls of the other kinds' recipes (workflow run:, Cloud Build steps), followed with the step's env and args.
   // What the walk cannot follow (a make in a directory another step checks out) is a note: the step is assumed to build no image here.
   const followProblems: Problem[] = [];
-  const followed = walkBuildGraphFrom(root, follow.makes.flatMap((m) => followedNodes(root, m, followProblems)), cache, followProblems);
+  const followed = walkBuildGraphFrom(root, follow.makes.flatMap((m) => followedNodes(root, m, followProblems, cache.fs)), cache, followProblems);
   for (const p of followProblems) problems.push({ ...p, code: 'followed-make-assumed', reason: `${p.reason}; this make call is not followed (assumed to build no image of this tree)` });
   let graph: BuildGraph;
   if (entry === 'none') graph = { reached: new Map(), readers: new Map() };
   else if (follow.entryIsRecipeFile) {
     // A recipe file of another kind as the entry: the build is what its make calls reach.
-    graph = walkBuildGraphFrom(root, follow.makes.filter((m) => m.make.source.file === entryFile).flatMap((m) => followedNodes(root, m, [])), cache, []);
+    graph = walkBuildGraphFrom(root, follow.makes.filter((m) => m.make.source.file === entryFile).flatMap((m) => followedNodes(root, m, [], cache.fs)), cache, []);
   } else if (entry === DEFAULT_BUILD_ENTRY && !existsSync(path.resolve(root, entryFile))) {
     // A repository with no Makefile is built some other way (workflows, Skaffold, ko…): no entry to walk, and no problem.
     graph = { reached: new Map(), readers: new Map() };
@@ -117,8 +117,8 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
     if (via) p.builtVia = via;
   }
   // targets the entry's walk reached under a sub-make's own variables or environment (`REGISTRY=$(STAGING) $(MAKE) images`): read so too
-  const plain = (id: string) => cache.get(path.join(root, id.slice(0, id.lastIndexOf(':'))));
-  const underCall: BuildGraph = { reached: graph.reached, readers: new Map([...graph.readers].filter(([, r]) => r.reader !== plain(r.id))) };
+  // (graph.ts keys such a visit apart from its plain `Makefile:target` id)
+  const underCall: BuildGraph = { reached: graph.reached, readers: new Map([...graph.readers].filter(([key, r]) => key !== r.id)) };
   const viaMake = [...followedRecipes(root, followed, problems, edited), ...followedRecipes(root, underCall, problems, edited)];
   for (const r of cache.all()) problems.push(...r.db.problems);
   return { producers, recipes, viaMake, problems };
@@ -197,10 +197,10 @@ const MADE_DEPTH = 4;
  * runner sets and the tree cannot tell). A call with no env and no variables reads exactly as the plain
  * Makefile reading does, so it is not walked again.
  */
-function followedNodes(root: string, m: FollowedMake, problems: Problem[]) {
+function followedNodes(root: string, m: FollowedMake, problems: Problem[], fs: MakeFileSystem) {
   const environment = Object.fromEntries([...m.env].filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !(/^(?:GITHUB|RUNNER)_/.test(k) && (hasMarker(v) || k === 'GITHUB_WORKSPACE'))));
   if (Object.keys(environment).length === 0 && Object.keys(m.make.variables).length === 0 && !m.make.env) return [];
-  return subMakeNodes(root, m.make, [m.label], problems, environment);
+  return subMakeNodes(root, m.make, [m.label], problems, fs, environment);
 }
 
 /** Recipes of the targets the followed make calls reach, each read with the variables and environment it is run with. */

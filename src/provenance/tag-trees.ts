@@ -29,7 +29,6 @@ export function gitTagForms(repository: string, rules: TagRules = {}): string[] 
 /** A form with `{tag}` and `{image}` filled in. */
 export const fillGitTagForm = (form: string, tag: string, repository: string) => form.replaceAll('{tag}', tag).replaceAll('{image}', imageName(repository));
 
-/** Git tags an image's pin tags name, in the order they are tried (configured forms, then `v1.6.0`, `v` + tag, …). */
 /**
  * The tag every push moves: it names no version, so the repository-wide git tag of that name
  * (gateway has a stray `latest`, older than its images) is not its build; one of the image's
@@ -37,6 +36,7 @@ export const fillGitTagForm = (form: string, tag: string, repository: string) =>
  */
 export const FLOATING_TAG = 'latest';
 
+/** Git tags an image's pin tags name, in the order they are tried (configured forms, then `v1.6.0`, `v` + tag, …). */
 export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>, rules: TagRules = {}): { tag: string; gitTag: string; commit: string }[] {
   const out: { tag: string; gitTag: string; commit: string }[] = [];
   const forms = gitTagForms(image.repository, rules);

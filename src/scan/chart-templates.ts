@@ -71,7 +71,7 @@ export function applyChartTemplateTags(root: string, pins: Pin[]): void {
   }
 }
 
-/** A pin under a subchart's key whose tag no template of the chart reads: the subchart's own appVersion, not known here. */
+/** A pin whose tag is not the chart's appVersion after all (a subchart's values, or a template's other default): no tag known here. */
 function dropChartTag(pin: Pin): void {
   const { tag: _tag, ...ref } = pin.ref;
   pin.ref = ref;

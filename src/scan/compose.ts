@@ -53,8 +53,7 @@ export function interpolateComposePins(abs: string, file: string, result: Collec
   }
   if (replaced.size === 0) return result;
   // the collector left a `${VAR}` image value out as a placeholder (or, `$VAR`, made it an invalid ref): compose interpolates it here
-  const lineOf = (where: string) => Number(/^.*:(\d+) /.exec(where)?.[1]);
-  const leftOut = result.leftOut?.filter((l) => !(l.reason === IMAGE_VALUE_LEFT_OUT.placeholder && replaced.has(lineOf(l.where))));
+  const leftOut = result.leftOut?.filter((l) => !(l.reason === IMAGE_VALUE_LEFT_OUT.placeholder && l.line !== undefined && replaced.has(l.line)));
   return {
     ...result,
     pins: [...result.pins, ...pins],

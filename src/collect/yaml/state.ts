@@ -6,7 +6,7 @@ import { isAlias, isScalar, type Document, type Node, type Scalar } from 'yaml';
 import type { Pin, Problem, Span } from '../../model/index.js';
 import type { ImageRef } from '../../reference/index.js';
 import { buildPin, LineIndex, problemAt } from '../common/pin.js';
-import type { CollectContext } from '../types.js';
+import type { CollectContext, LeftOut } from '../types.js';
 
 export interface YamlState {
   text: string;
@@ -15,7 +15,7 @@ export interface YamlState {
   pins: Pin[];
   problems: Problem[];
   /** What was read and is neither a pin nor a problem (templates); CollectResult.leftOut. */
-  leftOut: { reason: string; where: string }[];
+  leftOut: LeftOut[];
   document: number;
   /** The document's root node. */
   root: unknown;

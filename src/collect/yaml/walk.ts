@@ -156,7 +156,8 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
     return;
   }
   if (isImageKey(key) && typeof s.value === 'string' && PLACEHOLDER.test(text)) {
-    state.leftOut.push({ reason: IMAGE_VALUE_LEFT_OUT.placeholder, where: `${state.ctx.file}:${state.lines.position(s.range?.[0] ?? 0).line} ${joinPath(path)} ${text}` });
+    const line = state.lines.position(s.range?.[0] ?? 0).line;
+    state.leftOut.push({ reason: IMAGE_VALUE_LEFT_OUT.placeholder, where: `${state.ctx.file}:${line} ${joinPath(path)} ${text}`, line });
     return;
   }
   if (typeof s.value === 'string' && text.startsWith(KO_SCHEME)) {
@@ -178,10 +179,10 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
   if (ref && (ref.tag !== undefined || ref.digest !== undefined)) singleString(state, s, joinPath(path), false);
 }
 
-/** A whole scalar holding one ref; `strict` turns a parse failure into a Problem. */
 /** A shell-style placeholder (`${GatewayImage}`, `registry/app:${TAG}`) that envsubst or Flux's postBuild fills. */
 const PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}]*)?\}/;
 
+/** A whole scalar holding one ref; `strict` turns a parse failure into a Problem. */
 function singleString(state: YamlState, s: Scalar, keyPath: string, strict: boolean): void {
   const text = scalarText(s) ?? '';
   let ref;

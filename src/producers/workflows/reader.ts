@@ -88,11 +88,13 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
   const strategy = job.get('strategy', true);
   const matrixNode = isMap(strategy) ? (strategy.get('matrix', true) as Node | undefined) : undefined;
   const matrix = expandMatrix(matrixNode ? (matrixNode.toJSON() as Value) : undefined);
+  // every key any combination has: one only other combinations have is null in this one (expressions.ts)
+  const keys = matrix?.known ? new Set(matrix.combinations.flatMap((c) => Object.keys(c))) : undefined;
   const scopes: { matrix?: Scope['matrix']; label: string }[] = !matrix
     ? [{ label: '' }]
     : !matrix.known
       ? [{ matrix: { known: false, reason: matrix.reason }, label: '' }]
-      : matrix.combinations.map((values, _i, all) => ({ matrix: { known: true, values, keys: keysOf(all) }, label: comboLabel(values) }));
+      : matrix.combinations.map((values) => ({ matrix: { known: true, values, ...(keys ? { keys } : {}) }, label: comboLabel(values) }));
   if (matrix && matrix.known && matrix.combinations.length === 0) {
     ctx.problems.push({ file: ctx.file, line: lineOf(ctx, matrixNode!), code: 'workflow-matrix-empty', reason: `the matrix of jobs.${jobId} has no combination, so the job never runs` });
   }
@@ -247,7 +249,6 @@ function runnerMarkers(): [string, string][] {
   return (runnerMarkerList ??= RUNNER_ENV.map((v) => [v, marker('env', v)]));
 }
 
-/** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
 /**
  * A value a run step writes to $GITHUB_OUTPUT as a later step reads it: what the shell left unexpanded
  * (`${GITHUB_REF/refs\/tags\//}`, `$(git describe)`) is a marker (postgres-operator's image tags).
@@ -260,6 +261,7 @@ function stepOutputValue(value: string, expr: string, unknowns: Unknown[]): stri
   });
 }
 
+/** A `run:` script: its `docker build` / `docker buildx build` commands, the step env and `working-directory` applied. */
 function readRun(ctx: Ctx, step: YAMLMap, run: Scalar, scope: Scope, name: string, dirNode: Node | undefined, inherited: Unknown[], written?: Map<string, string>): BuildRecipe[] {
   const unknowns: Unknown[] = [...inherited];
   const env = new Map<string, string>();
@@ -318,14 +320,6 @@ function whyOf(unknowns: Unknown[]): (text: string) => string {
 }
 
 /** `env:` of a workflow, job or step, each value evaluated in the enclosing scope, over `outer`. */
-/** Every key any combination has, once per matrix (the combinations list is shared). */
-const matrixKeys = new WeakMap<readonly Record<string, Value>[], ReadonlySet<string>>();
-function keysOf(all: readonly Record<string, Value>[]): ReadonlySet<string> {
-  let keys = matrixKeys.get(all);
-  if (!keys) matrixKeys.set(all, (keys = new Set(all.flatMap((c) => Object.keys(c)))));
-  return keys;
-}
-
 function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix: Scope['matrix']): Map<string, Evaluated> {
   const env = new Map(outer);
   if (node === undefined || node === null) return env;
