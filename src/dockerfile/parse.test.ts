@@ -163,3 +163,42 @@ describe('neededStages', () => {
     else expect('needed' in r && r.needed.map((s) => s.name)).toEqual(expected);
   });
 });
+
+describe('neededStages through platform ARGs (docker/buildx: `FROM binaries-$TARGETOS AS binaries`)', () => {
+  const text = [
+    'FROM golang AS build',
+    'RUN --mount=type=bind,target=. go build ./cmd/x',
+    'FROM scratch AS bin-unix',
+    'COPY --from=build /x /x',
+    'FROM bin-unix AS bin-linux',
+    'FROM scratch AS bin-windows',
+    'COPY --from=build /x /x.exe',
+    'FROM alpine AS tools-amd64',
+    'FROM alpine AS tools-arm64',
+    'FROM alpine AS other',
+    'FROM bin-$TARGETOS AS bin',
+    'FROM scratch AS copied',
+    'ARG TARGETARCH',
+    'COPY --from=tools-${TARGETARCH} /t /t',
+    'FROM scratch AS mounted',
+    'RUN --mount=type=bind,from=tools-$BUILDARCH,target=/t true',
+    'FROM $BASE_IMAGE-$TARGETOS AS unknown-base',
+  ].join('\n');
+  const cases: [string, string[]][] = [
+    // every stage the name can be, whichever platform is built; not `other`, which no platform names
+    ['bin', ['build', 'bin-unix', 'bin-linux', 'bin-windows', 'bin']],
+    ['copied', ['tools-amd64', 'tools-arm64', 'copied']],
+    ['mounted', ['tools-amd64', 'tools-arm64', 'mounted']],
+    // another ARG without a value: the base is an image, as before
+    ['unknown-base', ['unknown-base']],
+  ];
+  it.each(cases)('target %s', (target, expected) => {
+    const r = neededStages(parseDockerfile(text), target);
+    expect('needed' in r && r.needed.map((s) => s.name)).toEqual(expected);
+  });
+
+  it('such a base is stages, not an image: no FROM pin, no unresolved-ref', () => {
+    const stage = parseDockerfile(text).stages.find((s) => s.name === 'bin')!;
+    expect(stage.baseStages).toEqual([1, 2, 3]);
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { argsSpan, lexDockerfile } from './lexer.js';
 import type { LexedDockerfile, RawInstruction } from './lexer.js';
+import { stagesByRef } from './stages.js';
 import { expandVariables, type Expansion } from './substitute.js';
 
 export interface CopyOp {
@@ -61,6 +62,8 @@ export interface Stage {
   baseUnresolved: string[];
   /** Index of the earlier stage the base names, when it names one. */
   baseStage?: number;
+  /** The earlier stages a base spelling a platform ARG can name (`FROM binaries-$TARGETOS`: stages.ts stagesByRef), when it names no one stage. */
+  baseStages?: number[];
   line: number;
   ops: StageOp[];
 }
@@ -224,6 +227,10 @@ class StageBuilder {
     const span = argsSpan(ins, at, at + baseWritten.length);
     if (span) stage.baseSpan = span;
     if (parent !== undefined) stage.baseStage = parent;
+    else {
+      const per = stagesByRef(this.stages, base);
+      if (per.length > 0) stage.baseStages = per.map((s) => s.index);
+    }
     this.stages.push(stage);
   }
 

@@ -13,19 +13,40 @@ export function stageByRef(stages: readonly Stage[], ref: string): Stage | undef
   return undefined;
 }
 
+/**
+ * BuildKit's automatic platform ARGs: a FROM line has them without declaring them, and a stage that
+ * declares one (`ARG TARGETARCH`) gets it; their value is known only per platform built.
+ */
+const PLATFORM_ARGS = 'TARGETPLATFORM|TARGETOS|TARGETARCH|TARGETVARIANT|BUILDPLATFORM|BUILDOS|BUILDARCH|BUILDVARIANT';
+const PLATFORM_REF = new RegExp(`\\$(?:\\{(?:${PLATFORM_ARGS})\\}|(?:${PLATFORM_ARGS})(?![A-Za-z0-9_]))`, 'g');
+
+/**
+ * The stages `ref` names: the one of that name or index; or, when it spells a platform ARG with no
+ * value (`FROM binaries-$TARGETOS`, `COPY --from=build-${TARGETARCH}`, docker/buildx), every stage its
+ * name can be, one per platform: the union, whichever platforms a build asks for. `before`: only stages
+ * above that index (a FROM names an earlier stage). Empty: `ref` is an image.
+ */
+export function stagesByRef(stages: readonly Stage[], ref: string, before = stages.length): Stage[] {
+  const earlier = stages.slice(0, before);
+  const one = stageByRef(earlier, ref);
+  if (one) return [one];
+  const literal = ref.replace(PLATFORM_REF, '\0').toLowerCase();
+  if (!literal.includes('\0') || literal.includes('$')) return [];
+  const name = new RegExp(`^${literal.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[a-z0-9._-]+')}$`);
+  return earlier.filter((s) => s.name !== undefined && name.test(s.name));
+}
+
 /** Stages a stage depends on directly. */
 export function stageDependencies(stages: readonly Stage[], stage: Stage): Stage[] {
-  const refs: string[] = [];
-  const base = stages.slice(0, stage.index).find((s) => s.name === stage.base.toLowerCase());
-  if (base) refs.push(String(base.index));
-  for (const op of stage.ops) {
-    if (op.op === 'copy' && op.from !== undefined) refs.push(op.from);
-    if (op.op === 'run') for (const m of op.mounts) if (m.from !== undefined) refs.push(m.from);
-  }
   const out: Stage[] = [];
-  for (const ref of refs) {
-    const s = stageByRef(stages, ref);
-    if (s && s !== stage && !out.includes(s)) out.push(s);
+  const add = (found: readonly Stage[]) => {
+    for (const s of found) if (s !== stage && !out.includes(s)) out.push(s);
+  };
+  const base = stages.slice(0, stage.index).find((s) => s.name === stage.base.toLowerCase());
+  add(base ? [base] : (stage.baseStages ?? []).map((i) => stages[i]!));
+  for (const op of stage.ops) {
+    if (op.op === 'copy' && op.from !== undefined) add(stagesByRef(stages, op.from));
+    if (op.op === 'run') for (const m of op.mounts) if (m.from !== undefined) add(stagesByRef(stages, m.from));
   }
   return out;
 }

@@ -56,6 +56,12 @@ export interface ReadCommandsOptions {
   /** `cwd` was spelled from `/` (an absolute `working-directory`): folders reached from it are shown as such outside the repository (SubMake.fromSlash). */
   cwdFromSlash?: boolean;
   oneShell?: boolean;
+  /**
+   * Under a make call's own variables (producers/repo.ts followedReads): the same recipe line as the
+   * Makefile's plain reading expands it. A `sed -i` replacement that reading does not spell came from
+   * the call's variables (`MANIFEST_IMG=… $(MAKE) set-manifest-image`): a variable's value, so a stamp.
+   */
+  plainLine?: (c: ExpandedCommand) => string | undefined;
 }
 
 /** Parsed lines by text: a followed walk reads the same recipe lines once per CI-step environment, most expanding alike. */
@@ -118,7 +124,7 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
         fromSlash ||= path.isAbsolute(argv[1]);
         continue;
       }
-      const ctx = { dir, env, source, order };
+      const ctx = { dir, env, source, order, ...(options.plainLine ? { plain: () => options.plainLine!(c) } : {}) };
       if (name === 'make' || name === 'gmake') facts.makes.push(readMake(argv.slice(1), dir, source, fromSlash, assigned));
       else if (name === 'yq') readYq(argv.slice(1), ctx, facts);
       else if (name === 'sed') readSed(argv.slice(1), ctx, facts);
@@ -164,6 +170,8 @@ interface Ctx {
   env: ReadonlyMap<string, string>;
   source: { file: string; line: number };
   order: number;
+  /** ReadCommandsOptions `plainLine` of this command's line, asked when needed. */
+  plain?: () => string | undefined;
 }
 
 function readYq(args: string[], ctx: Ctx, facts: CommandFacts): void {
@@ -202,12 +210,22 @@ function readSed(args: string[], ctx: Ctx, facts: CommandFacts): void {
   const script = scripts.join('\n');
   if (!IMAGE_HINT.test(script)) return;
   const replacement = sedReplacement(script).replace(/^\s*[A-Za-z0-9_.-]+:\s+/, '');
-  if (!/\$|@sha256:/.test(replacement) || replacement.includes('{{')) return;
+  // a template edit (`image: {{ .Values.x }}`) is no stamp, nor is a constant: the replacement holds a variable or a
+  // digest, or a make call's variables spelled it
+  if (replacement.includes('{{')) return;
+  if (!/\$|@sha256:/.test(replacement) && !fromCall(replacement.trim(), ctx.plain)) return;
   const keyPath = sedKeyPath(script);
   const lineFilter = sedLineFilter(script, extended);
   for (const f of positional) {
     facts.writes.push({ abs: path.resolve(ctx.dir, f), ...(keyPath ? { keyPath } : {}), via: 'sed', value: replacement, source: ctx.source, order: ctx.order, ...(lineFilter ? { lineFilter } : {}) });
   }
+}
+
+/** A replacement spelled like a ref (a path, a tag or a digest) that the Makefile's plain reading of the line does not spell. */
+function fromCall(replacement: string, plain: (() => string | undefined) | undefined): boolean {
+  if (!plain || !/^[^\s:/@]+[:/@]\S+$/.test(replacement)) return false;
+  const text = plain();
+  return text !== undefined && !text.includes(replacement);
 }
 
 /** The replacement of the first `s` command (`s|from|to|g` → `to`), else the script. */

@@ -100,4 +100,19 @@ export class MakefileCache {
   all(): MakeReader[] {
     return [...this.readers.values()];
   }
+
+  /**
+   * `reader`'s Makefile read in the same directory without a call's variables (the environment every
+   * Makefile read on its own gets): the reading producers/repo.ts compares a call's with. One already read
+   * so is taken; another is kept apart from `all()`, whose problems are the build's.
+   */
+  plainOf(reader: MakeReader): MakeReader {
+    const abs = path.join(this.root, reader.db.file);
+    const key = `${abs}\0${reader.db.dir}\0{}${this.environment ? `\0${JSON.stringify(this.environment)}` : ''}`;
+    let r = this.readers.get(key) ?? this.apart.get(key);
+    if (!r) this.apart.set(key, (r = loadMakefile(abs, { root: this.root, dir: reader.db.dir, variables: {}, fs: this.fs, fsIsRepo: true, ...(this.environment ? { environment: this.environment } : {}) })));
+    return r;
+  }
+
+  private readonly apart = new Map<string, MakeReader>();
 }

@@ -16,7 +16,7 @@ import { existsSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { DEFAULT_BUILD_ENTRY } from '../config/defaults.js';
 import type { Config } from '../config/types.js';
-import { expand, findRule, hasMarker, targetNames, type MakeFileSystem, type MakeReader } from '../make/index.js';
+import { expand, findRule, hasMarker, targetNames, type ExpandedCommand, type MakeFileSystem, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { EditedFiles } from './lines-query.js';
 import { readCommands, type FoundWrite } from './commands.js';
@@ -111,15 +111,19 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
       problems.push({ file, code: 'make-internal-error', reason: `could not read this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
     }
   }
+  // targets the entry's walk reached under a sub-make's own variables or environment (`REGISTRY=$(STAGING) $(MAKE) images`): read so too
+  // (graph.ts keys such a visit apart from its plain `Makefile:target` id)
+  const underCall: BuildGraph = { reached: graph.reached, readers: new Map([...graph.readers].filter(([key, r]) => key !== r.id)) };
+  const viaMake: BuildRecipe[] = [];
+  for (const found of [followedReads(root, followed, cache, problems, edited), followedReads(root, underCall, cache, problems, edited)]) {
+    viaMake.push(...found.recipes);
+    producers.push(...newWrites(producers, found.producers));
+  }
   for (const p of producers) {
     const via = graph.reached.get(p.id);
     p.built = entry === 'none' || via !== undefined;
     if (via) p.builtVia = via;
   }
-  // targets the entry's walk reached under a sub-make's own variables or environment (`REGISTRY=$(STAGING) $(MAKE) images`): read so too
-  // (graph.ts keys such a visit apart from its plain `Makefile:target` id)
-  const underCall: BuildGraph = { reached: graph.reached, readers: new Map([...graph.readers].filter(([key, r]) => key !== r.id)) };
-  const viaMake = [...followedRecipes(root, followed, problems, edited), ...followedRecipes(root, underCall, problems, edited)];
   for (const r of cache.all()) problems.push(...r.db.problems);
   return { producers, recipes, viaMake, problems };
 }
@@ -144,7 +148,11 @@ function exportedEnv(reader: MakeReader): Map<string, string> {
   return env;
 }
 
-function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[], edited: EditedFiles): { producers: Producer[]; recipes: BuildRecipe[] } {
+/**
+ * The producers and recipes of `targets` as `reader` expands them. `plain`: the Makefile read without a
+ * call's variables, when `reader` is read under them (ReadCommandsOptions `plainLine`), read only if asked.
+ */
+function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[], edited: EditedFiles, plain?: () => MakeReader): { producers: Producer[]; recipes: BuildRecipe[] } {
   const all: TargetFacts[] = [];
   const env = exportedEnv(reader);
   for (const target of targets) {
@@ -154,7 +162,8 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
     if (!recipe || acting.length === 0) continue;
     // beside a build, the lines that make what it may read (`cp … ctx/`, `go build -o bin/x`: made.ts)
     const commands = recipe.commands.filter((c) => acting.includes(c) || commandMayAct(c.text, MADE_WORDS));
-    const facts = readCommands(commands, reader.db.dir, env.size ? { env } : {});
+    const plainLine = plain ? plainLinesOf(reader, plain, target) : undefined;
+    const facts = readCommands(commands, reader.db.dir, { ...(env.size ? { env } : {}), ...(plainLine ? { plainLine } : {}) });
     if (facts.builds.length > 0) {
       const before = madeByPrerequisites(reader, target, env);
       if (before.length > 0) facts.made = [...before, ...(facts.made ?? [])];
@@ -170,6 +179,19 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
     return recipesOfTarget(root, r.t, r.writes, foreign, problems);
   });
   return { producers, recipes };
+}
+
+/** A target's recipe lines as `plain()` expands them, by where each is written; read on the first question. */
+function plainLinesOf(reader: MakeReader, plain: () => MakeReader, target: string): (c: ExpandedCommand) => string | undefined {
+  let byLine: Map<string, string> | undefined;
+  return (c) => {
+    if (!byLine) {
+      byLine = new Map();
+      const other = plain();
+      if (other !== reader) for (const p of expandRecipeOnce(other, target)?.commands ?? []) if (!byLine.has(`${p.file}:${p.line}`)) byLine.set(`${p.file}:${p.line}`, p.text);
+    }
+    return byLine.get(`${c.file}:${c.line}`);
+  };
 }
 
 /**
@@ -203,12 +225,38 @@ function followedNodes(root: string, m: FollowedMake, problems: Problem[], fs: M
   return subMakeNodes(root, m.make, [m.label], problems, fs, environment);
 }
 
-/** Recipes of the targets the followed make calls reach, each read with the variables and environment it is run with. */
-function followedRecipes(root: string, graph: BuildGraph, problems: Problem[], edited: EditedFiles): BuildRecipe[] {
-  const out: BuildRecipe[] = [];
+/**
+ * Recipes and producers of the targets the followed make calls reach, each read with the variables and
+ * environment it is run with (`$(MAKE) set-manifest-image MANIFEST_IMG=… TARGET_RESOURCE=core/…/patch.yaml`:
+ * the file a `sed -i` writes is known only under the call).
+ */
+function followedReads(root: string, graph: BuildGraph, cache: MakefileCache, problems: Problem[], edited: EditedFiles): { recipes: BuildRecipe[]; producers: Producer[] } {
+  const recipes: BuildRecipe[] = [];
+  const producers: Producer[] = [];
   for (const { id, reader, via } of graph.readers.values()) {
     const target = id.slice(id.lastIndexOf(':') + 1);
-    for (const r of readMakefile(root, reader, [target], problems, edited).recipes) out.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
+    const found = readMakefile(root, reader, [target], problems, edited, () => cache.plainOf(reader));
+    for (const r of found.recipes) recipes.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
+    producers.push(...found.producers);
+  }
+  return { recipes, producers };
+}
+
+/**
+ * The producers read under a call that write somewhere the producers of their target do not yet: a target
+ * whose writes do not depend on the call's variables reads the same under it, and is one producer. Each one
+ * kept stays its own producer (its writes' lockstep ids are its own: two calls stamp two refs), under the
+ * target's plain id (one target is one producer to the rules that count them).
+ */
+function newWrites(known: readonly Producer[], found: readonly Producer[]): Producer[] {
+  const placeOf = (w: PinWrite) => `${w.file}\0${w.keyPath ?? ''}\0${w.lines?.join(',') ?? ''}`;
+  const seen = new Set(known.flatMap((p) => p.writes.map((w) => `${p.id}\0${placeOf(w)}`)));
+  const out: Producer[] = [];
+  for (const p of found) {
+    const places = p.writes.map((w) => `${p.id}\0${placeOf(w)}`);
+    if (places.every((k) => seen.has(k))) continue;
+    for (const k of places) seen.add(k);
+    out.push(p);
   }
   return out;
 }

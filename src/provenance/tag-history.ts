@@ -44,11 +44,18 @@ export interface TagIntroduction {
 /** Per subject: its introduction, or why none was found. */
 export type TagHistory = Map<ImageSubject, TagIntroduction | { none: string }>;
 
-/** The stamped pins of a subject that carry a tag. */
-const stampedPins = (s: ImageSubject): { pin: Pin; by: string }[] =>
+/**
+ * Tags that name a channel, not a build: every push to it moves them (`latest`, a branch such as
+ * cluster-api's `main`, which its staging job pushes on each merge). The commit that wrote one into
+ * a pin (a file move, years ago) says nothing of which build the registry holds under it now.
+ */
+export const CHANNEL_TAGS: ReadonlySet<string> = new Set(['latest', 'main', 'master', 'trunk', 'head', 'dev', 'devel', 'develop', 'development', 'nightly', 'edge', 'canary', 'unstable', 'stable', 'next', 'snapshot']);
+
+/** The stamped pins of a subject that carry a tag (`channels`: also those whose tag is a channel's). */
+const stampedPins = (s: ImageSubject, channels = false): { pin: Pin; by: string }[] =>
   s.pins.flatMap((pin) => {
     const st = (s.stamped ?? []).find((x) => x.file === pin.file && x.line === pin.line);
-    return st && pin.ref.tag !== undefined ? [{ pin, by: st.by }] : [];
+    return st && pin.ref.tag !== undefined && (channels || !CHANNEL_TAGS.has(pin.ref.tag)) ? [{ pin, by: st.by }] : [];
   });
 
 /** Whether the text of `file` has `pin`'s place (its key path, or any pin of the repository) holding `tag`. */
@@ -210,6 +217,11 @@ const WEAKER = 'weaker than a digest: a tag can be rebuilt, so the image may hol
 export function resolveFromTagHistory(image: ImageSubject, input: TagHistorySourceInput): ProvenanceStep {
   if (image.tags.length === 0) return { method, answered: false, reason: 'no pin of this image carries a tag' };
   if (image.digest) return { method, answered: false, reason: 'the pins store a digest, whose history digest-history reads (a tag can be rebuilt under the same name)' };
+  const channels = stampedPins(image, true);
+  if (channels.length > 0 && stampedPins(image).length === 0) {
+    const tags = listSome([...new Set(channels.map((x) => x.pin.ref.tag!))]);
+    return { method, answered: false, reason: `tag ${tags} names a channel, not a build (each push to it moves it), so the commit that wrote it into the pin is not where the image it names now was built` };
+  }
   if (stampedPins(image).length === 0) {
     return { method, answered: false, reason: 'no build recipe or declared producer stamps a tagged pin of this image, so the commit that changed its tag need not be where it was built (declare the producer in pinwatch.yaml)' };
   }

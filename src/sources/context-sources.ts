@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { CopyOp, Mount, ParsedDockerfile, RunOp, Stage } from '../dockerfile/parse.js';
-import { stageByRef } from '../dockerfile/stages.js';
+import { stagesByRef } from '../dockerfile/stages.js';
 import { commandWords, simpleCommandWords } from './go/command.js';
 import { isGlob } from './matcher.js';
 import { readdirOnce } from './memo.js';
@@ -72,8 +72,7 @@ function describeOp(op: CopyOp, dockerfileName: string): string {
 async function scanCopy(repoRoot: string, context: string, stages: readonly Stage[], stage: Stage, op: CopyOp, name: string, out: ContextScan): Promise<void> {
   for (const d of op.dropped) out.steps.push(`${op.keyword} ${d.source} (${name}:${op.line}): ${d.reason}, not a build-context input`);
   if (op.from !== undefined) {
-    const from = stageByRef(stages, op.from);
-    if (!from) out.steps.push(`${describeOp(op, name)}: copies from image ${op.from}, not from the build context`);
+    if (stagesByRef(stages, op.from).length === 0) out.steps.push(`${describeOp(op, name)}: copies from image ${op.from}, not from the build context`);
     return;
   }
   if (op.unresolved.length > 0) out.steps.push(`${describeOp(op, name)}: no value for ${op.unresolved.map((v) => `$${v}`).join(', ')}; matched as *`);
@@ -106,7 +105,7 @@ async function scanRun(repoRoot: string, context: string, stages: readonly Stage
   if (fetch) out.steps.push(`RUN (${name}:${op.line}) downloads with ${fetch}: what it fetches is not a repository input (pinned only by what the Dockerfile spells)`);
   for (const m of op.mounts) {
     if (m.type !== 'bind') continue;
-    if (m.from !== undefined && stageByRef(stages, m.from)) continue;
+    if (m.from !== undefined && stagesByRef(stages, m.from).length > 0) continue;
     if (m.from !== undefined) {
       out.steps.push(`RUN --mount=type=bind,from=${m.from} (${name}:${op.line}): mounts image ${m.from}, not the build context`);
       continue;

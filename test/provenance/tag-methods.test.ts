@@ -146,6 +146,21 @@ describe('tag-history provenance', () => {
     const never = (await computeStale(r.dir, [xImage('v3', { stamped })], { now: NOW, methods: ['tag-history'] })).images[0]!;
     expect(never.reason).toContain('tag-history: tag v3: it never appears in the history of charts/x/values.yaml');
   });
+
+  it.each(['main', 'latest', 'nightly'])('does not date a channel tag (%s) by the commit that stamped it: each push moves it', async (tag) => {
+    const r = repo();
+    r.commit({ 'src/x/main.go': '1\n', 'charts/x/values.yaml': tagValues('x', 'v1') }, 'initial');
+    r.commit({ 'charts/x/values.yaml': tagValues('x', tag) }, `x to ${tag}`);
+    r.commit({ 'src/x/main.go': '2\n' }, 'fix(x): two (#1)');
+    const stamped = [{ file: 'charts/x/values.yaml', line: 2, by: 'Makefile:set-image' }];
+    const img = (await computeStale(r.dir, [xImage(tag, { stamped })], { now: NOW, methods: ['tag-history'] })).images[0]!;
+    expect(img.status).toBe('unknown');
+    expect(img.reason).toContain(`tag-history: tag ${tag} names a channel, not a build`);
+    // a version stamped the same way is dated by its stamp
+    r.commit({ 'charts/x/values.yaml': tagValues('x', 'v2') }, 'x to v2');
+    const v2 = (await computeStale(r.dir, [xImage('v2', { stamped })], { now: NOW, methods: ['tag-history'] })).images[0]!;
+    expect(v2.status).toBe('current');
+  });
 });
 
 describe('git-tag provenance with other tag forms', () => {

@@ -45,7 +45,7 @@ type FromRead = { span: { start: number; end: number }; ref: ImageRef } | { code
 /** The image a stage is built FROM, a reason it cannot be one, or undefined for `scratch` and stages. */
 function fromPin(stage: Stage, text: string): FromRead | undefined {
   const written = stage.baseWritten;
-  if (stage.base.toLowerCase() === 'scratch' || stage.baseStage !== undefined) return undefined;
+  if (stage.base.toLowerCase() === 'scratch' || stage.baseStage !== undefined || stage.baseStages !== undefined) return undefined;
   if (written === '') return { code: 'invalid-ref', reason: 'FROM names no image' };
   if (stage.baseUnresolved.length > 0) {
     return { code: 'unresolved-ref', reason: `FROM ${JSON.stringify(written)} uses ARG ${stage.baseUnresolved.join(', ')}${UNRESOLVED_TAIL} (resolved so far: ${JSON.stringify(stage.base)})` };

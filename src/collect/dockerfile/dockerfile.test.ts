@@ -66,6 +66,9 @@ describe('FROM read by the one Dockerfile reader', () => {
     { name: 'double quotes substitute, single quotes do not', lines: ['ARG T=7', 'FROM "f:${T}"', "FROM 'g:${T}'"], pins: ['docker.io/library/f:7 @2:7'], problems: ['invalid-ref:3'] },
     { name: 'a quoted stage name is the stage', lines: ['FROM a:1 AS build', 'FROM "build"'], pins: ['docker.io/library/a:1 @1:6'], problems: [] },
     { name: 'a quote left open is not an image', lines: ['FROM "h:8'], pins: [], problems: ['invalid-ref:1'] },
+    // BuildKit's platform ARGs: one stage per platform (docker/buildx), no image
+    { name: 'a base naming stages through a platform ARG', lines: ['FROM a:1 AS bin-linux', 'FROM scratch AS bin-windows', 'FROM bin-$TARGETOS AS bin'], pins: ['docker.io/library/a:1 @1:6'], problems: [] },
+    { name: 'a platform ARG naming no stage is still unresolved', lines: ['FROM a:1 AS bin-linux', 'FROM golang-${TARGETARCH}'], pins: ['docker.io/library/a:1 @1:6'], problems: ['unresolved-ref:2'] },
   ];
   it.each(cases)('$name', ({ lines, pins, problems }) => {
     const r = read(lines);
