@@ -6,7 +6,7 @@
  */
 import { argsSpan, lexDockerfile } from './lexer.js';
 import type { LexedDockerfile, RawInstruction } from './lexer.js';
-import { stagesByRef } from './stages.js';
+import { platformNamed } from './platform.js';
 import { expandVariables, type Expansion } from './substitute.js';
 
 export interface CopyOp {
@@ -62,7 +62,7 @@ export interface Stage {
   baseUnresolved: string[];
   /** Index of the earlier stage the base names, when it names one. */
   baseStage?: number;
-  /** The earlier stages a base spelling a platform ARG can name (`FROM binaries-$TARGETOS`: stages.ts stagesByRef), when it names no one stage. */
+  /** The earlier stages a base spelling a platform ARG can name (`FROM binaries-$TARGETOS`: platform.ts), when it names no one stage. */
   baseStages?: number[];
   line: number;
   ops: StageOp[];
@@ -228,8 +228,8 @@ class StageBuilder {
     if (span) stage.baseSpan = span;
     if (parent !== undefined) stage.baseStage = parent;
     else {
-      const per = stagesByRef(this.stages, base);
-      if (per.length > 0) stage.baseStages = per.map((s) => s.index);
+      const per = platformNamed(base, this.stages.map((s) => s.name));
+      if (per.length > 0) stage.baseStages = per;
     }
     this.stages.push(stage);
   }

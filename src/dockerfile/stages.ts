@@ -3,6 +3,7 @@
  * following `FROM <stage>`, `COPY --from=<stage>` and `RUN --mount=from=<stage>`.
  */
 import type { ParsedDockerfile, Stage } from './parse.js';
+import { platformNamed } from './platform.js';
 
 /** The stage `ref` (name or index) names, if any; otherwise `ref` is an image. */
 export function stageByRef(stages: readonly Stage[], ref: string): Stage | undefined {
@@ -14,13 +15,6 @@ export function stageByRef(stages: readonly Stage[], ref: string): Stage | undef
 }
 
 /**
- * BuildKit's automatic platform ARGs: a FROM line has them without declaring them, and a stage that
- * declares one (`ARG TARGETARCH`) gets it; their value is known only per platform built.
- */
-const PLATFORM_ARGS = 'TARGETPLATFORM|TARGETOS|TARGETARCH|TARGETVARIANT|BUILDPLATFORM|BUILDOS|BUILDARCH|BUILDVARIANT';
-const PLATFORM_REF = new RegExp(`\\$(?:\\{(?:${PLATFORM_ARGS})\\}|(?:${PLATFORM_ARGS})(?![A-Za-z0-9_]))`, 'g');
-
-/**
  * The stages `ref` names: the one of that name or index; or, when it spells a platform ARG with no
  * value (`FROM binaries-$TARGETOS`, `COPY --from=build-${TARGETARCH}`, docker/buildx), every stage its
  * name can be, one per platform: the union, whichever platforms a build asks for. `before`: only stages
@@ -30,10 +24,7 @@ export function stagesByRef(stages: readonly Stage[], ref: string, before = stag
   const earlier = stages.slice(0, before);
   const one = stageByRef(earlier, ref);
   if (one) return [one];
-  const literal = ref.replace(PLATFORM_REF, '\0').toLowerCase();
-  if (!literal.includes('\0') || literal.includes('$')) return [];
-  const name = new RegExp(`^${literal.split('\0').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[a-z0-9._-]+')}$`);
-  return earlier.filter((s) => s.name !== undefined && name.test(s.name));
+  return platformNamed(ref, earlier.map((s) => s.name)).map((i) => earlier[i]!);
 }
 
 /** Stages a stage depends on directly. */

@@ -36,7 +36,7 @@ export function findRule(db: MakeDatabase, target: string): { rule: MakeRule; st
   let best: { rule: MakeRule; stem: string } | undefined;
   for (const rule of db.patternRules) {
     const stem = matchPattern(rule.target, target);
-    if (stem !== undefined && rule.recipe.length > 0 && (!best || stem.length < best.stem.length)) best = { rule, stem };
+    if (stem !== undefined && (rule.recipe.length > 0 || rule.emptyRecipe) && (!best || stem.length < best.stem.length)) best = { rule, stem };
   }
   if (best) return best;
   return explicit ? { rule: explicit } : undefined;

@@ -233,6 +233,26 @@ describe('rules', () => {
     expect(commands(r, 'b.o')).toEqual(['cc b.c -o b.o']);
   });
 
+  it('MAKEFILE_LIST names each file from the directory make runs in (istio: $(abspath $(lastword $(MAKEFILE_LIST))))', () => {
+    const r = load(
+      {
+        'pkg/fake/Makefile': 'MK := $(abspath $(lastword $(MAKEFILE_LIST)))\ninclude ../common.mk\nall:\n\tdocker build $(dir $(MK)) -t x\n',
+        'pkg/common.mk': 'FIRST := $(lastword $(MAKEFILE_LIST))\n',
+      },
+      'pkg/fake/Makefile',
+    );
+    expect(value(r, 'MAKEFILE_LIST')).toBe('Makefile ../common.mk');
+    expect(value(r, 'FIRST')).toBe('../common.mk');
+    expect(commands(r, 'all')).toEqual([`docker build ${r.db.dir}/ -t x`]);
+  });
+
+  it('a pattern rule with an empty recipe (`;`) makes its targets; one with none cancels (kube-state-metrics)', () => {
+    const r = load({ Makefile: 'sub-push-%: container-% do-push-% ;\ncancelled-%: other-%\ncontainer-%:\n\tdocker build -t x-$* .\n' });
+    expect(expandRecipe(r, 'sub-push-amd64')?.prerequisites).toEqual(['container-amd64', 'do-push-amd64']);
+    expect(commands(r, 'sub-push-amd64')).toEqual([]);
+    expect(expandRecipe(r, 'cancelled-amd64')).toBeUndefined();
+  });
+
   it('target-specific variables apply to that target only', () => {
     const r = load({ Makefile: 'X = global\none: X = local\none:\n\techo $(X)\ntwo:\n\techo $(X)\n' });
     expect(commands(r, 'one')).toEqual(['echo local']);

@@ -70,8 +70,10 @@ export class MakeReader {
       return;
     }
     this.db.files.push(rel);
+    // as make names each file it reads: from the directory it runs in (`Makefile`, `tools/make/common.mk`,
+    // `../common.mk`), so `$(abspath $(lastword $(MAKEFILE_LIST)))` is the file (istio's fakes)
     const list = this.db.vars.get('MAKEFILE_LIST')?.value ?? '';
-    this.db.vars.setSimple('MAKEFILE_LIST', `${list} ${rel}`.trim(), 'default');
+    this.db.vars.setSimple('MAKEFILE_LIST', `${list} ${path.relative(this.db.dir, absPath) || rel}`.trim(), 'default');
     this.run(logicalLines(text), rel, path.dirname(absPath), vars);
   }
 
@@ -312,6 +314,7 @@ export class MakeReader {
         rule.line = line;
       }
       if (recipe !== undefined && recipe.trim() !== '') this.addRecipeLine(rule, { text: recipe.trim(), file, line });
+      else if (recipe !== undefined) rule.emptyRecipe = true;
     }
     this.lastRules = targetVar ? [] : made;
     if (this.db.defaultGoal === undefined) {

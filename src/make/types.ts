@@ -38,6 +38,8 @@ export interface MakeRule {
   stem?: string;
   /** Target-specific variables (`target: VAR := value`). */
   variables: TargetAssignment[];
+  /** `target: prerequisites ;`: a recipe with no commands (a pattern rule so written makes its targets; one with no recipe at all cancels). */
+  emptyRecipe?: true;
 }
 
 export type AssignOp = '=' | ':=' | '::=' | ':::=' | '?=' | '+=' | '!=';
