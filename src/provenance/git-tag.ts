@@ -17,7 +17,13 @@ const method = 'git-tag' as const;
 const shortDigest = (d: string) => `${d.slice(0, 19)}…`;
 
 export function gitTagSource(tags: Map<string, string>, trees: TagTrees, rules: TagRules = {}): ProvenanceSource {
-  return { method, resolve: async (image) => resolveFromGitTag(image, tags, trees, rules) };
+  return { method, resolve: async (image) => resolveFromGitTag(image, tags, trees, rules), releases: (image) => gitTagCandidates(image, tags, rules).filter((c) => !lacksAnchor(image, c.commit, trees)) };
+}
+
+/** The tag's tree was read for the image's Dockerfile and has none: the tag did not build the image. */
+function lacksAnchor(image: ImageSubject, commit: string, trees: TagTrees): boolean {
+  const anchor = image.anchor;
+  return anchor !== undefined && trees.has(tagTreeKey(commit, anchor)) && trees.get(tagTreeKey(commit, anchor)) === undefined;
 }
 
 export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>, trees: TagTrees, rules: TagRules = {}): ProvenanceStep {
@@ -34,9 +40,8 @@ export function resolveFromGitTag(image: ImageSubject, tags: Map<string, string>
   for (const { tag, gitTag, commit } of candidates) {
     const named = `image tag ${tag} names git tag ${gitTag}`;
     if (!image.digest) {
-      const anchor = image.anchor;
-      if (anchor !== undefined && trees.has(tagTreeKey(commit, anchor)) && trees.get(tagTreeKey(commit, anchor)) === undefined) {
-        refusals.push(`git tag ${gitTag} has no ${anchor}, which every build of this image reads: the tag did not build it`);
+      if (lacksAnchor(image, commit, trees)) {
+        refusals.push(`git tag ${gitTag} has no ${image.anchor}, which every build of this image reads: the tag did not build it`);
         continue;
       }
       return { method, answered: true, commit, reason: `${named}; weakest method: a promotion retag makes the git tag contain commits the image may not, and no digest was pinned to check the tag against`, evidence: { gitTag } };
@@ -65,6 +70,7 @@ function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, comm
   if (image.pins.length === 0) return `git tag ${gitTag}: no pin file to check the tag against ${shortDigest(digest)}`;
   const found: string[] = [];
   const absent: string[] = [];
+  const names = new Set([image.repository, ...image.pins.map((p) => p.ref.name)]);
   for (const file of pinFiles(image)) {
     const key = tagTreeKey(commit, file);
     if (!trees.has(key)) return `git tag ${gitTag}: ${file} was not read at the tag, so it cannot show the tag built ${shortDigest(digest)}`;
@@ -73,7 +79,7 @@ function tagDoesNotPin(image: ImageSubject, digest: string, gitTag: string, comm
       absent.push(file);
       continue;
     }
-    const { pinsDigest, forRepository } = digestsPinnedIn(text, file, image.repository, digest, pinsAt(trees, key, text, file));
+    const { pinsDigest, forRepository } = digestsPinnedIn(text, file, names, digest, pinsAt(trees, key, text, file));
     if (pinsDigest) return undefined;
     found.push(forRepository.length > 0 ? `pins ${listSome(forRepository.map(shortDigest))} in ${file}` : `pins no digest of ${image.repository} in ${file}`);
   }

@@ -54,18 +54,16 @@ export const pinFiles = (image: ImageSubject) => [...new Set(image.pins.map((p) 
 
 /**
  * Read the pin files of every digest-pinned image at each git tag it names, and
- * the Dockerfile (anchor) of every tag-only one.
+ * the Dockerfile (anchor) of every image that has one.
  * `prefix` is where the pinwatch root sits in the work tree (`platform/`, or '').
  * No git process when no image needs it.
  */
 export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = '', rules: TagRules = {}): Promise<TagTrees> {
   const keys = new Set<string>();
   for (const image of images) {
-    if (!image.digest) {
-      // a tag-only pin: the tag's tree must at least hold the image's Dockerfile (git-tag.ts)
-      if (image.anchor !== undefined) for (const c of gitTagCandidates(image, tags, rules)) keys.add(tagTreeKey(c.commit, image.anchor));
-      continue;
-    }
+    // the tag's tree must at least hold the image's Dockerfile (git-tag.ts: a tag-only pin's tag, a release a digest was pinned after)
+    if (image.anchor !== undefined) for (const c of gitTagCandidates(image, tags, rules)) keys.add(tagTreeKey(c.commit, image.anchor));
+    if (!image.digest) continue;
     for (const c of gitTagCandidates(image, tags, rules)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
   }
   const trees: TagTrees = new Map();
@@ -80,13 +78,14 @@ export async function readTagTrees(repo: string, images: ImageSubject[], tags: M
 }
 
 /**
- * The digests a file's text pins for `repository` (collected with the file's
- * own collector), and whether it pins `digest` for any repository. A collector
- * failure falls back to a plain text search for the digest.
+ * The digests a file's text pins for the image (collected with the file's own
+ * collector; `names`: its repository and each name its pins are written under, an
+ * `aliases` prefix's among them), and whether it pins `digest` for any repository.
+ * A collector failure falls back to a plain text search for the digest.
  */
-export function digestsPinnedIn(text: string, file: string, repository: string, digest: string, pins: PinnedRef[] | undefined = pinnedRefs(text, file)): { pinsDigest: boolean; forRepository: string[] } {
+export function digestsPinnedIn(text: string, file: string, names: ReadonlySet<string>, digest: string, pins: PinnedRef[] | undefined = pinnedRefs(text, file)): { pinsDigest: boolean; forRepository: string[] } {
   if (!pins) return { pinsDigest: text.includes(digest), forRepository: [] };
-  const forRepository = [...new Set(pins.flatMap((p) => (p.name === repository && p.digest ? [p.digest] : [])))];
+  const forRepository = [...new Set(pins.flatMap((p) => (names.has(p.name) && p.digest ? [p.digest] : [])))];
   return { pinsDigest: pins.some((p) => p.digest === digest), forRepository };
 }
 

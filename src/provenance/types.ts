@@ -55,4 +55,6 @@ export interface TagRules {
 export interface ProvenanceSource {
   method: ProvenanceMethod;
   resolve(image: ImageSubject): Promise<ProvenanceStep>;
+  /** git-tag: the git tags the image's pin tags name whose tree does not rule the image out (release.ts). */
+  releases?(image: ImageSubject): { tag: string; gitTag: string; commit: string }[];
 }

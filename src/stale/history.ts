@@ -17,6 +17,7 @@ import { gitStats, runGit } from '../git/run.js';
 import type { ProvenanceMethod } from '../config/types.js';
 import { introducerOf, resolveFromHistory, withIntroducerBuild } from '../provenance/digest-history.js';
 import type { RegistryAsk } from '../provenance/registry.js';
+import { pinnedAfterBuild, releaseBefore } from '../provenance/release.js';
 import { resolveProvenance } from '../provenance/resolve.js';
 import { provenanceSources, type ObservedRefs } from '../provenance/sources.js';
 import type { ShallowState } from '../git/shallow.js';
@@ -153,6 +154,9 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   const otherSteps = await Promise.all(subjects.map((s) => Promise.all(others.map((src) => src.resolve(s)))));
   const otherCommits = [...new Set(otherSteps.flat().flatMap((st) => (st.answered && st.commit ? [st.commit] : [])))];
   const present = await existingCommits(repo, otherCommits);
+  // the releases a digest no recipe stamps may have been pinned after (provenance/release.ts): loaded with the builds, to be told apart by ancestry
+  const releaseSource = shallow.shallow ? undefined : others.find((src) => src.releases);
+  const releases = subjects.map((s) => (releaseSource && pinnedAfterBuild(s) ? releaseSource.releases!(s) : []));
   timer.lap('provenance-sources');
   const digests = new Set(subjects.flatMap((s) => (s.digest ? [s.digest] : [])));
   const files = [...new Set([...subjects.flatMap((s) => s.pins.map((p) => p.file)), ...(options.pinFiles ?? [])])].sort();
@@ -170,9 +174,10 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
     files: usesDigests && digests.size > 0 ? files : [],
     holders: holdersOf(subjects),
     ...(options.pinLike && usesDigests && digests.size > 0 ? { pinLike: options.pinLike } : {}),
-    builds: (history, graph) => stepsOf(history).flatMap((steps) => {
+    builds: (history, graph) => stepsOf(history).flatMap((steps, i) => {
       const chosen = steps.find((st) => st.answered && st.commit && (graph.has(st.commit) || present.has(st.commit) || st.method === 'digest-history'));
-      return chosen?.commit ? [present.get(chosen.commit) ?? chosen.commit] : [];
+      if (!chosen?.commit) return [];
+      return [present.get(chosen.commit) ?? chosen.commit, ...(chosen.method === 'digest-history' ? releases[i]!.map((r) => r.commit) : [])];
     }),
   }, options.windowStep);
   timer.lap('history');
@@ -180,7 +185,8 @@ async function judgeHistory(repo: string, images: StaleImageInput[], options: St
   const known = new Map(present);
   for (const n of graph.nodes) known.set(n.sha, n.sha);
   const all = stepsOf(window.history);
-  const provenance = await resolveProvenance(repo, subjects, methods.map((method, k) => ({ method, resolve: async (image) => all[subjects.indexOf(image as Subject)]![k]! })), known);
+  const resolved = await resolveProvenance(repo, subjects, methods.map((method, k) => ({ method, resolve: async (image) => all[subjects.indexOf(image as Subject)]![k]! })), known);
+  const provenance = resolved.map((p, i) => releaseBefore(subjects[i]!, p, releases[i]!.filter((r) => graph.has(r.commit)), (a, b) => graph.has(b) && graph.isAncestor(a, b)));
   timer.lap('provenance-resolve');
   const changed = changedPathsOf(window.view.commits);
   const judged = await judge(repo, graph, changed, head, subjects, provenance, timer);

@@ -38,6 +38,18 @@ describe('git-tag provenance checks the tag against the pinned digest', () => {
     expect(img.reason).toContain(refusal);
   });
 
+  it('names the digests the tag pins under the name the pins are written with (an `aliases` prefix: jaeger’s cr.jaegertracing.io)', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    const mirrored = (tag: string, digest: string) => `controller:\n  image: "cr.example.io/acme/x:${tag}@${digest}"\n`;
+    r.commit({ 'src/x/main.go': '1\n', 'packages/x/values.yaml': mirrored('v1.0.0', DIGEST('2')) }, 'Prepare release v1.0.0');
+    r.git('tag', 'v1.0.0');
+    r.write({ 'packages/x/values.yaml': mirrored('v1.0.0', DIGEST('1')) });
+    const x = { ...image('x', [pin('packages/x/values.yaml', 2, `cr.example.io/acme/x:v1.0.0@${DIGEST('1')}`)], inputs('x', 'src/x/')), repository: 'ghcr.io/acme/x' };
+    const img = (await computeStale(r.dir, [x], { now: NOW, methods: ['git-tag'] })).images[0]!;
+    expect(img.provenance[0]!.reason).toBe(`git tag v1.0.0 pins ${short(DIGEST('2'))} in packages/x/values.yaml, not ${short(DIGEST('1'))}: the tag did not build this image`);
+  });
+
   it('accepts the tag when its tree pins the digest (git-tag alone answers the committed pin)', async () => {
     const { r, prep, fix } = taggedRelease();
     const report = await computeStale(r.dir, [pinOf(DIGEST('2'))], { now: NOW, methods: ['git-tag'] });
