@@ -13,7 +13,7 @@
 import type { Pin, Problem } from '../../model/index.js';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
 import { buildPin, LineIndex, messageOf, problemAt } from '../common/pin.js';
-import type { CollectContext, CollectResult } from '../types.js';
+import type { CollectContext, CollectResult, LeftOut } from '../types.js';
 
 /** Characters a ref can contain (IPv6 brackets included). */
 const TOKEN = /[A-Za-z0-9._\-:/@[\]]+/g;
@@ -39,17 +39,21 @@ const FROM = /(?:^|[\s"'`(])FROM[ \t]+(?:--platform=\S+[ \t]+)?(["']?)([^\s"'`]+
 /** An identifier or selector (`image`, `cfg.Image`): code, not a ref, when it is followed by `,` `)` or `;`. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
+/** How scan counts a quoted ref that code completes (`"…/config-reloader:v" + version.Version`). */
+export const CONCATENATED_REF_LEFT_OUT = 'quoted refs joined to code by `+` (`"quay.io/x/reloader:v" + version.Version`, prometheus-operator): completed when the program runs, not read as a ref';
+
 /** Scrape `text`; `scraped` marks the pins as coming from a fallback. */
 export function scrapeText(text: string, ctx: CollectContext, options: { scraped?: boolean } = {}): CollectResult {
   const lines = new LineIndex(text);
   const pins: Pin[] = [];
   const problems: Problem[] = [];
+  const leftOut: LeftOut[] = [];
   let lineStart = 0;
   for (const lineText of text.split('\n')) {
-    scrapeLine(lineText, lineStart, { text, ctx, lines, pins, problems, scraped: options.scraped === true });
+    scrapeLine(lineText, lineStart, { text, ctx, lines, pins, problems, leftOut, scraped: options.scraped === true });
     lineStart += lineText.length + 1;
   }
-  return { pins, problems };
+  return { pins, problems, ...(leftOut.length > 0 ? { leftOut } : {}) };
 }
 
 interface LineState {
@@ -58,6 +62,7 @@ interface LineState {
   lines: LineIndex;
   pins: Pin[];
   problems: Problem[];
+  leftOut: LeftOut[];
   scraped: boolean;
 }
 
@@ -125,6 +130,12 @@ function scrapeCode(line: string, base: number, s: LineState, taken: Found[]): v
     const ref = tryParseReference(raw);
     if (!ref || (ref.tag === undefined && ref.digest === undefined) || !accept(ref)) return;
     taken.push({ start, end });
+    // a quoted string `+` joins to code is a piece of the ref the program builds: its tag (`:v`) is not the image's
+    if (joinedByPlus(line, start, end)) {
+      const { line: at } = s.lines.position(base + start);
+      s.leftOut.push({ reason: CONCATENATED_REF_LEFT_OUT, where: `${s.ctx.file}:${at} ${line.slice(start - 1).trim().slice(0, 100)}`, line: at });
+      return;
+    }
     addPin(s, base + start, base + end, raw, ref);
   };
   if (line.includes('=')) {
@@ -152,6 +163,11 @@ function scrapeCode(line: string, base: number, s: LineState, taken: Found[]): v
       consider((m.index ?? 0) + 1, raw, (ref) => ref.digest !== undefined);
     }
   }
+}
+
+/** The quoted text at `start`..`end` (quotes around it) is joined to more by `+` on either side. */
+function joinedByPlus(line: string, start: number, end: number): boolean {
+  return /^[ \t]*\+/.test(line.slice(end + 1)) || /\+[ \t]*$/.test(line.slice(0, start - 1));
 }
 
 /** The token as a registry-qualified ref, trimming trailing punctuation; '' when none. */

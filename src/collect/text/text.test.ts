@@ -75,10 +75,18 @@ describe('refs in code and scripts (declared extra files)', () => {
     ['FROM inside a heredoc echo', "echo 'FROM --platform=$BUILDPLATFORM alpine:3.20' > Dockerfile", ['alpine:3.20'], []],
     ['FROM a stage or scratch is not a ref', 'FROM build AS final\nFROM scratch', [], []],
     ['prose with FROM and no tag is not a ref', '-- SELECT * FROM users', [], []],
+    ["a quoted ref code completes with `+` is left out (prometheus-operator's defaults.go)", '\tDefaultReloaderImage = "quay.io/acme/reloader:v" + version.Version', [], []],
+    ['so is one code prefixes', `ref := host + "/${K}"`.replace('"/', '"'), [], []],
+    ['a `+` elsewhere on the line does not', 'Image = "quay.io/acme/x:v1" // bumped by 1 + 1', ['quay.io/acme/x:v1'], []],
   ])('%s', (_name, text, refs, codes) => {
     const r = scrapeText(`${text}\n`, acmeContext('hack/kind.go'));
     expect(r.pins.map((p) => p.raw)).toEqual(refs);
     expect(r.problems.map((p) => p.code)).toEqual(codes);
     expect(spanMismatches(`${text}\n`, r.pins)).toEqual([]);
+  });
+
+  it('says where a ref joined to code was left out', () => {
+    const r = scrapeText('// defaults\n\tDefaultReloaderImage = "quay.io/acme/reloader:v" + version.Version\n', acmeContext('pkg/defaults.go'));
+    expect(r.leftOut).toEqual([{ reason: expect.stringContaining('joined to code by `+`'), where: 'pkg/defaults.go:2 "quay.io/acme/reloader:v" + version.Version', line: 2 }]);
   });
 });

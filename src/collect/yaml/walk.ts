@@ -1,7 +1,8 @@
 /**
  * The document walk: visits every map, sequence and scalar once, runs the shape
  * recognisers on maps (OCI pairs, split maps) and classifies single strings
- * (image keys, `--x-image=` arguments, registry-qualified refs under any key).
+ * (image keys, `--x-image=` arguments, registry-qualified refs under any key, alone
+ * or as a `--flag=` argument's value).
  * Aliases are not second places: they are recorded on the anchor's pins.
  */
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
@@ -165,6 +166,7 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
     return;
   }
   if (typeof s.value === 'string' && ARG_HINT.test(text) && collectArgs(state, s, text, joinPath(path))) return;
+  if (typeof s.value === 'string' && text.startsWith('-') && flagRef(state, s, text, joinPath(path))) return;
   if (isImageKey(key) && typeof s.value !== 'string') {
     // `image: 1.10` is the number 1.1 to YAML (and to Helm, which renders `1.1`): not a reference.
     addProblem(state, s, 'not-a-string', `${joinPath(path)} is the YAML ${typeof s.value} ${JSON.stringify(String(s.value))}, not a string (written ${JSON.stringify(text)}); ${EXPECTED}, quoted if it could read as a number`);
@@ -231,6 +233,27 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
     }
   }
   return found;
+}
+
+/** One argument `--name=value` (any name) whose value is a registry-qualified ref with a tag or digest. */
+const FLAG_VALUE = /^--?[A-Za-z0-9][A-Za-z0-9_.-]*=(["']?)([^\s"']+)\1$/;
+
+/**
+ * A container argument that passes a ref to the program (prometheus-operator's
+ * `--prometheus-config-reloader=quay.io/prometheus-operator/prometheus-config-reloader:v0.93.0`):
+ * the whole scalar one flag, its value registry-qualified with a tag or digest, as the walk
+ * reads a ref under any key; true when it was one.
+ */
+function flagRef(state: YamlState, s: Scalar, text: string, keyPath: string): boolean {
+  const m = FLAG_VALUE.exec(text);
+  const refText = m?.[2];
+  if (!refText || refText.includes('://') || !hasExplicitDomain(refText)) return false;
+  const ref = tryParseReference(refText);
+  if (!ref || (ref.tag === undefined && ref.digest === undefined)) return false;
+  const start = locateIn(state, s, refText, 0);
+  if (start === -1) addProblem(state, s, 'unlocatable-ref', `${keyPath}: ${JSON.stringify(refText)} could not be located in the source`);
+  else addPin(state, { shape: 'yaml-arg', spans: [{ field: 'ref', start, end: start + refText.length }], raw: refText, ref, keyPath }, s);
+  return true;
 }
 
 /**

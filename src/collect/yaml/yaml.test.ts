@@ -237,3 +237,19 @@ describe('--x-image= arguments whose value the job computes', () => {
     expect(result.leftOut).toHaveLength(1);
   });
 });
+
+describe('a flag of any name passing a ref (prometheus-operator: --prometheus-config-reloader=quay.io/…:v0.93.0)', () => {
+  it.each([
+    ['a registry-qualified ref with a tag', '--prometheus-config-reloader=ghcr.io/acme/reloader:v0.93.0', ['args[0] yaml-arg tag ghcr.io/acme/reloader:v0.93.0 @2']],
+    ['quoted, with a digest', `-sidecar="ghcr.io/acme/sidecar@${D}"`, [`args[0] yaml-arg digest ghcr.io/acme/sidecar@${D} @2`]],
+    ['a URL is no ref', '--endpoint=https://ghcr.io/acme/x:443', []],
+    ['a host with no tag or digest is no ref', '--registry=ghcr.io/acme', []],
+    ['a value with no registry host is no ref', '--name=reloader:v1', []],
+    ['two flags in one string are not one argument', '--a=ghcr.io/acme/x:v1 --b=1', []],
+  ])('%s', (_name, arg, pins) => {
+    const result = collectYaml(`args:\n  - ${arg}\n`, acmeContext('deploy.yaml'));
+    expect(result.pins.map(summary)).toEqual(pins);
+    expect(result.problems).toEqual([]);
+    expect(spanMismatches(`args:\n  - ${arg}\n`, result.pins)).toEqual([]);
+  });
+});
