@@ -73,6 +73,8 @@ export interface ParsedDockerfile {
   stages: Stage[];
   /** Every name an `ARG` declares, before the first FROM or in any stage: a build arg of no other name is unused (BuildKit warns and ignores it). */
   args: Set<string>;
+  /** Every name an `ENV` sets, in any stage (`GOFLAGS` can add build tags a `go build` line does not show). */
+  envNames: Set<string>;
   problems: { line: number; reason: string }[];
 }
 
@@ -173,6 +175,7 @@ class StageBuilder {
   private readonly stageEnv = new Map<number, { env: Map<string, string>; workdir: string }>();
   private readonly globals = new Map<string, string>();
   readonly args = new Set<string>();
+  readonly envNames = new Set<string>();
   /** Per global ARG: the ARGs without a value its default used. */
   private readonly globalUnresolved = new Map<string, string[]>();
 
@@ -275,6 +278,7 @@ class StageBuilder {
   private envInstruction(ins: RawInstruction): void {
     if (!this.scope) return;
     for (const [name, raw] of parseAssignments(ins.args, true)) {
+      this.envNames.add(name);
       const value = this.expand(raw ?? '').value;
       this.scope.vars.set(name, value);
       this.scope.env.set(name, value);
@@ -359,7 +363,7 @@ export function parseDockerfile(text: string, buildArgs: ReadonlyMap<string, str
 export function parseLexed(lexed: LexedDockerfile, buildArgs: ReadonlyMap<string, string | undefined> = new Map()): ParsedDockerfile {
   const builder = new StageBuilder(buildArgs, lexed.escape);
   for (const ins of lexed.instructions) builder.add(ins);
-  return { directives: lexed.directives, stages: builder.stages, args: builder.args, problems: [...lexed.problems, ...builder.problems] };
+  return { directives: lexed.directives, stages: builder.stages, args: builder.args, envNames: builder.envNames, problems: [...lexed.problems, ...builder.problems] };
 }
 
 export { joinPath };

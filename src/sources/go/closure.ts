@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { parseGoMod } from './gomod.js';
 import type { GoMod } from './gomod.js';
-import { readGoSource } from './gosource.js';
+import { buildableWith, readGoSource } from './gosource.js';
 import type { GoSourceInfo } from './gosource.js';
 import { readSourceAbs, readSourceText } from '../read.js';
 import { readdirOnce, statOnce } from '../memo.js';
@@ -49,6 +49,8 @@ interface ModuleContext {
   mod: GoMod;
   /** Import-path prefix → repo-relative directory, longest prefix first. */
   roots: { prefix: string; dir: string }[];
+  /** The custom tags the build sets (its `-tags`), when known: files whose constraint needs another are not compiled. */
+  tags?: ReadonlySet<string>;
 }
 
 function join(...parts: string[]): string {
@@ -140,8 +142,9 @@ async function loadPackage(ctx: ModuleContext, dir: string, only: string[] | und
       out.problems.push(`${path}: ${info}`);
       continue;
     }
-    if (!info.buildable) {
-      out.ignoredFiles.push({ path, reason: info.constraint ?? 'build constraint never holds' });
+    if (!buildableWith(info, ctx.tags)) {
+      const set = [...(ctx.tags ?? [])];
+      out.ignoredFiles.push({ path, reason: info.constraint ?? `${info.constraintLine ?? 'its build constraint'} does not hold for a build with ${set.length > 0 ? `-tags ${set.join(',')}` : 'no -tags'}` });
       continue;
     }
     result.buildable++;
@@ -167,9 +170,10 @@ async function moduleContext(repoRoot: string, moduleDir: string): Promise<Modul
  * The closure of `roots` inside the module at `moduleDir` (repo-relative).
  * Returns a string when the module cannot be read.
  */
-export async function goImportClosure(repoRoot: string, moduleDir: string, roots: GoRoot[]): Promise<GoClosure | string> {
-  const ctx = await moduleContext(repoRoot, moduleDir);
-  if (typeof ctx === 'string') return ctx;
+export async function goImportClosure(repoRoot: string, moduleDir: string, roots: GoRoot[], tags?: ReadonlySet<string>): Promise<GoClosure | string> {
+  const found = await moduleContext(repoRoot, moduleDir);
+  if (typeof found === 'string') return found;
+  const ctx: ModuleContext = tags ? { ...found, tags } : found;
   const out: GoClosure = {
     module: ctx.module,
     moduleDir,

@@ -14,6 +14,11 @@ export interface GoInvocation {
   packages: string[];
   /** The simple command, for steps. */
   text: string;
+  /**
+   * The custom build tags it sets (`-tags a,b`; none: empty), or undefined when they are not known here
+   * (a value with a variable, a `GOFLAGS` assignment that can add some).
+   */
+  tags?: string[];
 }
 
 const VALUE_FLAGS = new Set([
@@ -52,9 +57,10 @@ export function commandWords(words: string[]): string[] {
   return words.slice(i);
 }
 
-function goArgs(args: string[], cwd: string): { cwd: string; packages: string[] } {
+function goArgs(args: string[], cwd: string): { cwd: string; packages: string[]; tags: string[] | undefined } {
   const packages: string[] = [];
   let dir = cwd;
+  let tags: string[] | undefined = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
@@ -66,11 +72,13 @@ function goArgs(args: string[], cwd: string): { cwd: string; packages: string[] 
       const inline = a.includes('=');
       const value = inline ? a.slice(a.indexOf('=') + 1) : VALUE_FLAGS.has(name) ? args[++i] : undefined;
       if (name === 'C' && value !== undefined) dir = posix.resolve(dir, value);
+      // the last -tags wins, as in the go command; one it cannot read leaves the tags unknown
+      if (name === 'tags') tags = value === undefined || value.includes('$') ? undefined : value.split(/[,\s]+/).filter((t) => t !== '');
       continue;
     }
     packages.push(a);
   }
-  return { cwd: dir, packages: packages.length > 0 ? packages : ['.'] };
+  return { cwd: dir, packages: packages.length > 0 ? packages : ['.'], tags };
 }
 
 /** Every `go build` / `go install` in `command`, run from `workdir`. */
@@ -85,8 +93,10 @@ export function goInvocations(command: string, workdir: string): GoInvocation[] 
       continue;
     }
     if (!/(^|\/)go$/.test(words[0] ?? '') || (words[1] !== 'build' && words[1] !== 'install')) continue;
-    const { cwd: dir, packages } = goArgs(words.slice(2), cwd);
-    out.push({ verb: words[1], cwd: dir, packages, text: raw.join(' ') });
+    const { cwd: dir, packages, tags } = goArgs(words.slice(2), cwd);
+    // GOFLAGS (assigned on the line, or by an earlier command) can add -tags the line does not show
+    const known = tags !== undefined && !/\bGOFLAGS\b/.test(command) ? { tags } : {};
+    out.push({ verb: words[1], cwd: dir, packages, text: raw.join(' '), ...known });
   }
   return out;
 }

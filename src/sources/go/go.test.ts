@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileReadingCommand, goInvocations, simpleCommandWords } from './command.js';
 import { parseGoMod } from './gomod.js';
-import { evalGoBuild, readGoSource } from './gosource.js';
+import { buildableWith, evalGoBuild, readGoSource } from './gosource.js';
 
 describe('readGoSource', () => {
   it('reads single, grouped, named, dot and blank imports and stops at declarations', () => {
@@ -55,6 +55,25 @@ describe('readGoSource', () => {
     expect(evalGoBuild('(linux || darwin) && !ignore')).toBeUndefined();
     expect(evalGoBuild('ignore || (ignore && x)')).toBe(false);
   });
+
+  // a build whose -tags are known (rekor: `go build ./cmd/rekor-server` compiles no `//go:build e2e` file)
+  const withTags: [string, string[] | undefined, boolean][] = [
+    ['//go:build e2e\n\npackage x', [], false],
+    ['//go:build e2e\n\npackage x', ['e2e'], true],
+    ['//go:build e2e\n\npackage x', undefined, true],
+    ['//go:build !e2e\n\npackage x', [], true],
+    ['//go:build linux && !e2e\n\npackage x', ['e2e'], false],
+    ['//go:build linux\n\npackage x', [], true],
+    ['//go:build go1.21 && (amd64 || arm64)\n\npackage x', [], true],
+    ['//go:build goexperiment.rangefunc\n\npackage x', [], true],
+    ['//go:build integration || e2e\n\npackage x', ['netgo'], false],
+    ['// +build e2e,linux\n\npackage x', [], false],
+    ['// +build e2e\n// +build linux\n\npackage x', ['e2e'], true],
+    ['package x\n', [], true],
+  ];
+  it.each(withTags)('%j with -tags %j: buildable %s', (src, tags, buildable) => {
+    expect(buildableWith(readGoSource(src), tags && new Set(tags))).toBe(buildable);
+  });
 });
 
 describe('parseGoMod', () => {
@@ -85,6 +104,17 @@ describe('goInvocations', () => {
   ];
   it.each(cases)('%s', (command, workdir, expected) => {
     expect(goInvocations(command, workdir).map(({ verb, cwd, packages }) => ({ verb, cwd, packages }))).toEqual(expected);
+  });
+
+  it.each<[string, string[] | undefined]>([
+    ['go build ./cmd/x', []],
+    ['go build -tags=netgo,osusergo ./cmd/x', ['netgo', 'osusergo']],
+    ['go build -tags "a b" ./cmd/x', ['a', 'b']],
+    ['go build -tags $TAGS ./cmd/x', undefined],
+    ['GOFLAGS=-tags=e2e go build ./cmd/x', undefined],
+    ['export GOFLAGS="-tags=e2e" && go build ./cmd/x', undefined],
+  ])('%s sets tags %j', (command, tags) => {
+    expect(goInvocations(command, '/src')[0]!.tags).toEqual(tags);
   });
 
   it('splits on operators but not inside quotes', () => {

@@ -12,6 +12,8 @@ export interface GoSourceInfo {
   buildable: boolean;
   /** The constraint line that made the file unbuildable. */
   constraint?: string;
+  /** The file's build constraint, when it has one (`buildableWith` evaluates it for a build's tags). */
+  constraintLine?: string;
   /** `//go:embed` patterns, relative to the file's directory. */
   embeds: string[];
 }
@@ -35,8 +37,20 @@ function tagValue(tag: string): Tri {
   return tag === 'ignore' ? false : undefined;
 }
 
-/** Evaluate a `//go:build` expression in three-valued logic. */
-export function evalGoBuild(expr: string): Tri {
+/** Tags the target platform or toolchain sets (GOOS, GOARCH, `unix`, `cgo`, the compiler, `-race`…, `goexperiment.*`): unknown whatever `-tags` says. */
+const PLATFORM_TAG = /^(?:aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|nacl|netbsd|openbsd|plan9|solaris|wasip1|windows|zos|386|amd64|amd64p32|arm|armbe|arm64|arm64be|loong64|mips|mipsle|mips64|mips64le|mips64p32|mips64p32le|ppc|ppc64|ppc64le|riscv|riscv64|s390|s390x|sparc|sparc64|wasm|unix|cgo|gc|gccgo|race|msan|asan|boringcrypto|goexperiment\..+)$/;
+
+/**
+ * A tag's value for a build whose `-tags` are known (`tags`): one it sets holds, a Go release
+ * tag (`go1.21`) holds, a platform or toolchain tag is unknown, `ignore` and any other tag do not hold
+ * (rekor's `//go:build e2e` files are not compiled by `go build ./cmd/rekor-server`).
+ */
+function tagValueFor(tags: ReadonlySet<string>): (tag: string) => Tri {
+  return (tag) => (tag === 'ignore' ? false : tags.has(tag) || /^go1\.\d+$/.test(tag) ? true : PLATFORM_TAG.test(tag) ? undefined : false);
+}
+
+/** Evaluate a `//go:build` expression in three-valued logic (`value`: each tag's; default: only `ignore` is known). */
+export function evalGoBuild(expr: string, value: (tag: string) => Tri = tagValue): Tri {
   const tokens = expr.match(/&&|\|\||!|\(|\)|[A-Za-z0-9_.]+/g) ?? [];
   let pos = 0;
   const parseOr = (): Tri => {
@@ -63,19 +77,19 @@ export function evalGoBuild(expr: string): Tri {
       if (tokens[pos] === ')') pos++;
       return v;
     }
-    return t === undefined ? undefined : tagValue(t);
+    return t === undefined ? undefined : value(t);
   };
   return parseOr();
 }
 
 /** Evaluate `// +build` lines: lines are ANDed, space-separated terms ORed, commas ANDed. */
-export function evalPlusBuild(lines: string[]): Tri {
+export function evalPlusBuild(lines: string[], value: (tag: string) => Tri = tagValue): Tri {
   let all: Tri = true;
   for (const line of lines) {
     let any: Tri = false;
     for (const term of line.trim().split(/\s+/).filter(Boolean)) {
       let conj: Tri = true;
-      for (const atom of term.split(',')) conj = and(conj, atom.startsWith('!') ? not(tagValue(atom.slice(1))) : tagValue(atom));
+      for (const atom of term.split(',')) conj = and(conj, atom.startsWith('!') ? not(value(atom.slice(1))) : value(atom));
       any = or(any, conj);
     }
     all = and(all, any);
@@ -167,11 +181,26 @@ export function readGoSource(text: string): GoSourceInfo {
   const { goBuild, plusBuild } = headerConstraints(text);
   const verdict = goBuild !== undefined ? evalGoBuild(goBuild) : plusBuild.length > 0 ? evalPlusBuild(plusBuild) : true;
   const { packageName, imports } = parseImports(headerTokens(text));
+  const constraintLine = goBuild !== undefined ? `//go:build ${goBuild}` : plusBuild.length > 0 ? plusBuild.map((l) => `// +build ${l}`).join('\n') : undefined;
   return {
     packageName,
     imports,
     buildable: verdict !== false,
     constraint: verdict === false ? (goBuild !== undefined ? `//go:build ${goBuild}` : `// +build ${plusBuild.join(' ')}`) : undefined,
+    ...(constraintLine !== undefined ? { constraintLine } : {}),
     embeds: embedPatterns(text),
   };
+}
+
+/**
+ * Whether a build that sets exactly the custom tags `tags` (its `-tags`; undefined: not known) may
+ * compile the file: false when its constraint cannot hold then (tagValueFor).
+ */
+export function buildableWith(info: GoSourceInfo, tags: ReadonlySet<string> | undefined): boolean {
+  if (!info.buildable) return false;
+  if (tags === undefined || info.constraintLine === undefined) return true;
+  const value = tagValueFor(tags);
+  const goBuild = /^\/\/go:build (.*)$/.exec(info.constraintLine)?.[1];
+  const verdict = goBuild !== undefined ? evalGoBuild(goBuild, value) : evalPlusBuild(info.constraintLine.split('\n').map((l) => l.replace(/^\/\/ \+build /, '')), value);
+  return verdict !== false;
 }

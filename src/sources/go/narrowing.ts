@@ -137,7 +137,7 @@ export async function goMainInputs(repoRoot: string, dir: string, label: string)
   return { inputs: [...closureInputs(closure, label, new Set([repoJoin(dir)])), ...(await moduleFiles(repoRoot, closure.moduleDir))], ignore: closure.ignoredFiles.map((f) => f.path), steps };
 }
 
-async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDockerfile, stage: Stage, run: RunOp, name: string, result: GoNarrowing): Promise<GoBuild[]> {
+async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDockerfile, stage: Stage, run: RunOp, name: string, result: GoNarrowing, closures: GoClosure[]): Promise<GoBuild[]> {
   const builds: GoBuild[] = [];
   const chain = baseChain(parsed.stages, stage);
   for (const inv of goInvocations(run.command, run.workdir)) {
@@ -162,7 +162,9 @@ async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDocke
       result.steps.push(`${label}: ${goMod} is not copied into the build; no Go narrowing`);
       continue;
     }
-    const closure = await goImportClosure(repoRoot, roots.moduleDir, roots.roots);
+    // its -tags, when nothing else can add some (GOFLAGS set by an ENV or ARG of the Dockerfile): files no tag set compiles are left out
+    const tags = inv.tags !== undefined && !parsed.envNames.has('GOFLAGS') && !parsed.args.has('GOFLAGS') ? new Set(inv.tags) : undefined;
+    const closure = await goImportClosure(repoRoot, roots.moduleDir, roots.roots, tags);
     if (typeof closure === 'string') {
       result.steps.push(`${label}: ${closure}; no Go narrowing`);
       continue;
@@ -178,7 +180,7 @@ async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDocke
     for (const f of closure.ignoredFiles) result.steps.push(`${f.path}: ${f.reason}; not compiled`);
     const rootDirs = new Set(roots.roots.filter((r) => !r.files).map((r) => r.dir));
     result.inputs.push(...closureInputs(closure, label, rootDirs), ...(await moduleFiles(repoRoot, closure.moduleDir)));
-    result.ignore.push(...closure.ignoredFiles.map((f) => f.path));
+    closures.push(closure);
     if (unsafe) {
       result.steps.push(`RUN ${unsafe.command} (${name}:${unsafe.line}) may read any copied file; copied directories are kept whole`);
       continue;
@@ -188,13 +190,24 @@ async function goBuildsOf(repoRoot: string, context: string, parsed: ParsedDocke
   return builds;
 }
 
+/**
+ * The files a closure leaves out that no other build of the image compiles: one build's `-tags`
+ * may leave out a file another's sets (`go build ./cmd/x` and `go build -tags e2e ./cmd/x-e2e`).
+ */
+function uncompiled(closures: readonly GoClosure[]): string[] {
+  const compiled = (c: GoClosure, path: string) => c.packages.some((p) => (p.files ? p.files.includes(path) : p.dir === posix.dirname(path))) && !c.ignoredFiles.some((f) => f.path === path);
+  return [...new Set(closures.flatMap((c) => c.ignoredFiles.map((f) => f.path)))].filter((path) => !closures.some((c) => compiled(c, path)));
+}
+
 /** Narrow the context sources of `needed` stages by the Go builds they run. */
 export async function narrowGo(repoRoot: string, context: string, parsed: ParsedDockerfile, needed: Stage[], sources: ContextSource[], name: string): Promise<GoNarrowing> {
   const result: GoNarrowing = { inputs: [], narrowed: new Set(), ignore: [], steps: [] };
   const builds: GoBuild[] = [];
+  const closures: GoClosure[] = [];
   for (const stage of needed) {
-    for (const op of stage.ops) if (op.op === 'run') builds.push(...(await goBuildsOf(repoRoot, context, parsed, stage, op, name, result)));
+    for (const op of stage.ops) if (op.op === 'run') builds.push(...(await goBuildsOf(repoRoot, context, parsed, stage, op, name, result, closures)));
   }
+  result.ignore.push(...uncompiled(closures));
   const narrowedModules = new Set<string>();
   for (const source of sources) {
     if (source.kind !== 'tree') continue;
