@@ -4,12 +4,10 @@
  * Anything that can add tags the line does not show (GOFLAGS in an ENV or ARG, `-tags $TAGS`) keeps them;
  * a file one build leaves out and another compiles stays an input.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildRecipe } from '../../src/producers/types.js';
 import { deriveBuildInputs, inputMatcher } from '../../src/sources/index.js';
+import { makeTree, type Tree } from '../support/tree.js';
 
 const dockerfile = (run: string, before = '') => `FROM golang:1.22 AS build\nWORKDIR /src\n${before}COPY . .\nRUN ${run}\nFROM scratch\nCOPY --from=build /out /out\n`;
 
@@ -28,21 +26,17 @@ const TREE: Record<string, string> = {
   'two/Dockerfile': dockerfile('go build -o /out/server ./cmd/server && go build -tags=e2e -o /out/e2e ./cmd/server'),
 };
 
-let root: string;
+let tree: Tree;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'pinwatch-go-tags-'));
-  for (const [path, content] of Object.entries(TREE)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
+  tree = makeTree(TREE);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => tree.cleanup());
 
 const recipe = (dir: string): BuildRecipe => ({ makefile: 'Makefile', target: 'image', line: 1, dockerfile: `${dir}/Dockerfile`, context: '.', repositories: ['ghcr.io/acme/r'], stamps: [], command: `docker build -f ${dir}/Dockerfile .` });
 const SOURCES = ['pkg/types/types.go', 'pkg/types/e2e.go', 'pkg/types/linux.go', 'pkg/e2eutil/util.go', 'pkg/onlinux/l.go'];
 
 async function compiled(dir: string): Promise<{ hits: string[]; steps: string[] }> {
-  const r = await deriveBuildInputs(root, { image: 'r', recipe: recipe(dir) });
+  const r = await deriveBuildInputs(tree.dir, { image: 'r', recipe: recipe(dir) });
   expect(r.unknownReason).toBeUndefined();
   const m = inputMatcher(r);
   return { hits: SOURCES.filter((p) => m.match(p)), steps: r.steps };
