@@ -107,9 +107,11 @@ function scrapeLine(line: string, base: number, s: LineState): void {
   if (s.pins.length === pinsBefore) s.problems.push(...templated);
 }
 
-/** `Image: image,` / `Image: cfg.Image)`: an unquoted identifier followed by code punctuation. */
+/** `Image: image,` / `Image: cfg.Image)`: an unquoted identifier followed by code punctuation; `image: DefaultImage(),` (thanos' e2e): a call. */
 function isCodeIdentifier(line: string, value: Found, raw: string): boolean {
   if (line[value.start - 1] === '"' || line[value.start - 1] === "'") return false;
+  // no ref holds a parenthesis: an identifier or selector opening one is a call
+  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\(/.test(raw)) return true;
   const word = raw.replace(/[);]+$/, '');
   if (!IDENTIFIER.test(word)) return false;
   if (word !== raw) return true;

@@ -65,6 +65,8 @@ describe('refs in code and scripts (declared extra files)', () => {
     ['an identifier after an image key is code, not a ref', '\t\tImage: image,', [], []],
     ['a selector after an image key is code', '\t\tImage:   cfg.Image,', [], []],
     ['a call argument after an image key is code', '\tImage: img)', [], []],
+    ["a call after an image key is code (thanos' e2e services)", '\t\timage: DefaultImage(),', [], []],
+    ['so is a call with arguments', '\tImage: fmt.Sprintf("%s:%s", repo, tag),', [], []],
     ["YAML in a Go raw string joined to a const is code (kind's const_cni.go)", '        image: ` + kindnetdImage + `', [], []],
     ['a quoted ref with a digest anywhere', `images := []string{"${K}"}`, [K], []],
     ['a quoted word assigned to a non-image name is not a ref', 'name := "node:v1"', [], []],
