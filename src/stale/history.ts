@@ -32,7 +32,7 @@ import { phaseTimer, type PhaseTimer } from './timer.js';
 import type { Pin } from '../model/index.js';
 import type { StaleImage, StaleImageInput, StaleReport } from './types.js';
 import { readWindow, startHistory, type StartedHistory } from './window.js';
-import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, timeIndex, touchingInputsIn, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
+import { authoredSince, cherryPickPool, commitsByPath, newestFirst, oldestTime, outsideBuild, pickFacts, subjectStem, timeIndex, touchingInputsIn, type Candidate, type PickFacts, type PickKeyMemo } from './unshipped.js';
 
 export interface StaleOptions {
   /** Revision whose history is judged (default HEAD). */
@@ -316,8 +316,10 @@ async function judge(repo: string, graph: CommitGraph, allChanged: Map<string, s
  * The commits worth a patch id: a candidate and a commit of its image's pool
  * that change the very same paths (a patch id hashes the file names, so no
  * other pair can be equal: the filter loses no cherry-pick) and share the
- * subject or the author date (what `git cherry-pick` and rebases keep). A huge
- * commit with no such partner is never diffed.
+ * subject or the author date (what `git cherry-pick` and rebases keep), the
+ * subject as a backport rewrites it (unshipped.ts subjectStem: argo-rollouts'
+ * `… (cherry-pick #4814 for 1.9) (#4824)` for main's `… (#4814)`, its author
+ * date moved too). A huge commit with no such partner is never diffed.
  */
 export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | undefined)[], pools: number[][], changedOf: (index: number) => string[]): Set<number> {
   const out = new Set<number>();
@@ -326,6 +328,12 @@ export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | un
     let k = keys.get(i);
     if (k === undefined) keys.set(i, (k = [...changedOf(i)].sort().join('\0')));
     return k;
+  };
+  const stems = new Map<number, string>();
+  const stemOf = (i: number): string => {
+    let s = stems.get(i);
+    if (s === undefined) stems.set(i, (s = subjectStem(graph.nodes[i]!.subject)));
+    return s;
   };
   pools.forEach((pool, i) => {
     if (pool.length === 0) return;
@@ -339,7 +347,7 @@ export function plausiblePicks(graph: CommitGraph, candidates: (Candidate[] | un
     }
     for (const c of candidates[i]!) {
       const node = graph.nodes[c.index]!;
-      const partners = (byKey.get(keyOf(c.index)) ?? []).filter((p) => p !== c.index && (graph.nodes[p]!.subject === node.subject || graph.nodes[p]!.date === node.date));
+      const partners = (byKey.get(keyOf(c.index)) ?? []).filter((p) => p !== c.index && (stemOf(p) === stemOf(c.index) || graph.nodes[p]!.date === node.date));
       if (partners.length === 0) continue;
       out.add(c.index);
       for (const p of partners) out.add(p);

@@ -23,7 +23,7 @@
  *   release branch): the same once one `git rev-list <builds> --not <answer's
  *   commit>` shows no new commit in its build's history (refused otherwise: that
  *   branch was merged). It is unshipped unless it could
- *   pair with a commit of the pool (same changed paths, and the same subject or
+ *   pair with a commit of the pool (same changed paths, and the same subject stem or
  *   author date: history.ts plausiblePicks): the kept `keys` hold those pairs
  *   of every superset commit authored since the oldest candidate, so a new
  *   candidate whose key is among them, or one authored before that oldest
@@ -67,7 +67,7 @@ import { describeCommit } from './commit-meta.js';
 import { firstParentOwners } from './pr-owner.js';
 import type { KeptPicks, Touched } from './reuse.js';
 import type { StaleImage, StaleImageInput, StaleReport, UnshippedCommit } from './types.js';
-import { commitsByPath, newestFirst, pathsKey, pickKey, touchingInputs, type PickFacts } from './unshipped.js';
+import { commitsByPath, newestFirst, pathsKey, pickKey, subjectStem, touchingInputs, type PickFacts } from './unshipped.js';
 
 /**
  * The hash of what a judgement reads of the images, over their JSON
@@ -199,7 +199,7 @@ export async function judgeTouched(
       // every one that changes an input, whatever its date: where a partner of this one could be
       if (facts.since !== Infinity || facts.inputKeys) {
         const key = pathsKey(changedOf.get(node.sha) ?? []);
-        if (facts.keys.includes(pickKey(key, 's', node.subject)) || facts.keys.includes(pickKey(key, 'd', node.date))) return say(`gains ${node.sha.slice(0, 10)}, which may be a cherry-pick of a commit in its build`);
+        if (facts.keys.includes(pickKey(key, 's', subjectStem(node.subject))) || facts.keys.includes(pickKey(key, 'd', node.date))) return say(`gains ${node.sha.slice(0, 10)}, which may be a cherry-pick of a commit in its build`);
       }
       since = Math.min(since, t);
     }

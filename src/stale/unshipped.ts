@@ -151,11 +151,27 @@ export interface PickFacts {
   inputKeys?: true;
 }
 
+/**
+ * A subject as a cherry-pick or backport rewrites it, as plausiblePicks compares them: without PR
+ * numbers `(#4824)`, a cherry-pick note `(cherry-pick #4814 for 1.9)` (argo-rollouts' release
+ * branches), a leading `[release-1.9]` or `Automated cherry pick of #12:`; spaces collapsed. A
+ * subject that is nothing else stays as it is.
+ */
+export function subjectStem(subject: string): string {
+  const stem = subject
+    .replace(/^\s*(?:\[[^\]]*\]\s*)+/, '')
+    .replace(/^\s*(?:automated\s+)?(?:cherry[- ]?pick(?:ed)?|backport(?:ed)?)(?:\s+of)?(?:\s*#\d+(?:\s*,?\s*#\d+)*)?\s*[:–-]\s*/i, '')
+    .replace(/\((?:[^()]*\b(?:cherry[- ]?pick(?:ed)?|backport(?:ed)?)\b[^()]*|#\d+)\)/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return stem === '' ? subject : stem;
+}
+
 /** The changed paths of a commit as plausiblePicks compares them (sorted, NUL-joined; '' for none). */
 export const pathsKey = (paths: readonly string[]) => [...paths].sort().join('\0');
 
 /**
- * A commit's pairing key: its changed paths with its subject (`s`) or its
+ * A commit's pairing key: its changed paths with its subject's stem (`s`: subjectStem) or its
  * author date (`d`), as a 53-bit hash (cyrb53: fast over thousands of commits;
  * a collision only refuses a shortcut, never changes an answer).
  */
@@ -188,7 +204,7 @@ export function pickFacts(graph: CommitGraph, fromHead: Uint8Array, build: strin
     let pair = memo.get(p);
     if (!pair) {
       const k = pathsKey(changedOf(p));
-      memo.set(p, (pair = k === '' ? [] : [pickKey(k, 's', graph.nodes[p]!.subject), pickKey(k, 'd', graph.nodes[p]!.date)]));
+      memo.set(p, (pair = k === '' ? [] : [pickKey(k, 's', subjectStem(graph.nodes[p]!.subject)), pickKey(k, 'd', graph.nodes[p]!.date)]));
     }
     for (const key of pair) keys.add(key);
   };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo, type TestRepo } from '../support/repo.js';
 import { computeStale, plausiblePicks } from '../../src/stale/history.js';
+import { subjectStem } from '../../src/stale/unshipped.js';
 import { CommitGraph } from '../../src/git/graph.js';
 import { gitStats } from '../../src/git/run.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -155,6 +156,35 @@ describe('computeStale', () => {
     expect(redone.images[0]!.cherryPicked).toEqual([]);
     expect(redone.gitProcesses).toBe(gitStats.processes - before);
     expect(redone.gitProcesses).toBeLessThan(found.gitProcesses); // no diff-tree, no patch-id
+  });
+
+  it('finds a backport whose subject and author date both changed, by its subject stem (argo-rollouts: "… (cherry-pick #8 for 1.0) (#12)")', async () => {
+    const r = makeRepo();
+    repos.push(r);
+    r.commit({ 'src/d/main.go': 'a\nb\nc\n', 'v.yaml': values('d', 'v1', DIGEST('1')) }, 'initial');
+    r.git('branch', 'release-1');
+    const fix = r.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'chore: address CVE-2026-1 (#8)', { date: '2026-01-10T00:00:00Z' });
+    r.git('checkout', '-q', 'release-1');
+    r.commit({ 'src/d/main.go': 'a\nB\nc\n' }, 'chore: address CVE-2026-1 (cherry-pick #8 for 1.0) (#12)', { date: '2026-01-16T00:00:00Z' });
+    r.commit({ 'v.yaml': values('d', 'v1.1', DIGEST('d')) }, '[release-1.0] Prepare release v1.1', { date: '2026-01-17T00:00:00Z' });
+    r.git('checkout', '-q', 'main');
+    r.git('merge', '-q', '--no-ff', '-m', 'Merge release-1', 'release-1');
+    const d = image('d', [pin('v.yaml', 2, `ghcr.io/acme/d:v1.1@${DIGEST('d')}`)], inputs('d', 'src/d/'));
+    const img = (await computeStale(r.dir, [d], { now: NOW, methods: ['digest-history'] })).images[0]!;
+    expect(img.unshipped).toEqual([]);
+    expect(img.cherryPicked.map((c) => c.commit)).toEqual([fix]);
+  });
+
+  it.each([
+    ['chore: Address CVE-2026-35469 (cherry-pick #4814 for 1.9) (#4824)', 'chore: Address CVE-2026-35469'],
+    ['chore: Address CVE-2026-35469 (#4814)', 'chore: Address CVE-2026-35469'],
+    ['[release-1.9] fix: x (#12)', 'fix: x'],
+    ['Automated cherry pick of #123: fix the thing', 'fix the thing'],
+    ['fix: handle (nested) parens (#5)', 'fix: handle (nested) parens'],
+    ['fix(x): y', 'fix(x): y'],
+    ['(#12)', '(#12)'],
+  ])('subjectStem(%j) is %j', (subject, stem) => {
+    expect(subjectStem(subject)).toBe(stem);
   });
 
   it('pairs for patch ids only commits with the same paths and the same subject or author date', () => {
