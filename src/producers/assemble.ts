@@ -238,7 +238,7 @@ export function recipeOfBuild(root: string, origin: RecipeOrigin, b: FoundBuild,
   }
   const repositories: string[] = [];
   for (const tag of b.tags) {
-    const ref = tryParseReference(hasMarker(tag) || hasSubstitution(tag) ? nameOf(tag) : tag);
+    const ref = refOfTag(tag);
     if (!ref) {
       problems.push({ ...where, code: 'recipe-tag-unreadable', reason: `cannot read tag "${readableMarkers(tag)}" as an image reference${because(tag)}` });
       continue;
@@ -298,6 +298,11 @@ const COMMAND_SUBSTITUTION = /\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`/g;
 const hasSubstitution = (tag: string): boolean => tag.includes('$(') || tag.includes('`');
 
 /** A tag reference without its tag and digest (`reg/x:⟨shell …⟩@…` → `reg/x`), when only those are unknown. */
+/** A tag a recipe spells as a ref: a part only the run knows (a marker, `$(…)`) after the name is dropped; in the name, no ref. */
+export function refOfTag(tag: string): ReturnType<typeof tryParseReference> {
+  return tryParseReference(hasMarker(tag) || hasSubstitution(tag) ? nameOf(tag) : tag);
+}
+
 function nameOf(tag: string): string {
   const noDigest = tag.replace(/⟨[^⟩]*⟩/g, 'UNKNOWN').replace(COMMAND_SUBSTITUTION, 'UNKNOWN').split('@')[0]!;
   const colon = noDigest.lastIndexOf(':');

@@ -10,6 +10,8 @@ import type { Config } from '../config/types.js';
 import type { Problem } from '../model/index.js';
 import { declaredProducers } from './declared.js';
 import { recipeAt } from './recipes.js';
+import { withRetags } from './retag.js';
+import type { Retag } from './commands.js';
 import type { BuildModel, BuildRecipe, FollowedMake, Producer } from './types.js';
 
 /** The recipe files of the other kinds as read (kinds.ts), with their problems. */
@@ -52,6 +54,8 @@ export interface MakeSide {
   /** Recipes the followed make calls reach, read with each call's variables and env. */
   viaMake: BuildRecipe[];
   problems: Problem[];
+  /** Names the Makefiles give images after their build (`docker tag`, `docker manifest create`): retag.ts. */
+  retags?: Retag[];
 }
 
 /** The model from its two halves: the make calls' labels and lines put back, the recipes ordered, the problems deduplicated. */
@@ -75,7 +79,7 @@ export function combineModel(config: Config, vendored: readonly string[], files:
   const firstOfKey = new Map<string, BuildRecipe>();
   for (const r of viaMake) if (!firstOfKey.has(key(r))) firstOfKey.set(key(r), r);
   const added = viaMake.filter((r) => r.repositories.length > 0 && !plainKeys.has(key(r)) && firstOfKey.get(key(r)) === r);
-  recipes.splice(0, recipes.length, ...first, ...rest, ...added);
+  recipes.splice(0, recipes.length, ...withRetags([...first, ...rest, ...added], side.retags ?? []));
   const all = [...producers, ...declaredProducers(config.producers, config.origin.file ?? 'pinwatch.yaml')];
   return { entry: config.buildEntry, producers: all, recipes, problems: dedupe(problems), vendored: [...vendored] };
 }

@@ -41,6 +41,15 @@ export interface CommandFacts {
   made?: MadeFile[];
   /** A workflow step's outputs its script writes (`echo "NAME=$VALUE" >> $GITHUB_OUTPUT`), values as the shell has them. */
   stepOutputs?: Map<string, string>;
+  /** Images given another name (`docker tag`, `docker manifest create`, `docker buildx imagetools create`): retag.ts. */
+  retags?: Retag[];
+}
+
+/** `to` names what `from` names (a retag), or a manifest list of them (each of `from` one platform of it). */
+export interface Retag {
+  from: string[];
+  to: string;
+  source: { file: string; line: number };
 }
 
 const INPLACE_SED = /^(?:-i.*|--in-place(?:=.*)?|-[EnrsuzE]*i.*)$/;
@@ -136,6 +145,8 @@ export function readCommands(commands: ExpandedCommand[], cwd: string, options: 
       const ko = readKoArgs(argv, dir, env);
       if (ko) facts.builds.push({ tool: `ko ${ko.verb}`, context: dir, tags: [], outputs: [], command: c.text, source, order, ko });
       readTagRedirect(name, argv, sc, ctx, facts, vars);
+      const retags = readRetags(argv, source);
+      if (retags.length > 0) (facts.retags ??= []).push(...retags);
     }
   }
   return facts;
@@ -260,6 +271,43 @@ function mayHoldRef(rhs: string): boolean {
 }
 
 /** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */
+/**
+ * `docker tag SRC DST` (`docker image tag`, podman and nerdctl alike), `docker manifest create [-a] DST SRC…`,
+ * `docker buildx imagetools create -t DST SRC…`: DST is what SRC names, under another name (thanos tags each
+ * per-architecture build `quay.io/thanos/thanos-linux-<arch>` and lists them in the manifest `quay.io/thanos/thanos`).
+ */
+function readRetags(argv: readonly string[], source: { file: string; line: number }): Retag[] {
+  const base = path.posix.basename(argv[0] ?? '');
+  if (base !== 'docker' && base !== 'podman' && base !== 'nerdctl') return [];
+  const rest = argv[1] === 'image' ? argv.slice(2) : argv.slice(1);
+  const words = (from: number, valueFlags: readonly string[]) => {
+    const out: string[] = [];
+    const tags: string[] = [];
+    for (let i = from; i < rest.length; i++) {
+      const a = rest[i]!;
+      if (a === '-t' || a === '--tag') tags.push(rest[++i] ?? '');
+      else if (a.startsWith('--tag=')) tags.push(a.slice(6));
+      else if (valueFlags.includes(a)) i++;
+      else if (!a.startsWith('-')) out.push(a);
+    }
+    return { out, tags };
+  };
+  if (rest[0] === 'tag') {
+    const { out } = words(1, []);
+    // podman tags one image with several names
+    return out.length >= 2 ? out.slice(1).map((to) => ({ from: [out[0]!], to, source })) : [];
+  }
+  if (rest[0] === 'manifest' && rest[1] === 'create') {
+    const { out } = words(2, ['--os', '--arch', '--variant']);
+    return out.length >= 2 ? [{ from: out.slice(1), to: out[0]!, source }] : [];
+  }
+  if (rest[0] === 'buildx' && rest[1] === 'imagetools' && rest[2] === 'create') {
+    const { out, tags } = words(3, ['-f', '--file', '--progress', '--builder', '--annotation', '-p']);
+    return out.length >= 1 ? tags.map((to) => ({ from: out, to, source })) : [];
+  }
+  return [];
+}
+
 function readTagRedirect(name: string, argv: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts, vars: ReadonlyMap<string, string>): void {
   for (const r of sc.redirects) {
     if (!/^(?:1?>>?|>\||&>>?)$/.test(r.op)) continue;

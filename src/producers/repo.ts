@@ -19,7 +19,7 @@ import type { Config } from '../config/types.js';
 import { expand, findRule, hasMarker, targetNames, type ExpandedCommand, type MakeFileSystem, type MakeReader } from '../make/index.js';
 import { producerFor, recipesFor as recipesOfTarget, type TargetFacts } from './assemble.js';
 import { EditedFiles } from './lines-query.js';
-import { readCommands, type FoundWrite } from './commands.js';
+import { readCommands, type FoundWrite, type Retag } from './commands.js';
 import type { MadeFile } from './made.js';
 import { combineModel, entryFileOf, followInput, type FollowInput, type MakeSide, type RecipeFiles } from './combine.js';
 import { expandRecipeOnce, findMakefiles, listRecipeTree, MakefileCache, type RecipeTree } from './discover.js';
@@ -91,6 +91,7 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
   }
   const producers: Producer[] = [];
   const recipes: BuildRecipe[] = [];
+  const retags: Retag[] = [];
   const fs = cache.fs;
   const textOf = textReader(fs);
   const edited = new EditedFiles();
@@ -107,6 +108,7 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
       const found = readMakefile(root, reader, [...targets], problems, edited);
       producers.push(...found.producers);
       recipes.push(...found.recipes);
+      retags.push(...found.retags);
     } catch (e) {
       problems.push({ file, code: 'make-internal-error', reason: `could not read this Makefile (a pinwatch bug; please report it): ${e instanceof Error ? e.message : String(e)}` });
     }
@@ -118,6 +120,7 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
   for (const found of [followedReads(root, followed, cache, problems, edited), followedReads(root, underCall, cache, problems, edited)]) {
     viaMake.push(...found.recipes);
     producers.push(...newWrites(producers, found.producers));
+    retags.push(...found.retags);
   }
   for (const p of producers) {
     const via = graph.reached.get(p.id);
@@ -125,7 +128,7 @@ export async function readMakeSide(repoRoot: string, config: Config, tree: Recip
     if (via) p.builtVia = via;
   }
   for (const r of cache.all()) problems.push(...r.db.problems);
-  return { producers, recipes, viaMake, problems };
+  return { producers, recipes, viaMake, problems, retags };
 }
 
 const exportedEnvs = new WeakMap<MakeReader, Map<string, string>>();
@@ -152,7 +155,7 @@ function exportedEnv(reader: MakeReader): Map<string, string> {
  * The producers and recipes of `targets` as `reader` expands them. `plain`: the Makefile read without a
  * call's variables, when `reader` is read under them (ReadCommandsOptions `plainLine`), read only if asked.
  */
-function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[], edited: EditedFiles, plain?: () => MakeReader): { producers: Producer[]; recipes: BuildRecipe[] } {
+function readMakefile(root: string, reader: MakeReader, targets: string[], problems: Problem[], edited: EditedFiles, plain?: () => MakeReader): { producers: Producer[]; recipes: BuildRecipe[]; retags: Retag[] } {
   const all: TargetFacts[] = [];
   const env = exportedEnv(reader);
   for (const target of targets) {
@@ -178,7 +181,7 @@ function readMakefile(root: string, reader: MakeReader, targets: string[], probl
     for (const other of resolved) if (other !== r) for (const [w, p] of other.writes) foreign.set(w, p);
     return recipesOfTarget(root, r.t, r.writes, foreign, problems);
   });
-  return { producers, recipes };
+  return { producers, recipes, retags: all.flatMap((t) => t.facts.retags ?? []) };
 }
 
 /** A target's recipe lines as `plain()` expands them, by where each is written; read on the first question. */
@@ -230,16 +233,18 @@ function followedNodes(root: string, m: FollowedMake, problems: Problem[], fs: M
  * environment it is run with (`$(MAKE) set-manifest-image MANIFEST_IMG=… TARGET_RESOURCE=core/…/patch.yaml`:
  * the file a `sed -i` writes is known only under the call).
  */
-function followedReads(root: string, graph: BuildGraph, cache: MakefileCache, problems: Problem[], edited: EditedFiles): { recipes: BuildRecipe[]; producers: Producer[] } {
+function followedReads(root: string, graph: BuildGraph, cache: MakefileCache, problems: Problem[], edited: EditedFiles): { recipes: BuildRecipe[]; producers: Producer[]; retags: Retag[] } {
   const recipes: BuildRecipe[] = [];
   const producers: Producer[] = [];
+  const retags: Retag[] = [];
   for (const { id, reader, via } of graph.readers.values()) {
     const target = id.slice(id.lastIndexOf(':') + 1);
     const found = readMakefile(root, reader, [target], problems, edited, () => cache.plainOf(reader));
     for (const r of found.recipes) recipes.push({ ...r, target: `${r.target} (via ${via[0] ?? '?'})` });
     producers.push(...found.producers);
+    retags.push(...found.retags);
   }
-  return { recipes, producers };
+  return { recipes, producers, retags };
 }
 
 /**

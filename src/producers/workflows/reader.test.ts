@@ -416,6 +416,71 @@ describe('workflow run: make, ko build, reusable workflows and the github contex
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a composite action of the repository is read for each step that runs it, with its with: inputs (katib's template-publish-image)", async () => {
+    const action = [
+      'name: publish',
+      'inputs:',
+      '  image: { required: true }',
+      '  dockerfile: { required: true }',
+      '  context: { default: . }',
+      'runs:',
+      '  using: composite',
+      '  steps:',
+      '    - id: meta',
+      '      uses: docker/metadata-action@v5',
+      '      with:',
+      '        images: ${{ inputs.image }}',
+      '    - name: Build ${{ inputs.image }}',
+      '      uses: docker/build-push-action@v6',
+      '      with:',
+      '        context: ${{ inputs.context }}',
+      '        file: ${{ inputs.dockerfile }}',
+      '        tags: ${{ steps.meta.outputs.tags }}',
+      '    - uses: ./.github/actions/deeper',
+      '',
+    ].join('\n');
+    // an action running itself: followed three levels deep, then a note
+    const deeper = 'runs:\n  using: composite\n  steps:\n    - uses: ./.github/actions/deeper\n';
+    const dir = repoWith({
+      'cmd/a/Dockerfile': 'FROM alpine\n',
+      'cmd/b/Dockerfile': 'FROM alpine\n',
+      '.github/actions/publish/action.yaml': action,
+      '.github/actions/js/action.yml': 'runs:\n  using: node20\n  main: index.js\n',
+      '.github/actions/deeper/action.yml': deeper,
+      '.github/workflows/publish.yaml': [
+        'on: push',
+        'jobs:',
+        '  p:',
+        '    strategy:',
+        '      matrix:',
+        '        c: [a, b]',
+        '    steps:',
+        '      - uses: ./.github/actions/publish',
+        '        with:',
+        '          image: ghcr.io/acme/${{ matrix.c }}',
+        '          dockerfile: cmd/${{ matrix.c }}/Dockerfile',
+        '      - uses: ./.github/actions/js',
+        '      - uses: ./.github/actions/gone',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const m = await loadBuildModel(dir, defaultConfig());
+      expect(m.recipes.map((r) => [r.makefile, r.line, r.dockerfile, r.repositories, r.target])).toEqual([
+        ['.github/actions/publish/action.yaml', 14, 'cmd/a/Dockerfile', ['ghcr.io/acme/a'], '.github/workflows/publish.yaml:8 jobs.p step 1 [c=a] → .github/actions/publish/action.yaml runs.steps 2 "Build ghcr.io/acme/a"'],
+        ['.github/actions/publish/action.yaml', 14, 'cmd/b/Dockerfile', ['ghcr.io/acme/b'], '.github/workflows/publish.yaml:8 jobs.p step 1 [c=b] → .github/actions/publish/action.yaml runs.steps 2 "Build ghcr.io/acme/b"'],
+      ]);
+      // per matrix combination: an action past three levels and a missing one are notes (assumed to build nothing); a JavaScript action builds nothing
+      const combination = [
+        ['.github/actions/deeper/action.yml', 4, 'workflow-action-assumed'],
+        ['.github/workflows/publish.yaml', 13, 'workflow-action-assumed'],
+      ];
+      expect(m.problems.map((p) => [p.file, p.line, p.code])).toEqual([...combination, ...combination]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a build CI runs through make, read with the step env', () => {

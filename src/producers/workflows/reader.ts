@@ -33,6 +33,8 @@ export interface WorkflowReadOptions extends RecipeReadOptions {
   readCalled?: (file: string) => string | undefined;
   /** How builds become recipes (checked against the tree): the assemble.ts functions unless given (the cache records them). */
   assemble?: WorkflowAssemble;
+  /** How many composite actions deep the steps being read are (readAction; absent: a workflow's own steps). */
+  actionDepth?: number;
 }
 
 /** The two tree-checking steps of reading a workflow, as a seam (see workflows/repo.ts, which caches the rest). */
@@ -117,24 +119,7 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
       const nameNode = step.get('name', true);
       const stepName = isScalar(nameNode) ? ` "${readableMarkers(interpolate(String(nameNode.value), scope).text)}"` : '';
       const name = `${ctx.options.call ? `${ctx.options.call.via} → ` : ''}jobs.${jobId} step ${index + 1}${stepName}${s.label}`;
-      const uses = step.get('uses', true);
-      const run = step.get('run', true);
-      let found: BuildRecipe[] = [];
-      const id = step.get('id');
-      if (isScalar(uses) && /^docker\/metadata-action@/.test(String(uses.value)) && typeof id === 'string') {
-        const images = metadataImages(step, scope, outputUnknowns);
-        const tag = marker('expr', `steps.${id}.outputs.tags`);
-        if (images.length) {
-          outputUnknowns.push({ expr: `steps.${id}.outputs.tags`, reason: 'the tags docker/metadata-action computes are known only when the workflow runs', marker: tag });
-          outputs.set(`${id}.tags`, images.map((i) => `${i}:${tag}`).join('\n'));
-        }
-      }
-      if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) found = readBuildPush(ctx, step, uses, scope, name, outputUnknowns);
-      else if (isScalar(run)) {
-        const written = new Map<string, string>();
-        found = readRun(ctx, step, run, scope, name, dir, outputUnknowns, written);
-        if (typeof id === 'string') for (const [k, v] of written) outputs.set(`${id}.${k}`, stepOutputValue(v, `steps.${id}.outputs.${k}`, outputUnknowns));
-      }
+      const found = readStep(ctx, step, scope, name, dir, outputs, outputUnknowns);
       for (const r of found) {
         const key = JSON.stringify([r.line, r.dockerfile, r.context, r.stage, r.repositories, r.command]);
         if (seen.has(key)) continue;
@@ -144,6 +129,121 @@ function readJob(ctx: Ctx, jobId: string, job: YAMLMap, workflowEnv: Map<string,
     });
   }
   return out;
+}
+
+/**
+ * One step's builds: `docker/build-push-action`, a `run:` script, a composite action of this repository
+ * (`uses: ./…`); a `docker/metadata-action` or a script writing $GITHUB_OUTPUT adds to `outputs`.
+ */
+function readStep(ctx: Ctx, step: YAMLMap, scope: Scope, name: string, dir: Node | undefined, outputs: Map<string, string>, outputUnknowns: Unknown[]): BuildRecipe[] {
+  const uses = step.get('uses', true);
+  const run = step.get('run', true);
+  const id = step.get('id');
+  if (isScalar(uses) && /^docker\/metadata-action@/.test(String(uses.value)) && typeof id === 'string') {
+    const images = metadataImages(step, scope, outputUnknowns);
+    const tag = marker('expr', `steps.${id}.outputs.tags`);
+    if (images.length) {
+      outputUnknowns.push({ expr: `steps.${id}.outputs.tags`, reason: 'the tags docker/metadata-action computes are known only when the workflow runs', marker: tag });
+      outputs.set(`${id}.tags`, images.map((i) => `${i}:${tag}`).join('\n'));
+    }
+  }
+  if (isScalar(uses) && /^docker\/build-push-action@/.test(String(uses.value))) return readBuildPush(ctx, step, uses, scope, name, outputUnknowns);
+  if (isScalar(uses) && String(uses.value).startsWith('./')) return readAction(ctx, step, uses, scope, name);
+  if (!isScalar(run)) return [];
+  const written = new Map<string, string>();
+  const found = readRun(ctx, step, run, scope, name, dir, outputUnknowns, written);
+  if (typeof id === 'string') for (const [k, v] of written) outputs.set(`${id}.${k}`, stepOutputValue(v, `steps.${id}.outputs.${k}`, outputUnknowns));
+  return found;
+}
+
+/** The `with:` of a step or job, each value evaluated in `scope` (a value only the run knows is unknown, with why). */
+function withInputs(node: unknown, scope: Scope): Map<string, Evaluated> {
+  const inputs = new Map<string, Evaluated>();
+  if (!isMap(node)) return inputs;
+  for (const pair of node.items) {
+    if (!isScalar(pair.key) || !isScalar(pair.value)) continue;
+    const raw = pair.value.value;
+    if (typeof raw !== 'string') {
+      inputs.set(String(pair.key.value), { known: true, value: raw as Value });
+      continue;
+    }
+    const r = interpolate(raw, scope);
+    inputs.set(String(pair.key.value), r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+  }
+  return inputs;
+}
+
+/** Composite actions followed inside one another, at most. */
+const MAX_ACTION_DEPTH = 3;
+
+/**
+ * A step that runs a composite action of this repository (`uses: ./.github/actions/publish`, katib's
+ * `template-publish-image`): its `action.yml` read for this step, its `inputs.*` the `with:` values (over
+ * the action's defaults), its `runs.steps` read as this job's steps are, in the caller step's env; the
+ * actions those run, likewise, MAX_ACTION_DEPTH deep. A JavaScript or Docker action builds no image here;
+ * one deeper, or one the tree lacks (another step checks it out), is a note: assumed to build no image.
+ */
+function readAction(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: string): BuildRecipe[] {
+  const line = lineOf(ctx, uses);
+  const target = String(uses.value).slice(2).split('@')[0]!.replace(/\/+$/, '');
+  const depth = ctx.options.actionDepth ?? 0;
+  if (depth >= MAX_ACTION_DEPTH) {
+    ctx.problems.push({ file: ctx.file, line, code: 'workflow-action-assumed', reason: `${name} runs ./${target}, a composite action ${depth + 1} levels deep, which is not followed (assumed to build no image of this tree)` });
+    return [];
+  }
+  let file: string | undefined;
+  let text: string | undefined;
+  for (const f of [`${target}/action.yml`, `${target}/action.yaml`]) {
+    text = ctx.options.readCalled?.(f);
+    if (text !== undefined) {
+      file = f;
+      break;
+    }
+  }
+  if (file === undefined || text === undefined) {
+    ctx.problems.push({ file: ctx.file, line, code: 'workflow-action-assumed', reason: `${name} uses ./${target}, which has no action.yml or action.yaml in the tree (another step may check it out): what it runs is not read (assumed to build no image of this tree)` });
+    return [];
+  }
+  const lc = new LineCounter();
+  const doc = parseYamlDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    ctx.problems.push({ file, line: lc.linePos(doc.errors[0]!.pos[0]).line, code: 'workflow-yaml-error', reason: `not valid YAML, so the steps of the action ${name} runs are not read: ${doc.errors[0]!.message.split('\n')[0]}` });
+    return [];
+  }
+  const top = doc.contents;
+  const runs = isMap(top) ? top.get('runs', true) : undefined;
+  const steps = isMap(runs) && runs.get('using') === 'composite' ? runs.get('steps', true) : undefined;
+  if (!isMap(top) || !isSeq(steps)) return [];
+  // the action's input defaults, then the step's `with:` over them
+  const inputs = new Map<string, Evaluated>();
+  const declared = top.get('inputs', true);
+  if (isMap(declared)) {
+    for (const pair of declared.items) {
+      const d = isScalar(pair.key) && isMap(pair.value) ? pair.value.get('default', true) : undefined;
+      if (isScalar(d) && d.value !== null && d.value !== undefined) inputs.set(String((pair.key as Scalar).value), typeof d.value === 'string' ? evaluate(d.value, { env: new Map(), ...scopeExtras(ctx) }) : { known: true, value: d.value as Value });
+    }
+  }
+  for (const [k, v] of withInputs(step.get('with', true), scope)) inputs.set(k, v);
+  const via = `${ctx.file}:${line} ${name}`;
+  const sub: Ctx = { root: ctx.root, file, lc, problems: ctx.problems, options: { ...ctx.options, call: { inputs, via }, actionDepth: depth + 1 } };
+  const outputs = new Map<string, string>();
+  const unknowns: Unknown[] = [];
+  const out: BuildRecipe[] = [];
+  steps.items.forEach((inner, index) => {
+    if (!isMap(inner)) return;
+    const env = readEnv(sub, inner.get('env', true), scope.env, undefined);
+    const innerScope: Scope = { env, outputs, ...scopeExtras(sub) };
+    const nameNode = inner.get('name', true);
+    const stepName = isScalar(nameNode) ? ` "${readableMarkers(interpolate(String(nameNode.value), innerScope).text)}"` : '';
+    out.push(...readStep(sub, inner, innerScope, `${via} → ${file} runs.steps ${index + 1}${stepName}`, undefined, outputs, unknowns));
+  });
+  return out;
+}
+
+/** A text evaluated in `scope`: known, or unknown with why. */
+function evaluate(raw: string, scope: Scope): Evaluated {
+  const r = interpolate(raw, scope);
+  return r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') };
 }
 
 /** `docker/build-push-action`: its inputs as the `docker buildx build` it runs. */
@@ -320,7 +420,7 @@ function whyOf(unknowns: Unknown[]): (text: string) => string {
 }
 
 /** `env:` of a workflow, job or step, each value evaluated in the enclosing scope, over `outer`. */
-function readEnv(ctx: Ctx, node: unknown, outer: Map<string, Evaluated>, matrix: Scope['matrix']): Map<string, Evaluated> {
+function readEnv(ctx: Ctx, node: unknown, outer: ReadonlyMap<string, Evaluated>, matrix: Scope['matrix']): Map<string, Evaluated> {
   const env = new Map(outer);
   if (node === undefined || node === null) return env;
   if (isScalar(node) && typeof node.value === 'string') {
@@ -385,20 +485,7 @@ function readCall(ctx: Ctx, jobId: string, job: YAMLMap, uses: Scalar, scope: Sc
     ctx.problems.push({ file: ctx.file, line, code: 'workflow-call-missing', reason: `jobs.${jobId} calls ${called}, which is not a file in the tree` });
     return [];
   }
-  const inputs = new Map<string, Evaluated>();
-  const withNode = job.get('with', true);
-  if (isMap(withNode)) {
-    for (const pair of withNode.items) {
-      if (!isScalar(pair.key) || !isScalar(pair.value)) continue;
-      const raw = pair.value.value;
-      if (typeof raw !== 'string') {
-        inputs.set(String(pair.key.value), { known: true, value: raw as Value });
-        continue;
-      }
-      const r = interpolate(raw, scope);
-      inputs.set(String(pair.key.value), r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
-    }
-  }
+  const inputs = withInputs(job.get('with', true), scope);
   const { call: _call, ...rest } = ctx.options;
   return readWorkflow(ctx.root, called, text, ctx.problems, { ...rest, call: { inputs, via: `${ctx.file}:${line} jobs.${jobId}${label}` } });
 }
