@@ -7,12 +7,12 @@
 import { contentQuery, lstatSync, readdirSync, statSync } from '../util/tracked-fs.js';
 import * as path from 'node:path';
 import { readableMarkers, hasMarker } from '../make/index.js';
-import { tryParseReference } from '../reference/index.js';
 import { fileTypeName, readRegularText, type ReadRefusal } from '../util/safe-read.js';
 import type { CommandFacts, FoundWrite } from './commands.js';
 import type { FoundBuild } from './build-command.js';
 import type { Problem } from '../model/index.js';
 import { EditedFiles, LINES_QUERY, linesMatching } from './lines-query.js';
+import { refOfTag } from './tag-ref.js';
 import type { BuildRecipe, PinWrite, Producer, RecipeInput, RecipeKind } from './types.js';
 import { koRecipes } from './ko/index.js';
 
@@ -291,23 +291,6 @@ function madeInputs(root: string, b: FoundBuild): RecipeInput[] {
     }
   }
   return out;
-}
-
-/** A shell command substitution left in a tag (`:latest-$(echo linux/amd64 | sed …)`): computed when the job runs, like a marker. */
-const COMMAND_SUBSTITUTION = /\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`/g;
-const hasSubstitution = (tag: string): boolean => tag.includes('$(') || tag.includes('`');
-
-/** A tag reference without its tag and digest (`reg/x:⟨shell …⟩@…` → `reg/x`), when only those are unknown. */
-/** A tag a recipe spells as a ref: a part only the run knows (a marker, `$(…)`) after the name is dropped; in the name, no ref. */
-export function refOfTag(tag: string): ReturnType<typeof tryParseReference> {
-  return tryParseReference(hasMarker(tag) || hasSubstitution(tag) ? nameOf(tag) : tag);
-}
-
-function nameOf(tag: string): string {
-  const noDigest = tag.replace(/⟨[^⟩]*⟩/g, 'UNKNOWN').replace(COMMAND_SUBSTITUTION, 'UNKNOWN').split('@')[0]!;
-  const colon = noDigest.lastIndexOf(':');
-  const name = colon > noDigest.lastIndexOf('/') ? noDigest.slice(0, colon) : noDigest;
-  return name.includes('UNKNOWN') ? '' : name;
 }
 
 function defaultDockerfile(context: string): string {

@@ -6,7 +6,7 @@
  * through any chain of renames, so the published image finds its recipes (and their inputs). A rename whose
  * source no recipe builds (a pulled image) changes nothing.
  */
-import { refOfTag } from './assemble.js';
+import { refOfTag } from './tag-ref.js';
 import type { Retag } from './commands.js';
 import type { BuildRecipe } from './types.js';
 
