@@ -122,6 +122,52 @@ describe("an image a chart composes from its top-level imageRegistry and imageNa
   });
 });
 
+describe("Istio's hub and tag (`{{ .Values.hub | default .Values.global.hub }}/{{ .Values.image }}:{{ .Values.tag | default .Values.global.tag }}`)", () => {
+  const text = [
+    'defaults:',
+    '  hub: ""',
+    '  tag: ""',
+    '  image: pilot',
+    '  global:',
+    '    hub: ghcr.io/acme',
+    '    tag: "1.28.0"',
+    '    proxy:',
+    '      image: proxyv2',
+    '    other:',
+    '      image: docker.io/library/busybox:1.36',
+    'ztunnel:',
+    '  hub: quay.io/acme',
+    '  tag: latest',
+    '  image: ztunnel',
+    'full:',
+    '  hub: quay.io/acme',
+    '  image: ghcr.io/acme/whole:v1',
+    '',
+  ].join('\n');
+
+  it('an empty hub and tag are the global ones; a bare image under the global joins them; a hub of its own is its own; a name with a / is whole', () => {
+    const r = run(text, false);
+    expect(r.pins).toEqual([
+      'defaults ghcr.io/acme/pilot:1.28.0 tag',
+      'defaults.global.proxy ghcr.io/acme/proxyv2:1.28.0 tag',
+      'defaults.global.other.image busybox:1.36 tag',
+      'ztunnel quay.io/acme/ztunnel:latest latest',
+      'full.image ghcr.io/acme/whole:v1 tag',
+    ].map((p) => p.replace('busybox', 'docker.io/library/busybox')));
+    // located at the image name, the global parts last
+    expect(r.spans.slice(0, 2)).toEqual(['repository=pilot|tag=1.28.0|registry=ghcr.io/acme', 'repository=proxyv2|tag=1.28.0|registry=ghcr.io/acme']);
+    expect(collectYaml(text, ctx(false)).pins.slice(0, 2).map((p) => p.line)).toEqual([4, 9]);
+    expect(r.problems).toEqual([]);
+  });
+
+  it('an empty hub with no global hub is incomplete (it was read as docker.io/library/pilot); a bare image beside no such global is read as written', () => {
+    const r = collectYaml('a:\n  hub: ""\n  tag: v1\n  image: pilot\n', ctx(false));
+    expect(r.pins).toEqual([]);
+    expect(r.problems.map((p) => `${p.line} ${p.code} ${p.reason}`)).toEqual(['2 incomplete-ref a stores an image as separate keys but its hub is empty (tag "v1"); the reference is incomplete and cannot be pulled as written']);
+    expect(run('proxy:\n  image: proxyv2\n', false).pins).toEqual(['proxy.image docker.io/library/proxyv2 none']);
+  });
+});
+
 describe("an image map's own defaultRegistry (kyverno)", () => {
   it('stands in for an empty or absent registry, located where it is written; a set registry wins', () => {
     const text = 'admission:\n  image:\n    registry: ~\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/kyverno\n    tag: v1.14.0\ncli:\n  image:\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/kyverno-cli\n    tag: v1.14.0\nother:\n  image:\n    registry: ghcr.io\n    defaultRegistry: reg.kyverno.io\n    repository: kyverno/x\n    tag: v1\n';

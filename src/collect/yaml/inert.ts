@@ -11,7 +11,7 @@
  */
 import type { Inert } from './fast-parse.js';
 
-const MAY_READ = /image(?:["']?:|=)|\b(?:registry|repository|tag|digest)["']?:|ko:\/\/|oci:\/\/|@|:(?!\/\/|[ \n]|$)|"[^"\n]*\\/gi;
+const MAY_READ = /image(?:["']?:|=)|\b(?:registry|repository|tag|digest|hub)["']?:|ko:\/\/|oci:\/\/|@|:(?!\/\/|[ \n]|$)|"[^"\n]*\\/gi;
 /** In a Helm values file, also a `name` key: an image map holding only a name is counted (split.ts NAME_ONLY_IMAGE_LEFT_OUT). */
 const MAY_READ_VALUES = new RegExp(`${MAY_READ.source}|\\bname["']?:`, 'gi');
 

@@ -19,6 +19,10 @@ interface SplitPlan {
   repositoryKey: string;
   tag: FieldRead;
   digest: FieldRead;
+  /** Some field is read from a `global` map elsewhere (hubPlan): the image's own key gives the pin its place. */
+  fromGlobal?: true;
+  /** The key `prefix` is read from, when not `repository` (Istio's `hub`). */
+  prefixKey?: string;
 }
 
 /** How scan counts image maps whose every field is empty under "Left out". */
@@ -51,6 +55,8 @@ function planSplit(state: YamlState, pairs: Map<string, Pair>, path: readonly (s
   const digest = readField(state, pairs, 'digest');
   const absent: FieldRead = { kind: 'absent' };
   const underImageKey = isImageKey(path[path.length - 1]);
+  const hubbed = scalarish(image) && !present(registry) && !present(repository) ? hubPlan(state, pairs, path, image, tag, digest) : undefined;
+  if (hubbed) return hubbed;
   const qualifier = present(registry) || present(tag) || present(digest);
   if (scalarish(repository) && scalarish(image)) {
     // {repository: nvcr.io/nvidia, image: gpu-operator, version: v1}: repository is a prefix.
@@ -75,6 +81,51 @@ function planSplit(state: YamlState, pairs: Map<string, Pair>, path: readonly (s
     // (dapr: `{{ .Values.global.registry }}/{{ .Values.image.name }}:{{ .Values.global.tag }}`); counted, not read
     state.leftOut.push({ reason: NAME_ONLY_IMAGE_LEFT_OUT, where: `${state.ctx.file}:${state.lines.position(name.kind === 'text' ? name.at.start : 0).line} ${joinPath(path)}.name ${nameValue}` });
     return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Istio's convention: an image map `{hub, image, tag}` the templates join as `{{ .Values.hub | default
+ * .Values.global.hub }}/{{ .Values.image }}:{{ .Values.tag | default .Values.global.tag }}` (ztunnel,
+ * pilot's `hub: ""`), and a bare `image: proxyv2` under a `global` that holds `hub` (`global.proxy.image`,
+ * joined with `global.hub` and `global.tag`). An image with a `/` is whole as written (the templates use it
+ * so). The global is the nearest `global` map with a `hub`: this map's, or one beside or above it.
+ */
+function hubPlan(state: YamlState, pairs: Map<string, Pair>, path: readonly (string | number)[], image: FieldRead, tag: FieldRead, digest: FieldRead): SplitPlan | undefined {
+  const name = valueOf(image);
+  if (name === undefined || name.includes('/')) return undefined;
+  const hub = readField(state, pairs, 'hub');
+  const global = hubGlobal(state, path);
+  const absent: FieldRead = { kind: 'absent' };
+  if (!present(hub)) {
+    // only a bare name under such a global, with no tag or digest of its own
+    if (!global || present(tag) || present(digest) || !path.includes('global')) return undefined;
+    return { registry: absent, prefix: global.hub, repository: image, repositoryKey: 'image', tag: global.tag, digest: absent, fromGlobal: true };
+  }
+  // an empty hub with no global one to stand in: incomplete (readSplit says so)
+  const ownHub = hub.kind === 'text' ? hub : (global?.hub ?? hub);
+  const ownTag = tag.kind === 'text' || !global || global.tag.kind === 'absent' ? tag : global.tag;
+  return { registry: absent, prefix: ownHub, prefixKey: 'hub', repository: image, repositoryKey: 'image', tag: ownTag, digest, ...(ownHub !== hub || ownTag !== tag ? { fromGlobal: true as const } : {}) };
+}
+
+/** The nearest `global` map with a `hub` text, from the map at `path` up to the document's root: its `hub` and `tag`. */
+function hubGlobal(state: YamlState, path: readonly (string | number)[]): { hub: FieldRead; tag: FieldRead } | undefined {
+  const chain: unknown[] = [state.root];
+  for (const step of path) {
+    const at = chain[chain.length - 1];
+    if (!isMap(at)) break;
+    chain.push(at.get(step, true));
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i];
+    const candidates = [i > 0 && path[i - 1] === 'global' ? node : undefined, isMap(node) ? node.get('global', true) : undefined];
+    for (const g of candidates) {
+      if (!isMap(g)) continue;
+      const gp = pairsByKey(g);
+      const hub = readField(state, gp, 'hub');
+      if (hub.kind === 'text') return { hub, tag: readField(state, gp, 'tag') };
+    }
   }
   return undefined;
 }
@@ -112,6 +163,10 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
     buildSplitPin(state, map, path, keyPath, named.plan, named.name, true);
     return;
   }
+  if (plan.fromGlobal && repository) {
+    buildSplitPin(state, map, path, keyPath, plan, repository, true);
+    return;
+  }
   const pairs = pairsByKey(map);
   const unset = (f: FieldRead) => f.kind === 'absent' || f.kind === 'empty';
   if (!repository && [plan.registry, plan.prefix, plan.tag, plan.digest, readField(state, pairs, 'name'), readField(state, pairs, 'image')].every(unset)) {
@@ -125,7 +180,7 @@ function readSplit(state: YamlState, map: YAMLMap, path: readonly (string | numb
       state,
       map,
       'incomplete-ref',
-      `${keyPath} stores an image as separate keys but its ${plan.prefix.kind === 'empty' ? 'repository' : plan.repositoryKey} is empty${tag ? ` (tag ${JSON.stringify(tag)})` : ''}; the reference is incomplete and cannot be pulled as written`,
+      `${keyPath} stores an image as separate keys but its ${plan.prefix.kind === 'empty' ? (plan.prefixKey ?? 'repository') : plan.repositoryKey} is empty${tag ? ` (tag ${JSON.stringify(tag)})` : ''}; the reference is incomplete and cannot be pulled as written`,
     );
     return;
   }
