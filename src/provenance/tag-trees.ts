@@ -7,6 +7,7 @@
 import { collectFile } from '../collect/index.js';
 import { readBlobs } from '../git/objects.js';
 import { fileKind } from '../scan/index.js';
+import { pinnedAfterBuild } from './release.js';
 import type { ImageSubject, TagRules } from './types.js';
 
 /** `${commit}:${file}` (file relative to the pinwatch root) → text at that commit, or undefined when absent. */
@@ -61,8 +62,8 @@ export const pinFiles = (image: ImageSubject) => [...new Set(image.pins.map((p) 
 export async function readTagTrees(repo: string, images: ImageSubject[], tags: Map<string, string>, prefix = '', rules: TagRules = {}): Promise<TagTrees> {
   const keys = new Set<string>();
   for (const image of images) {
-    // the tag's tree must at least hold the image's Dockerfile (git-tag.ts: a tag-only pin's tag, a release a digest was pinned after)
-    if (image.anchor !== undefined) for (const c of gitTagCandidates(image, tags, rules)) keys.add(tagTreeKey(c.commit, image.anchor));
+    // the tag's tree must at least hold the image's Dockerfile (git-tag.ts: a tag-only pin's tag, a release a digest no recipe stamps was pinned after)
+    if (image.anchor !== undefined && (!image.digest || pinnedAfterBuild(image))) for (const c of gitTagCandidates(image, tags, rules)) keys.add(tagTreeKey(c.commit, image.anchor));
     if (!image.digest) continue;
     for (const c of gitTagCandidates(image, tags, rules)) for (const file of pinFiles(image)) keys.add(tagTreeKey(c.commit, file));
   }
