@@ -8,6 +8,7 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Alias, type Node, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { hasExplicitDomain, parseReference, tryParseReference } from '../../reference/index.js';
 import { messageOf } from '../common/pin.js';
+import { scrapeText } from '../text/index.js';
 import { pairsByKey } from './fields.js';
 import { collectGlobal } from './global.js';
 import { collectKustomize } from './kustomize.js';
@@ -165,6 +166,10 @@ function visitScalar(state: YamlState, key: string | undefined, s: Scalar, path:
     koSourceRef(state, s, text, 0, joinPath(path), 'yaml-string');
     return;
   }
+  if (typeof s.value === 'string' && s.type === 'BLOCK_LITERAL' && EMBEDDED_IMAGE.test(text) && EMBEDDED_YAML.test(text)) {
+    embeddedRefs(state, s, joinPath(path));
+    return;
+  }
   if (typeof s.value === 'string' && ARG_HINT.test(text) && collectArgs(state, s, text, joinPath(path))) return;
   if (typeof s.value === 'string' && text.startsWith('-') && flagRef(state, s, text, joinPath(path))) return;
   if (isImageKey(key) && typeof s.value !== 'string') {
@@ -233,6 +238,31 @@ function collectArgs(state: YamlState, s: Scalar, text: string, keyPath: string)
     }
   }
   return found;
+}
+
+/** A block scalar's text that is YAML: its first line (past blanks and `#` comments) a mapping key or a list item, not a script's command. */
+const EMBEDDED_YAML = /^(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*(?:-[ \t]|["']?[A-Za-z_][\w.-]*["']?[ \t]*:(?:[ \t]|$))/;
+/** A line of YAML with an image key (`image:`, `- image:`, `"sidecarImage":`), in a block scalar's text. */
+const EMBEDDED_IMAGE = /(?:^|\n)[ \t]*(?:-[ \t]+)?["']?[A-Za-z0-9_-]*image["']?[ \t]*:/i;
+
+/** How scan counts image values of embedded YAML that are templates (`image: {{ .Values.x }}` in a ConfigMap's text). */
+export const EMBEDDED_TEMPLATE_LEFT_OUT = 'image values in YAML embedded in a literal block (a ConfigMap\'s template text) that are templates: filled when it is rendered, no ref in the tree';
+
+/**
+ * YAML embedded in a literal block scalar (`data: {template.yaml: |- …}`: kubeflow/katib's trial templates,
+ * whose Jobs run `ghcr.io/kubeflow/katib/pytorch-mnist-cpu:latest`): its lines are read as the text
+ * scrape reads a file, where they are written (the rest of the file blanked, so every position is the
+ * file's own). A templated value there is left out, counted.
+ */
+function embeddedRefs(state: YamlState, s: Scalar, keyPath: string): void {
+  const [start, end] = s.range ?? [0, 0];
+  const masked = state.text.slice(0, start).replace(/[^\n]/g, ' ') + state.text.slice(start, end);
+  const found = scrapeText(masked, state.ctx);
+  for (const pin of found.pins) addPin(state, { shape: pin.shape, spans: pin.spans, raw: pin.raw, ref: pin.ref, keyPath }, s);
+  for (const p of found.problems) {
+    if (p.code === 'templated-ref') state.leftOut.push({ reason: EMBEDDED_TEMPLATE_LEFT_OUT, where: `${state.ctx.file}:${p.line ?? 0} ${keyPath}`, ...(p.line !== undefined ? { line: p.line } : {}) });
+    else state.problems.push(p);
+  }
 }
 
 /** One argument `--name=value` (any name) whose value is a registry-qualified ref with a tag or digest. */

@@ -253,3 +253,36 @@ describe('a flag of any name passing a ref (prometheus-operator: --prometheus-co
     expect(spanMismatches(`args:\n  - ${arg}\n`, result.pins)).toEqual([]);
   });
 });
+
+describe('YAML embedded in a literal block (kubeflow/katib: a ConfigMap of trial templates)', () => {
+  const text = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'data:',
+    '  cpu.yaml: |-',
+    '    apiVersion: batch/v1',
+    '    kind: Job',
+    '    spec:',
+    '      template:',
+    '        spec:',
+    '          containers:',
+    '            - name: training',
+    '              image: ghcr.io/acme/mnist-cpu:v1',
+    '            - name: side',
+    '              image: "{{ .Values.sidecar }}"',
+    '  script.sh: |',
+    '    cat > kind.yaml <<EOF',
+    '    nodes:',
+    '    - image: kindest/node:v1.25.3',
+    '    EOF',
+    '',
+  ].join('\n');
+
+  it('reads its image lines where they are written; a template there is left out; a script (even one writing YAML) is text', () => {
+    const result = collectYaml(text, acmeContext('manifests/trial-templates.yaml'));
+    expect(result.pins.map(summary)).toEqual(['data.cpu.yaml text tag ghcr.io/acme/mnist-cpu:v1 @12']);
+    expect(spanMismatches(text, result.pins)).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.leftOut).toEqual([{ reason: expect.stringContaining('embedded in a literal block'), where: 'manifests/trial-templates.yaml:14 data.cpu.yaml', line: 14 }]);
+  });
+});
