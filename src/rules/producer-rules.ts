@@ -15,7 +15,7 @@ export const noProducer: RuleCheck = {
   check: ({ pins, stampsOf }) =>
     pins
       .filter((p) => p.firstParty && !p.source && stampsOf(p).length === 0)
-      .map((p) => atPin('no-producer', p, `no producer stamps ${where(p)} (${refShort(p)}): nothing refreshes this pin`)),
+      .map((p) => atPin('no-producer', p, `no producer stamps ${where(p)} (${refShort(p)}): nothing pinwatch reads refreshes this pin (a script it does not read may)`)),
 };
 
 function writeLocation(producer: Producer, write: PinWrite): RelatedLocation {
