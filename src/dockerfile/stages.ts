@@ -15,16 +15,15 @@ export function stageByRef(stages: readonly Stage[], ref: string): Stage | undef
 }
 
 /**
- * The stages `ref` names: the one of that name or index; or, when it spells a platform ARG with no
- * value (`FROM binaries-$TARGETOS`, `COPY --from=build-${TARGETARCH}`, docker/buildx), every stage its
- * name can be, one per platform: the union, whichever platforms a build asks for. `before`: only stages
- * above that index (a FROM names an earlier stage). Empty: `ref` is an image.
+ * The stages `ref` (a `--from`) names: the one of that name or index; or, when it spells a platform ARG
+ * with no value (`COPY --from=build-${TARGETARCH}`, docker/buildx), every stage its name can be, one per
+ * platform: the union, whichever platforms a build asks for (a FROM's are parse.ts `baseStages`). Empty:
+ * `ref` is an image.
  */
-export function stagesByRef(stages: readonly Stage[], ref: string, before = stages.length): Stage[] {
-  const earlier = stages.slice(0, before);
-  const one = stageByRef(earlier, ref);
+export function stagesByRef(stages: readonly Stage[], ref: string): Stage[] {
+  const one = stageByRef(stages, ref);
   if (one) return [one];
-  return platformNamed(ref, earlier.map((s) => s.name)).map((i) => earlier[i]!);
+  return platformNamed(ref, stages.map((s) => s.name)).map((i) => stages[i]!);
 }
 
 /** Stages a stage depends on directly. */

@@ -270,7 +270,6 @@ function mayHoldRef(rhs: string): boolean {
   return !/^(?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')$/.test(t);
 }
 
-/** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */
 /**
  * `docker tag SRC DST` (`docker image tag`, podman and nerdctl alike), `docker manifest create [-a] DST SRC…`,
  * `docker buildx imagetools create -t DST SRC…`: DST is what SRC names, under another name (thanos tags each
@@ -308,6 +307,7 @@ function readRetags(argv: readonly string[], source: { file: string; line: numbe
   return [];
 }
 
+/** `> x.tag` (and `>>`): the stdout of echo/printf/cat/yq stored as a one-ref file. */
 function readTagRedirect(name: string, argv: string[], sc: SimpleCommand, ctx: Ctx, facts: CommandFacts, vars: ReadonlyMap<string, string>): void {
   for (const r of sc.redirects) {
     if (!/^(?:1?>>?|>\||&>>?)$/.test(r.op)) continue;

@@ -8,14 +8,7 @@
  * the pin followed: the build is taken from the tag. Older, so never fewer unshipped commits.
  * A pin a recipe stamps keeps digest history's answer: there the build and the pin are one job.
  */
-import type { ImageSubject, Provenance, ProvenanceStep } from './types.js';
-
-/** A git tag the image's pin tags name (provenance/tag-trees.ts gitTagCandidates), its commit. */
-export interface Release {
-  tag: string;
-  gitTag: string;
-  commit: string;
-}
+import type { ImageSubject, Provenance, ProvenanceStep, Release } from './types.js';
 
 const short = (sha: string) => sha.slice(0, 10);
 

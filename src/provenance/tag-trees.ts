@@ -8,7 +8,7 @@ import { collectFile } from '../collect/index.js';
 import { readBlobs } from '../git/objects.js';
 import { fileKind } from '../scan/index.js';
 import { pinnedAfterBuild } from './release.js';
-import type { ImageSubject, TagRules } from './types.js';
+import type { ImageSubject, Release, TagRules } from './types.js';
 
 /** `${commit}:${file}` (file relative to the pinwatch root) → text at that commit, or undefined when absent. */
 export type TagTrees = Map<string, string | undefined>;
@@ -38,8 +38,8 @@ export const fillGitTagForm = (form: string, tag: string, repository: string) =>
 export const FLOATING_TAG = 'latest';
 
 /** Git tags an image's pin tags name, in the order they are tried (configured forms, then `v1.6.0`, `v` + tag, …). */
-export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>, rules: TagRules = {}): { tag: string; gitTag: string; commit: string }[] {
-  const out: { tag: string; gitTag: string; commit: string }[] = [];
+export function gitTagCandidates(image: ImageSubject, tags: Map<string, string>, rules: TagRules = {}): Release[] {
+  const out: Release[] = [];
   const forms = gitTagForms(image.repository, rules);
   for (const tag of image.tags) {
     for (const gitTag of new Set(forms.map((f) => fillGitTagForm(f, tag, image.repository)))) {

@@ -56,5 +56,12 @@ export interface ProvenanceSource {
   method: ProvenanceMethod;
   resolve(image: ImageSubject): Promise<ProvenanceStep>;
   /** git-tag: the git tags the image's pin tags name whose tree does not rule the image out (release.ts). */
-  releases?(image: ImageSubject): { tag: string; gitTag: string; commit: string }[];
+  releases?(image: ImageSubject): Release[];
+}
+
+/** A git tag an image's pin tag names (tag-trees.ts gitTagCandidates), with its commit. */
+export interface Release {
+  tag: string;
+  gitTag: string;
+  commit: string;
 }

@@ -167,8 +167,7 @@ function withInputs(node: unknown, scope: Scope): Map<string, Evaluated> {
       inputs.set(String(pair.key.value), { known: true, value: raw as Value });
       continue;
     }
-    const r = interpolate(raw, scope);
-    inputs.set(String(pair.key.value), r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+    inputs.set(String(pair.key.value), interpolated(raw, scope));
   }
   return inputs;
 }
@@ -220,7 +219,8 @@ function readAction(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: s
   if (isMap(declared)) {
     for (const pair of declared.items) {
       const d = isScalar(pair.key) && isMap(pair.value) ? pair.value.get('default', true) : undefined;
-      if (isScalar(d) && d.value !== null && d.value !== undefined) inputs.set(String((pair.key as Scalar).value), typeof d.value === 'string' ? evaluate(d.value, { env: new Map(), ...scopeExtras(ctx) }) : { known: true, value: d.value as Value });
+      // a default sees the github context, not the caller's env or inputs
+      if (isScalar(d) && d.value !== null && d.value !== undefined) inputs.set(String((pair.key as Scalar).value), typeof d.value === 'string' ? interpolated(d.value, { env: new Map(), ...(ctx.options.github ? { github: ctx.options.github } : {}) }) : { known: true, value: d.value as Value });
     }
   }
   for (const [k, v] of withInputs(step.get('with', true), scope)) inputs.set(k, v);
@@ -240,9 +240,13 @@ function readAction(ctx: Ctx, step: YAMLMap, uses: Scalar, scope: Scope, name: s
   return out;
 }
 
-/** A text evaluated in `scope`: known, or unknown with why. */
-function evaluate(raw: string, scope: Scope): Evaluated {
-  const r = interpolate(raw, scope);
+/** A text with `${{ … }}` expressions, interpolated in `scope`: known, or unknown with why. */
+function interpolated(raw: string, scope: Scope): Evaluated {
+  return evaluatedOf(interpolate(raw, scope));
+}
+
+/** An interpolation's result as a value: known, or unknown with the reasons of what it could not evaluate. */
+function evaluatedOf(r: { text: string; unknowns: Unknown[] }): Evaluated {
   return r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') };
 }
 
@@ -441,7 +445,7 @@ function readEnv(ctx: Ctx, node: unknown, outer: ReadonlyMap<string, Evaluated>,
     // a value only the run knows (`DOCKERIO_ORG: ${{ secrets.DOCKERIO_ORG }}`) is what pinwatch.yaml's buildEnv says, when it says
     const given = r.unknowns.length > 0 ? ctx.options.env?.get(key) : undefined;
     if (given !== undefined) env.set(key, { known: true, value: given });
-    else env.set(key, r.unknowns.length === 0 ? { known: true, value: r.text } : { known: false, reason: [...new Set(r.unknowns.map((u) => `${u.expr}: ${u.reason}`))].join('; ') });
+    else env.set(key, evaluatedOf(r));
   }
   return env;
 }
